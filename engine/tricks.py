@@ -1,0 +1,144 @@
+"""What trick-taking games share: following suit, trumping duties, trick winners, bid hooks.
+
+Every function takes cards as ints (see ``engine.cards``) and a ``strength`` function that
+orders cards inside one suit, so Klaberjass (J 9 A 10 ... in trumps), Calabrasella
+(3 2 A K ...) and the plain A-high games use the same code. ``trump`` is a suit index or
+``NO_TRUMP``.
+
+The view of a trick game (``State.view``) uses these keys where they apply, so the bot's
+words and pictures work for every trick game:
+
+- ``phase``: e.g. "bid", "play", "over" (games add their own phases);
+- ``hand``: the viewer's cards (text notation), absent for spectators; ``hand_counts``: per seat;
+- ``dealer``, ``leader`` (of the deal), ``deal_no`` (1-based), ``hand_size``;
+- ``trump``: suit letter or None; ``trump_card``: the turned card's text or None;
+- ``bids``: per seat, int or None (not yet bid); ``tricks``: tricks taken this deal per seat;
+- ``trick``: {"leader": seat, "plays": [{"seat": s, "cards": ["AS"], ...}], ...} or None;
+- ``last_trick``: the same plus "winner", or None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from engine.cards import SUITS, rank_of, suit_of
+
+NO_TRUMP = -1
+
+Strength = Callable[[int], int]
+
+
+def natural(card: int) -> int:
+    """A-high order: the rank itself (2..14)."""
+    return rank_of(card)
+
+
+def order_from(ranks_high_to_low: Sequence[int]) -> Strength:
+    """A strength function from a list of ranks, highest first (e.g. Calabrasella's 3 2 A K ...)."""
+    table = {rank: len(ranks_high_to_low) - i for i, rank in enumerate(ranks_high_to_low)}
+    return lambda card: table.get(rank_of(card), 0)
+
+
+def trump_letter(trump: int) -> str | None:
+    return None if trump == NO_TRUMP else SUITS[trump]
+
+
+def trump_from_letter(letter: str | None) -> int:
+    if letter in (None, "", "N", "NT"):
+        return NO_TRUMP
+    return SUITS.index(letter.upper())
+
+
+def winning_index(
+    cards: Sequence[int],
+    trump: int = NO_TRUMP,
+    *,
+    strength: Strength = natural,
+    trump_strength: Strength | None = None,
+    lowest: bool = False,
+) -> int:
+    """Index in ``cards`` (play order, the lead first) of the card that wins the trick.
+
+    A trump beats every non-trump; otherwise only cards of the led suit compete. With
+    ``lowest`` the lowest card of the winning class wins (Variety's contract VI). On equal
+    strength (double packs) the earlier card wins.
+    """
+    led = suit_of(cards[0])
+    t_strength = trump_strength or strength
+    best = 0
+    best_key = _key(cards[0], led, trump, strength, t_strength, lowest)
+    for i in range(1, len(cards)):
+        key = _key(cards[i], led, trump, strength, t_strength, lowest)
+        if key > best_key:
+            best, best_key = i, key
+    return best
+
+
+def _key(card: int, led: int, trump: int, strength: Strength, t_strength: Strength, lowest: bool) -> tuple[int, int]:
+    suit = suit_of(card)
+    if suit == trump and trump != NO_TRUMP:
+        value = t_strength(card)
+        return (2, -value if lowest else value)
+    if suit == led:
+        value = strength(card)
+        return (1, -value if lowest else value)
+    return (0, 0)
+
+
+def follow_options(
+    hand: Iterable[int],
+    led_suit: int,
+    trump: int = NO_TRUMP,
+    *,
+    must_trump: bool = False,
+    must_overtrump: bool = False,
+    best_trump: int | None = None,
+    trump_strength: Strength = natural,
+) -> list[int]:
+    """The cards of ``hand`` that may be played to a trick led in ``led_suit``.
+
+    Follow suit if able. ``must_trump``: when void, trump if able. ``must_overtrump``:
+    when playing a trump and ``best_trump`` (the highest trump already in the trick) is
+    given, beat it if able. Returns distinct cards in hand order.
+    """
+    cards = list(dict.fromkeys(hand))
+    same = [c for c in cards if suit_of(c) == led_suit]
+    if same:
+        pool = same
+    elif must_trump and trump != NO_TRUMP:
+        trumps = [c for c in cards if suit_of(c) == trump]
+        pool = trumps or cards
+    else:
+        pool = cards
+    if must_overtrump and best_trump is not None and trump != NO_TRUMP:
+        trumps_in_pool = [c for c in pool if suit_of(c) == trump]
+        if trumps_in_pool and len(trumps_in_pool) == len(pool):
+            higher = [c for c in pool if trump_strength(c) > trump_strength(best_trump)]
+            if higher:
+                pool = higher
+    return pool
+
+
+def hook_forbidden_bid(bids: Sequence[int | None], hand_size: int, players: int) -> int | None:
+    """The bid the last bidder may not make (it would make the total equal the tricks), or None.
+
+    ``bids`` are the bids made so far in bidding order. Returns None when the bidder is not
+    the last one or the forbidden total is out of range.
+    """
+    made = [b for b in bids if b is not None]
+    if len(made) != players - 1:
+        return None
+    forbidden = hand_size - sum(made)
+    return forbidden if 0 <= forbidden <= hand_size else None
+
+
+def sort_hand(cards: Iterable[int], trump: int = NO_TRUMP) -> list[int]:
+    """Display order: trumps first, then S H D C, high to low within a suit, jokers first of all."""
+
+    def key(card: int) -> tuple[int, int]:
+        suit = suit_of(card)
+        if suit < 0:
+            return (-2, -card)
+        return (-1 if suit == trump else suit, -rank_of(card))
+
+    return sorted(cards, key=key)
