@@ -1,0 +1,119 @@
+"""Engine benchmark: random self-play speed of every registered game, and Carnival's clone/JSON costs.
+
+Run from the repository root: ``python bench/engine.py [--seconds S] [--json]``. Prints numbers; it is not a
+test and asserts nothing. CPU time (``time.process_time``) is reported beside wall time because the
+machine may be shared; the targets (a 6-player Carnival game under 50 ms, a clone under 20 µs) refer to
+one core, i.e. CPU time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.ai.random import RandomPlayer  # noqa: E402
+from engine.core import State, all_games, get_game  # noqa: E402
+from engine.selfplay import play_game  # noqa: E402
+
+
+def selfplay_speed(game_id: str, players: int, seconds: float, max_games: int = 2000) -> dict[str, Any]:
+    """Uniform random games (no checks) until ``seconds`` of CPU time or ``max_games`` games."""
+    games = actions = 0
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    while games < max_games and time.process_time() - cpu0 < seconds:
+        _, played = play_game(game_id, players, seed=10_000 + games, policy="uniform", check_every=0)
+        games += 1
+        actions += len(played)
+    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    return {
+        "game": game_id, "players": players, "games": games,
+        "games_per_s": round(games / cpu, 1), "actions_per_s": round(actions / cpu),
+        "ms_per_game": round(1000 * cpu / games, 2), "us_per_action": round(1e6 * cpu / max(actions, 1), 2),
+        "actions_per_game": round(actions / games, 1), "wall_s": round(wall, 2), "cpu_s": round(cpu, 2),
+    }
+
+
+def mid_game(game_id: str, players: int, seed: int = 7) -> State:
+    """A state about halfway through a uniform random game."""
+    _, actions = play_game(game_id, players, seed=seed, policy="uniform", check_every=0)
+    state = get_game(game_id).new(players, seed=seed)
+    bots = [RandomPlayer(seed * 31 + s, "uniform") for s in range(players)]
+    for seat, action in actions[: len(actions) // 2]:
+        bots[seat]  # the same actions as the game above, replayed
+        state.act(seat, action)
+    return state
+
+
+def per_call_us(fn: Any, repeat: int) -> float:
+    """Best of 5 runs of ``repeat`` calls, in µs per call (CPU time)."""
+    best = float("inf")
+    for _ in range(5):
+        t0 = time.process_time()
+        for _ in range(repeat):
+            fn()
+        best = min(best, time.process_time() - t0)
+    return round(1e6 * best / repeat, 2)
+
+
+def state_costs(game_id: str, players: int) -> dict[str, Any]:
+    state = mid_game(game_id, players)
+    cls = type(state)
+    return {
+        "game": game_id, "players": players,
+        "clone_us": per_call_us(state.clone, 5000),
+        "to_json_us": per_call_us(state.to_json, 2000),
+        "json_round_trip_us": per_call_us(lambda: cls.from_json(state.to_json()), 1000),
+        "json_text_round_trip_us": per_call_us(lambda: cls.from_json(json.loads(json.dumps(state.to_json()))), 500),
+        "legal_actions_us": per_call_us(lambda: (setattr(state, "_legal_cache", None), state.legal_actions()), 5000),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per game and player count")
+    parser.add_argument("--json", action="store_true", help="print one JSON document instead of a table")
+    args = parser.parse_args()
+
+    rows: list[dict[str, Any]] = []
+    errors: list[str] = []
+    for game in all_games():
+        for players in sorted({game.min_players, game.max_players}):
+            try:
+                rows.append(selfplay_speed(game.id, players, args.seconds))
+            except Exception:  # a game under construction must not stop the benchmark
+                errors.append(f"{game.id} {players}p: {traceback.format_exc(limit=2).strip().splitlines()[-1]}")
+    costs: list[dict[str, Any]] = []
+    for players in (3, 6):
+        try:
+            costs.append(state_costs("carnival", players))
+        except Exception:
+            errors.append(f"carnival state costs {players}p: {traceback.format_exc(limit=2).strip().splitlines()[-1]}")
+
+    if args.json:
+        print(json.dumps({"selfplay": rows, "carnival_state": costs, "errors": errors}, indent=1))
+        return 0
+    print("random self-play (uniform policy, no checks; CPU time)")
+    print(f"{'game':<14}{'players':>8}{'games':>7}{'games/s':>10}{'actions/s':>11}{'ms/game':>9}{'µs/action':>11}")
+    for r in rows:
+        print(f"{r['game']:<14}{r['players']:>8}{r['games']:>7}{r['games_per_s']:>10}{r['actions_per_s']:>11}"
+              f"{r['ms_per_game']:>9}{r['us_per_action']:>11}")
+    print()
+    print("Carnival mid-game state (µs per call, CPU time, best of 5)")
+    for c in costs:
+        print(f"  {c['players']}p: clone {c['clone_us']}  to_json {c['to_json_us']}  "
+              f"from_json(to_json) {c['json_round_trip_us']}  via JSON text {c['json_text_round_trip_us']}  "
+              f"legal_actions {c['legal_actions_us']}")
+    for line in errors:
+        print("ERROR", line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,9 @@
+"""Thin aiogram routers: parse the update, ask a service, answer. No rules and no SQL here."""
+
+from aiogram import Router
+
+from bot.handlers import help, lobby, play, settings
+
+
+def routers() -> list[Router]:
+    return [lobby.router, play.router, settings.router, help.router]

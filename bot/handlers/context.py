@@ -1,0 +1,91 @@
+"""Middlewares: drop repeated updates, and give every handler the actor and the chat it acts in."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiogram import BaseMiddleware
+from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, User
+
+from bot.services.tables import Actor, Tables, Where
+from bot.store.sqlite import Store
+from bot.ui.i18n import lang_of
+
+
+class Dedup(BaseMiddleware):
+    """Telegram may deliver an update twice (a restart before the offset was confirmed):
+    an update id already handled is dropped. Moves also record their update id in their own
+    transaction, so a move can never be applied twice."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.in_flight = 0  # updates being handled now (graceful stop and tests wait for zero)
+
+    async def __call__(self, handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+                       event: TelegramObject, data: dict[str, Any]) -> Any:
+        assert isinstance(event, Update)
+        self.in_flight += 1
+        try:
+            async with self.store.read() as tx:
+                if await tx.seen_update(event.update_id):
+                    return None
+            data["update_id"] = event.update_id
+            result = await handler(event, data)
+            async with self.store.transaction() as tx:
+                await tx.mark_update(event.update_id)
+            return result
+        finally:
+            self.in_flight -= 1
+
+
+class Context(BaseMiddleware):
+    """Records who the user is (name, language) and builds ``actor`` and ``where`` for handlers."""
+
+    def __init__(self, store: Store, tables: Tables) -> None:
+        self.store = store
+        self.tables = tables
+        self._known: dict[int, tuple[str, str | None, str]] = {}
+        self._chats: set[int] = set()
+
+    async def __call__(self, handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+                       event: TelegramObject, data: dict[str, Any]) -> Any:
+        user: User | None = data.get("event_from_user")
+        chat: Chat | None = data.get("event_chat")
+        data["tables"] = self.tables
+        if user is None or user.is_bot:
+            return await handler(event, data)
+        lang_hint = lang_of(user.language_code)
+        known = (user.full_name, user.username, lang_hint)
+        if self._known.get(user.id) != known or (chat is not None and chat.type != "private"
+                                                 and chat.id not in self._chats):
+            async with self.store.transaction() as tx:
+                await tx.upsert_user(user.id, user.full_name, user.username, lang_hint)
+                if chat is not None and chat.type != "private":
+                    await tx.ensure_chat(chat.id, chat.title or "", lang_hint)
+            self._known[user.id] = known
+            if chat is not None and chat.type != "private":
+                self._chats.add(chat.id)
+        async with self.store.read() as tx:
+            row = await tx.user(user.id)
+            chat_lang = await tx.chat_lang(chat.id) if chat is not None and chat.type != "private" else None
+        lang = row["lang"] if row else lang_hint
+        data["actor"] = Actor(user.id, user.full_name, lang, bool(row and row["started"]))
+        if chat is not None and chat.type != "private":
+            thread = 0
+            message = event.message if isinstance(event, CallbackQuery) else event
+            if isinstance(message, Message) and message.is_topic_message and message.message_thread_id:
+                thread = message.message_thread_id
+            data["where"] = Where(chat.id, thread, chat.title or "", chat_lang or lang)
+        else:
+            data["where"] = None
+        return await handler(event, data)
+
+
+async def is_admin(event: Message | CallbackQuery, user_id: int) -> bool:
+    """Whether the user is the group's creator or an administrator (asks Telegram)."""
+    chat = event.chat if isinstance(event, Message) else (event.message.chat if event.message else None)
+    if chat is None or chat.type == "private" or event.bot is None:
+        return False
+    member = await event.bot.get_chat_member(chat.id, user_id)
+    return member.status in ("creator", "administrator")

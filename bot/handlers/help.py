@@ -1,0 +1,127 @@
+"""/start, /help, /games, /rules, /score, /record, /top, and the answers to everything else."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.filters import Command, CommandObject, CommandStart
+from aiogram.types import CallbackQuery, Message
+
+from bot.services.tables import Actor, Tables, Where, rules_text
+from bot.ui import words
+from bot.ui.i18n import t
+from engine.core import GameError, all_games, get_game
+
+router = Router(name="help")
+
+COMMANDS = (
+    ("new", "open a table: /new carnival quarters=1"),
+    ("join", "sit down at the table"),
+    ("leave", "stand up before the start"),
+    ("begin", "start the game"),
+    ("cancel", "cancel the table"),
+    ("games", "the games I run"),
+    ("rules", "the rules of a game: /rules carnival"),
+    ("score", "the score sheet"),
+    ("record", "the game record (JSON)"),
+    ("top", "the chat's league table"),
+    ("settings", "language"),
+    ("help", "this list"),
+)
+
+
+def help_text(lang: str) -> str:
+    lines = ["<b>Kozyr</b> — " + t(lang, "card games for group chats"), ""]
+    lines += [f"/{cmd} — {t(lang, desc)}" for cmd, desc in COMMANDS]
+    return "\n".join(lines)
+
+
+@router.message(CommandStart(deep_link=True))
+async def start_deep(message: Message, command: CommandObject, tables: Tables, actor: Actor) -> None:
+    await tables.deep_start(actor, command.args or "")
+
+
+@router.message(CommandStart(), F.chat.type == "private")
+async def start(message: Message, tables: Tables, actor: Actor) -> None:
+    await tables.deep_start(actor, "")
+
+
+@router.message(Command("help", "start"))
+async def help_(message: Message, tables: Tables, actor: Actor, where: Where | None) -> None:
+    lang = where.lang if where else actor.lang
+    await _say(tables, message, actor, where, help_text(lang))
+
+
+@router.message(Command("games"))
+async def games(message: Message, tables: Tables, actor: Actor, where: Where | None) -> None:
+    lang = where.lang if where else actor.lang
+    lines = ["<b>" + t(lang, "Games") + "</b>"]
+    for game in all_games():
+        players = f"{game.min_players}–{game.max_players}" if game.min_players != game.max_players \
+            else str(game.min_players)
+        lines.append(f"• <code>{game.id}</code> — {words.title(game.id, lang)} ({players})")
+    lines.append(t(lang, "Open a table with /new GAME; rules: /rules GAME."))
+    await _say(tables, message, actor, where, "\n".join(lines))
+
+
+@router.message(Command("rules"))
+async def rules(message: Message, command: CommandObject, tables: Tables, actor: Actor, where: Where | None) -> None:
+    lang = where.lang if where else actor.lang
+    game_id = (command.args or "").strip().lower() or "carnival"
+    try:
+        get_game(game_id)
+    except GameError:
+        await _say(tables, message, actor, where, t(lang, "I don't know the game {game}. Games: {known}",
+                                                    game=words.name(game_id),
+                                                    known=", ".join(g.id for g in all_games())))
+        return
+    text = rules_text(game_id, lang) or t(lang, "The rules of this game are not written yet.")
+    await _say(tables, message, actor, where, text)
+
+
+@router.message(Command("score"), F.chat.type.in_({"group", "supergroup"}))
+async def score(message: Message, tables: Tables, where: Where) -> None:
+    await tables.score(where)
+
+
+@router.message(Command("record"), F.chat.type.in_({"group", "supergroup"}))
+async def record(message: Message, tables: Tables, where: Where) -> None:
+    await tables.record(where)
+
+
+@router.message(Command("top"), F.chat.type.in_({"group", "supergroup"}))
+async def top(message: Message, command: CommandObject, tables: Tables, where: Where) -> None:
+    game = (command.args or "").strip().lower() or None
+    if game is not None:
+        try:
+            get_game(game)
+        except GameError:
+            await tables.say(where, t(where.lang, "I don't know the game {game}. Games: {known}",
+                                      game=words.name(game), known=", ".join(g.id for g in all_games())))
+            return
+    await tables.top(where, game)
+
+
+@router.message(Command("score", "record", "top"), F.chat.type == "private")
+async def group_only(message: Message, tables: Tables, actor: Actor) -> None:
+    await _say(tables, message, actor, None, t(actor.lang, "This works in the group where the table is."))
+
+
+@router.message(F.migrate_to_chat_id)
+async def migrated(message: Message, tables: Tables) -> None:
+    """The group became a supergroup: tables, queues and the league move to the new id."""
+    async with tables.store.transaction() as tx:
+        await tx.migrate_chat(message.chat.id, message.migrate_to_chat_id)  # type: ignore[arg-type]
+    tables.outbox.wake()
+
+
+@router.callback_query()
+async def unknown_button(query: CallbackQuery, actor: Actor) -> None:
+    """Garbage or forged callback data: answer politely, change nothing."""
+    await query.answer(t(actor.lang, "This button is not valid any more."), show_alert=True)
+
+
+async def _say(tables: Tables, message: Message, actor: Actor, where: Where | None, text: str) -> None:
+    if where is not None:
+        await tables.say(where, text)
+    else:
+        await tables.say(Where(message.chat.id, 0, "", actor.lang), text)

@@ -1,0 +1,108 @@
+"""Group commands and lobby buttons: /new, /join, /leave, /begin, /cancel."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message
+
+from bot.handlers.context import is_admin
+from bot.services.tables import Actor, Answer, Tables, Where
+from bot.ui.callbacks import Lobby
+from bot.ui.i18n import t
+from bot.ui.keyboards import join_link_keyboard
+from bot.ui.words import name
+
+router = Router(name="lobby")
+GROUPS = F.chat.type.in_({"group", "supergroup"})
+
+
+async def _answer_press(query: CallbackQuery, answer: Answer) -> None:
+    await query.answer(answer.text or None, show_alert=answer.alert, url=answer.url)
+
+
+@router.message(Command("new"), GROUPS)
+async def new(message: Message, command: CommandObject, tables: Tables, actor: Actor, where: Where) -> None:
+    args = (command.args or "").split()
+    if not args:
+        await tables.say(where, t(where.lang, "Which game? For example: /new carnival quarters=1. /games lists them."))
+        return
+    await tables.new_table(where, actor, args[0], args[1:])
+
+
+@router.message(Command("new", "join", "leave", "begin", "cancel"), F.chat.type == "private")
+async def group_only(message: Message, actor: Actor) -> None:
+    await message.answer(t(actor.lang, "Tables live in group chats: add me to a group and use this command there."))
+
+
+async def _table_or_say(tables: Tables, where: Where) -> int | None:
+    table_id = await tables.open_table_id(where)
+    if table_id is None:
+        await tables.say(where, t(where.lang, "There is no table here. Open one with /new carnival."))
+    return table_id
+
+
+@router.message(Command("join"), GROUPS)
+async def join(message: Message, tables: Tables, actor: Actor, where: Where) -> None:
+    table_id = await _table_or_say(tables, where)
+    if table_id is None:
+        return
+    answer = await tables.join(table_id, actor, where.lang)
+    if answer.url:
+        link = join_link_keyboard(tables.bot_username, f"j{table_id}", where.lang)
+        await tables.say(where, t(where.lang, "{who}, open the bot once so I can send you your cards.",
+                                  who=_name(actor)), link)
+    elif answer.alert:
+        await tables.say(where, f"{_name(actor)}: {answer.text}")
+
+
+@router.message(Command("leave"), GROUPS)
+async def leave(message: Message, tables: Tables, actor: Actor, where: Where) -> None:
+    table_id = await _table_or_say(tables, where)
+    if table_id is not None:
+        answer = await tables.leave(table_id, actor, where.lang)
+        if answer.alert:
+            await tables.say(where, f"{_name(actor)}: {answer.text}")
+
+
+@router.message(Command("begin"), GROUPS)
+async def begin(message: Message, tables: Tables, actor: Actor, where: Where) -> None:
+    table_id = await _table_or_say(tables, where)
+    if table_id is not None:
+        answer = await tables.start(table_id, actor, where.lang, await is_admin(message, actor.user_id))
+        if answer.alert:
+            await tables.say(where, answer.text)
+
+
+@router.message(Command("cancel"), GROUPS)
+async def cancel(message: Message, tables: Tables, actor: Actor, where: Where) -> None:
+    table_id = await _table_or_say(tables, where)
+    if table_id is not None:
+        answer = await tables.cancel(table_id, actor, where.lang, await is_admin(message, actor.user_id))
+        await tables.say(where, answer.text)
+
+
+@router.callback_query(Lobby.filter())
+async def lobby_button(query: CallbackQuery, callback_data: Lobby, tables: Tables, actor: Actor) -> None:
+    lang = actor.lang
+    op, table_id = callback_data.op, callback_data.t
+    if op == "join":
+        answer = await tables.join(table_id, actor, lang)
+    elif op == "leave":
+        answer = await tables.leave(table_id, actor, lang)
+    elif op == "ai":
+        answer = await tables.add_ai(table_id, actor, lang)
+    elif op == "start":
+        answer = await tables.start(table_id, actor, lang, await is_admin(query, actor.user_id))
+    elif op == "cancel":
+        answer = await tables.cancel(table_id, actor, lang, await is_admin(query, actor.user_id))
+    elif op in ("opts", "opt", "back"):
+        admin = op == "opt" and await is_admin(query, actor.user_id)
+        answer = await tables.lobby_options(table_id, actor, lang, op, callback_data.k, admin)
+    else:
+        answer = Answer(t(lang, "This button is not valid."), alert=True)
+    await _answer_press(query, answer)
+
+
+def _name(actor: Actor) -> str:
+    return name(actor.name)

@@ -1,0 +1,24 @@
+"""Play buttons in the DM: a move, or the second step of a choice."""
+
+from __future__ import annotations
+
+from aiogram import Router
+from aiogram.types import CallbackQuery
+
+from bot.handlers.lobby import _answer_press
+from bot.services.tables import Actor, Tables
+from bot.ui.callbacks import Menu, Move
+
+router = Router(name="play")
+
+
+@router.callback_query(Move.filter())
+async def move(query: CallbackQuery, callback_data: Move, tables: Tables, actor: Actor, update_id: int) -> None:
+    answer = await tables.press(callback_data.t, callback_data.v, callback_data.i, actor, actor.lang, update_id)
+    await _answer_press(query, answer)
+
+
+@router.callback_query(Menu.filter())
+async def menu(query: CallbackQuery, callback_data: Menu, tables: Tables, actor: Actor) -> None:
+    answer = await tables.menu(callback_data.t, callback_data.v, callback_data.g, actor, actor.lang)
+    await _answer_press(query, answer)

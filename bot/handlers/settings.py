@@ -1,0 +1,42 @@
+"""/settings: the language of a user's DMs, or of a group (admins)."""
+
+from __future__ import annotations
+
+from aiogram import Router
+from aiogram.filters import Command
+from aiogram.types import CallbackQuery, Message
+
+from bot.handlers.context import is_admin
+from bot.services.tables import Actor, Tables, Where
+from bot.ui.callbacks import Lang
+from bot.ui.i18n import LANGS, t
+from bot.ui.keyboards import language_keyboard
+
+router = Router(name="settings")
+
+
+@router.message(Command("settings"))
+async def settings(message: Message, tables: Tables, actor: Actor, where: Where | None) -> None:
+    if where is None:
+        await tables.say(Where(message.chat.id, 0, "", actor.lang),
+                         t(actor.lang, "Language of your messages:"), language_keyboard("u"))
+    else:
+        await tables.say(where, t(where.lang, "Language of this chat (admins):"), language_keyboard("c"))
+
+
+@router.callback_query(Lang.filter())
+async def set_language(query: CallbackQuery, callback_data: Lang, tables: Tables, actor: Actor) -> None:
+    lang = callback_data.lang
+    if lang not in LANGS:
+        await query.answer(t(actor.lang, "This button is not valid any more."), show_alert=True)
+        return
+    if callback_data.scope == "c":
+        if query.message is None or not await is_admin(query, actor.user_id):
+            await query.answer(t(actor.lang, "Only admins can change the chat's language."), show_alert=True)
+            return
+        async with tables.store.transaction() as tx:
+            await tx.set_chat_lang(query.message.chat.id, lang)
+    else:
+        async with tables.store.transaction() as tx:
+            await tx.set_user_lang(actor.user_id, lang)
+    await query.answer(t(lang, "Language set: English"))

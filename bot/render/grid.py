@@ -1,0 +1,199 @@
+"""The Carnival score grid in the seed's "ФОРМА 6 х 6": bid | points per player, a row per deal.
+
+Rows: for each quarter, one row per deal (the hand size on the left: 6, 8, 10, 12), then the
+quarter summary ("−8; pen.−60" as in the seed, or just the combined number when that does not
+fit, with the final value in bold under it), and the grand total at the bottom. Deals not yet
+played keep empty rows so the grid always has its full shape; the current deal is highlighted.
+Paper colours (dark ink on cream) read well in both Telegram themes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from bot.render.layout import Drawn, Layout
+from bot.render.text import ELLIPSIS, Box, draw_fitted, fit, text_width
+from bot.render.words import game_name, num, words
+from engine.cards import SUIT_SYMBOLS
+
+PAPER = (251, 248, 238)
+HEAD = (228, 236, 230)
+LINE = (150, 160, 155)
+STRONG = (60, 70, 65)
+INK = (25, 30, 28)
+GREY = (110, 115, 112)
+GREEN = (20, 125, 60)
+RED = (195, 35, 40)
+CURRENT = (255, 228, 130)
+SUMMARY = (236, 240, 246)
+WIN = (255, 214, 90)
+PAD = 12
+TITLE_H = 46
+NAME_H = 44
+SUB_H = 22
+ROW_H = 26
+QROW_H = 44
+TOTAL_H = 38
+LEFT_W = 70
+
+
+def quarter_note(raw: int, premium: int, penalty: int, lang: str) -> str:
+    """The seed's summary: "−8; pen.−60", "45; prem.60", or just the raw total."""
+    w = words(lang)
+    if penalty:
+        return f"{num(raw)}; {w['penalty']}{num(penalty)}"
+    if premium:
+        return f"{num(raw)}; {w['premium']}{num(premium)}"
+    return num(raw)
+
+
+def wrap2(name: str, size: int, width: int) -> list[str]:
+    """A name on one line if it fits, else on two (split at a space when possible, the rest ellipsized)."""
+    if text_width(name, size, True) <= width:
+        return [name]
+    small = size - 2
+    words_ = name.split(" ")
+    first, rest = "", ""
+    for i in range(len(words_), 0, -1):
+        candidate = " ".join(words_[:i])
+        if text_width(candidate, small, True) <= width:
+            first = candidate
+            rest = " ".join(words_[i:])
+            break
+    if not first or not rest:
+        first = fit(name, small, width, True).rstrip(ELLIPSIS)
+        rest = name[len(first):]
+    return [first, fit(rest.strip(), small, width, True)]
+
+
+def _hand_sizes(sheet: dict[str, Any], quarters: int) -> list[int]:
+    sizes = [6 + 2 * q for q in range(quarters)]
+    for deal in sheet.get("deals", []):
+        q = int(deal.get("quarter", 0)) - 1
+        if 0 <= q < quarters and deal.get("hand_size"):
+            sizes[q] = int(deal["hand_size"])
+    return sizes
+
+
+def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | None = None, lang: str = "en") -> Layout:
+    """Draw the grid for ``sheet``; ``current_deal`` is the 1-based number of the deal in progress."""
+    n = int(sheet.get("players") or len(names))
+    names = [names[i] if i < len(names) else f"P{i + 1}" for i in range(n)]
+    quarters = max(4, int(sheet.get("quarters") or 4))
+    w = words(lang)
+    pair_w = max(104, min(200, (900 - LEFT_W - 2 * PAD) // n))
+    bid_w = round(pair_w * 0.38)
+    width = 2 * PAD + LEFT_W + n * pair_w
+    height = TITLE_H + NAME_H + SUB_H + quarters * (n * ROW_H + QROW_H) + TOTAL_H + PAD
+    img = Image.new("RGB", (width, height), PAPER)
+    draw = ImageDraw.Draw(img)
+    layout = Layout(img)
+
+    def text(kind: str, cell: Box, value: str, size: int, fill: Any, *, seat: int | None = None,
+             bold: bool = False, align: str = "center", min_size: int | None = None) -> None:
+        box = draw_fitted(img, cell, value, size, fill, bold=bold, align=align, min_size=min_size)
+        layout.texts.append(Drawn(kind, value, box, cell, seat))
+
+    def col(seat: int) -> tuple[int, int, int]:
+        x0 = PAD + LEFT_W + seat * pair_w
+        return x0, x0 + bid_w, x0 + pair_w
+
+    # title
+    deals = sheet.get("deals", [])
+    title = f"{game_name('carnival', lang)} · {w['score_grid']}"
+    if deals:
+        title += f" · {w['after_deal']} {len(deals)}"
+    text("title", (PAD, 0, width - PAD, TITLE_H), title, 22, INK, bold=True, align="left")
+    # header: names over their column pair, then "bid | pts"
+    y = TITLE_H
+    draw.rectangle((PAD, y, width - PAD, y + NAME_H + SUB_H), fill=HEAD)
+    for seat in range(n):
+        x0, xm, x1 = col(seat)
+        lines = wrap2(names[seat], 17, x1 - x0 - 8)
+        if len(lines) == 1:
+            text("name", (x0, y, x1, y + NAME_H), names[seat], 17, INK, seat=seat, bold=True, min_size=13)
+        else:
+            text("name", (x0, y + 2, x1, y + NAME_H // 2), lines[0], 15, INK, seat=seat, bold=True)
+            text("name", (x0, y + NAME_H // 2, x1, y + NAME_H - 2), lines[1], 15, INK, seat=seat, bold=True)
+        text("sub", (x0, y + NAME_H, xm, y + NAME_H + SUB_H), w["bid"], 13, GREY, seat=seat)
+        text("sub", (xm, y + NAME_H, x1, y + NAME_H + SUB_H), w["points"], 13, GREY, seat=seat)
+    y += NAME_H + SUB_H
+    by_no = {int(d.get("deal_no", i + 1)): d for i, d in enumerate(deals)}
+    results = {int(r.get("quarter", i + 1)): r for i, r in enumerate(sheet.get("quarter_results", []))}
+    sizes = _hand_sizes(sheet, quarters)
+    for q in range(quarters):
+        for k in range(n):
+            deal_no = q * n + k + 1
+            row = (PAD, y, width - PAD, y + ROW_H)
+            if current_deal == deal_no:
+                draw.rectangle(row, fill=CURRENT)
+            deal = by_no.get(deal_no)
+            label = str(sizes[q])
+            if deal and deal.get("trump") in SUIT_SYMBOLS:
+                label += " " + SUIT_SYMBOLS[deal["trump"]]
+            if current_deal == deal_no:
+                label = "▶ " + label
+            text("hand_size", (PAD, y, PAD + LEFT_W, y + ROW_H), label, 15, INK, bold=current_deal == deal_no)
+            if deal:
+                for seat in range(n):
+                    x0, xm, x1 = col(seat)
+                    bid, took, pts = deal["bids"][seat], deal["tricks"][seat], deal["points"][seat]
+                    color = GREEN if bid == took else RED if pts < 0 else INK
+                    text("bid", (x0, y, xm, y + ROW_H), str(bid), 15, GREY, seat=seat)
+                    text("points", (xm, y, x1, y + ROW_H), num(pts), 15, color, seat=seat, bold=bid == took)
+            draw.line((PAD, y + ROW_H, width - PAD, y + ROW_H), fill=LINE)
+            y += ROW_H
+        # quarter summary
+        draw.rectangle((PAD, y, width - PAD, y + QROW_H), fill=SUMMARY)
+        text("quarter", (PAD, y, PAD + LEFT_W, y + QROW_H), f"{q + 1} {w['q_short']}", 15, INK, bold=True)
+        result = results.get(q + 1)
+        if result:
+            for seat in range(n):
+                x0, _, x1 = col(seat)
+                raw, prem, pen = result["raw"][seat], result["premium"][seat], result["penalty"][seat]
+                final = result["final"][seat]
+                color = RED if final < 0 else GREEN if prem else INK
+                if prem or pen:
+                    note = quarter_note(raw, prem, pen, lang)
+                    if text_width(note, 13) <= x1 - x0 - 8:
+                        text("quarter_note", (x0, y + 2, x1, y + 20), note, 13, GREY, seat=seat)
+                        text("quarter_final", (x0, y + 20, x1, y + QROW_H - 2), num(final), 16, color, seat=seat,
+                             bold=True)
+                        continue
+                text("quarter_final", (x0, y, x1, y + QROW_H), num(final), 16, color, seat=seat, bold=True)
+        draw.line((PAD, y + QROW_H, width - PAD, y + QROW_H), fill=STRONG, width=2)
+        y += QROW_H
+    # grand total
+    totals = sheet.get("totals") or []
+    finished = len(results) >= quarters
+    best = max(totals) if totals else None
+    text("total_label", (PAD, y, PAD + LEFT_W, y + TOTAL_H), w["total"], 14, INK, bold=True, min_size=10)
+    for seat in range(min(n, len(totals))):
+        x0, _, x1 = col(seat)
+        if finished and totals[seat] == best:
+            draw.rectangle((x0 + 1, y + 1, x1 - 1, y + TOTAL_H - 1), fill=WIN)
+        text("total", (x0, y, x1, y + TOTAL_H), num(totals[seat]), 18, RED if totals[seat] < 0 else INK,
+             seat=seat, bold=True)
+    y += TOTAL_H
+    # vertical lines: thin between bid and points, strong between players
+    top = TITLE_H
+    draw.line((PAD + LEFT_W, top, PAD + LEFT_W, y), fill=STRONG, width=2)
+    block_top = top + NAME_H
+    for q in range(quarters):
+        block_bottom = TITLE_H + NAME_H + SUB_H + q * (n * ROW_H + QROW_H) + n * ROW_H
+        for seat in range(n):
+            _, xm, _ = col(seat)
+            draw.line((xm, block_top, xm, block_bottom), fill=LINE)
+        block_top = block_bottom + QROW_H
+    for seat in range(n):
+        _, _, x1 = col(seat)
+        draw.line((x1, top, x1, y), fill=STRONG, width=2)
+    draw.rectangle((PAD, top, width - PAD, y), outline=STRONG, width=2)
+    return layout
+
+
+def render_grid(sheet: dict[str, Any], names: list[str], current_deal: int | None = None, lang: str = "en") -> bytes:
+    """PNG of the score grid (see ``layout_grid``)."""
+    return layout_grid(sheet, names, current_deal, lang).png()

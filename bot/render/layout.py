@@ -1,0 +1,95 @@
+"""What every picture shares: the result of a layout (image + what was drawn where) and PNG encoding.
+
+Layout functions return a ``Layout`` rather than bytes so tests can check facts instead of
+pixels: every text drawn with the cell it had to stay in, and every card face drawn.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from PIL import Image
+
+from bot.render.text import Box, runs
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """One piece of text: ``kind`` says what it is (e.g. "name", "bid", "points"), ``seat`` whose."""
+
+    kind: str
+    text: str
+    box: Box
+    cell: Box
+    seat: int | None = None
+
+
+@dataclass
+class Layout:
+    image: Image.Image
+    texts: list[Drawn] = field(default_factory=list)
+    cards: list[str] = field(default_factory=list)
+
+    def png(self) -> bytes:
+        return to_png(self.image, adaptive=any(has_emoji(t.text) for t in self.texts))
+
+
+def has_emoji(text: str) -> bool:
+    return any(is_emoji for _, is_emoji in runs(text))
+
+
+@lru_cache(maxsize=1)
+def fixed_palette() -> Image.Image:
+    """One 256-colour palette for all our pictures, taken from sample renderings of each kind.
+
+    Mapping to a known palette costs ~2 ms where adaptive quantization costs ~15 ms, and the
+    pictures only use our own colours (felt, paper, card inks) and their antialiased blends.
+    """
+    from bot.render.cards import card_back, card_image
+
+    samples = list(_sample_images())
+    faces = ["AS", "10H", "KD", "QC", "JK", "J11", "J15", "J20", "BR"]  # every ink colour a face uses
+    strip = Image.new("RGB", (90 * len(faces) + 90, 116), (14, 84, 52))
+    for i, face in enumerate(faces):
+        im = card_image(face, 116)
+        strip.paste(im, (90 * i, 0), im)
+    back = card_back(116)
+    strip.paste(back, (90 * len(faces), 0), back)
+    samples.append(strip)
+    width = max(im.width for im in samples)
+    sheet = Image.new("RGB", (width, sum(im.height for im in samples)), (14, 84, 52))
+    y = 0
+    for im in samples:
+        sheet.paste(im.convert("RGB"), (0, y))
+        y += im.height
+    return sheet.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def _sample_images() -> list[Image.Image]:
+    from bot.render import examples
+    from bot.render.grid import layout_grid
+    from bot.render.standings import layout_standings
+    from bot.render.table import layout_table
+
+    names = ["Alice", "Борис Длинноимённый", "Chen", "Daria", "Екатерина", "Frank"]
+    return [
+        layout_table(examples.table_example(6, carnival=True), names).image,
+        layout_table(examples.last_trick_example(4), names).image,
+        layout_grid(examples.sheet_example(6, 24), names, current_deal=None).image,
+        layout_grid(examples.sheet_example(4, 5), names, current_deal=6).image,
+        layout_standings(names, [120, 80, 80, -40, 10, 300]).image,
+    ]
+
+
+def to_png(img: Image.Image, adaptive: bool = False) -> bytes:
+    """PNG bytes of a palette image: our fixed palette, or an adaptive one when emoji bring colours of their own."""
+    rgb = img.convert("RGB")
+    if adaptive:
+        pal = rgb.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    else:
+        pal = rgb.quantize(palette=fixed_palette(), dither=Image.Dither.NONE)
+    buf = io.BytesIO()
+    pal.save(buf, format="PNG", compress_level=3)
+    return buf.getvalue()

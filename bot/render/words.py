@@ -1,0 +1,114 @@
+"""The few words the pictures and captions use, per language (the bot's catalogs come later)."""
+
+from __future__ import annotations
+
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "carnival": "Carnival",
+        "game": "Game",
+        "quarter": "Quarter",
+        "q_short": "Q",
+        "deal": "Deal",
+        "cards": "cards",
+        "trump": "Trump",
+        "no_trump": "no trump",
+        "bid": "bid",
+        "took": "took",
+        "score": "score",
+        "dealer": "dealer",
+        "leads": "leads",
+        "to_play": "to play",
+        "to_bid": "to bid",
+        "to_act": "to act",
+        "bidding": "Bidding",
+        "playing": "Playing",
+        "game_over": "Game over",
+        "trick": "Trick",
+        "last_trick": "Last trick",
+        "won_by": "won by",
+        "best": "best",
+        "over": "over",
+        "under": "under",
+        "high": "high",
+        "low": "low",
+        "pair": "Carnival pair",
+        "pair_short": "pair",
+        "not_bid": "may not bid",
+        "total": "TOTAL",
+        "premium": "prem.",
+        "penalty": "pen.",
+        "standings": "Final standings",
+        "place": "Place",
+        "winner": "winner",
+        "points": "points",
+        "score_grid": "Score sheet",
+        "after_deal": "after deal",
+        "hand": "in hand",
+        "waiting": "waiting for the first card",
+    },
+    "ru": {
+        "carnival": "Карнавал",
+        "game": "Игра",
+        "quarter": "Квартал",
+        "q_short": "КВ",
+        "deal": "Сдача",
+        "cards": "карт",
+        "trump": "Козырь",
+        "no_trump": "без козыря",
+        "bid": "заказ",
+        "took": "взял",
+        "score": "счёт",
+        "dealer": "сдаёт",
+        "leads": "ходит",
+        "to_play": "ходит",
+        "to_bid": "заказывает",
+        "to_act": "ходит",
+        "bidding": "Заказ взяток",
+        "playing": "Розыгрыш",
+        "game_over": "Игра окончена",
+        "trick": "Взятка",
+        "last_trick": "Последняя взятка",
+        "won_by": "взял",
+        "best": "старшая",
+        "over": "сверху",
+        "under": "снизу",
+        "high": "высшая",
+        "low": "низшая",
+        "pair": "Карнавал (пара)",
+        "pair_short": "пара",
+        "not_bid": "нельзя заказать",
+        "total": "ВСЕГО",
+        "premium": "прем.",
+        "penalty": "штр.",
+        "standings": "Итоги",
+        "place": "Место",
+        "winner": "победитель",
+        "points": "очков",
+        "score_grid": "Сетка",
+        "after_deal": "после сдачи",
+        "hand": "на руках",
+        "waiting": "ждём первую карту",
+    },
+}
+
+GAME_NAMES: dict[str, dict[str, str]] = {
+    "en": {"carnival": "Carnival"},
+    "ru": {"carnival": "Карнавал"},
+}
+
+
+def words(lang: str) -> dict[str, str]:
+    """The word table for ``lang`` (English for unknown languages)."""
+    return WORDS.get(lang, WORDS["en"])
+
+
+def game_name(game: str | None, lang: str) -> str:
+    table = GAME_NAMES.get(lang, GAME_NAMES["en"])
+    if not game:
+        return words(lang)["game"]
+    return table.get(game, game.replace("_", " ").title())
+
+
+def num(value: int) -> str:
+    """A signed number with a real minus sign, as printed score sheets use."""
+    return f"−{-value}" if value < 0 else str(value)

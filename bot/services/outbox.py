@@ -1,0 +1,307 @@
+"""The one way out to Telegram: durable per-chat queues in SQLite, paced under the limits.
+
+Services enqueue inside their own transaction (so a move and what it tells people commit
+together); the worker delivers in order per chat, merges repeated edits of one message
+(only the latest content matters), waits out 429 ``retry_after``, treats "message is not
+modified" as success, and never drops a row: what cannot be delivered is kept as failed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import time
+from collections import deque
+from typing import Any
+
+from aiogram import Bot
+from aiogram.exceptions import (
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramMigrateToChat,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
+
+from bot.store.sqlite import OutboxRow, Store, Tx
+
+log = logging.getLogger(__name__)
+
+LOG_LIMIT = 3500  # a merged log message stays well under Telegram's 4096 characters
+
+
+def markup_data(markup: InlineKeyboardMarkup | None) -> dict[str, Any] | None:
+    return markup.model_dump(mode="json", exclude_none=True) if markup is not None else None
+
+
+async def send_text(tx: Tx, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
+                    slot: str | None = None, thread_id: int = 0) -> None:
+    """A new message (or, with a slot, the message that slot names from now on)."""
+    payload = {"text": text, "markup": markup_data(markup), "thread": thread_id}
+    await tx.enqueue(chat_id, "send", payload, slot=slot, merge_key=f"slot:{slot}" if slot else None)
+
+
+async def edit_text(tx: Tx, chat_id: int, slot: str, text: str, markup: InlineKeyboardMarkup | None = None,
+                    thread_id: int = 0) -> None:
+    """Edit the slot's message; pending edits of it merge into one (the newest content)."""
+    payload = {"text": text, "markup": markup_data(markup), "thread": thread_id}
+    await tx.enqueue(chat_id, "edit", payload, slot=slot, merge_key=f"slot:{slot}")
+
+
+async def put_image(tx: Tx, png: bytes) -> str:
+    key = hashlib.sha1(png).hexdigest()
+    await tx.put_blob(key, png)
+    return key
+
+
+async def send_photo(tx: Tx, chat_id: int, png: bytes, caption: str, markup: InlineKeyboardMarkup | None = None,
+                     slot: str | None = None, thread_id: int = 0) -> None:
+    payload = {"blob": await put_image(tx, png), "caption": caption, "markup": markup_data(markup),
+               "thread": thread_id}
+    await tx.enqueue(chat_id, "photo", payload, slot=slot, merge_key=f"slot:{slot}" if slot else None)
+
+
+async def edit_photo(tx: Tx, chat_id: int, slot: str, png: bytes, caption: str,
+                     markup: InlineKeyboardMarkup | None = None, thread_id: int = 0) -> None:
+    payload = {"blob": await put_image(tx, png), "caption": caption, "markup": markup_data(markup),
+               "thread": thread_id}
+    await tx.enqueue(chat_id, "edit_photo", payload, slot=slot, merge_key=f"slot:{slot}")
+
+
+async def send_document(tx: Tx, chat_id: int, data: bytes, filename: str, caption: str = "",
+                        thread_id: int = 0) -> None:
+    payload = {"blob": await put_image(tx, data), "filename": filename, "caption": caption, "thread": thread_id}
+    await tx.enqueue(chat_id, "document", payload)
+
+
+async def log_line(tx: Tx, chat_id: int, line: str, thread_id: int = 0) -> None:
+    """A short line for the group's log. Lines queued before the last one went out are sent
+    together as one message, which keeps a busy table inside the group's 20 messages a minute."""
+    key = f"log:{chat_id}:{thread_id}"
+    row = await tx.pending(key)
+    if row is not None and row.attempts == 0 and len(row.payload["text"]) + len(line) < LOG_LIMIT:
+        row.payload["text"] += "\n" + line
+        await tx.set_payload(row.id, row.payload)
+        return
+    await tx.enqueue(chat_id, "send", {"text": line, "markup": None, "thread": thread_id}, merge_key=None)
+    await tx.tag_last(key)
+
+
+class RateLimiter:
+    """Telegram's documented limits: ~1 message a second per chat, 20 a minute per group, 30 a second in all."""
+
+    def __init__(self, per_chat_interval: float, group_per_minute: int, global_per_second: int) -> None:
+        self.per_chat_interval = per_chat_interval
+        self.group_per_minute = group_per_minute
+        self.global_per_second = global_per_second
+        self.next_at: dict[int, float] = {}
+        self.group_sent: dict[int, deque[float]] = {}
+        self.global_sent: deque[float] = deque()
+
+    def ready_at(self, chat_id: int, now: float) -> float:
+        at = self.next_at.get(chat_id, 0.0)
+        if chat_id < 0:
+            window = self.group_sent.get(chat_id)
+            if window is not None:
+                while window and window[0] <= now - 60:
+                    window.popleft()
+                if len(window) >= self.group_per_minute:
+                    at = max(at, window[0] + 60)
+        while self.global_sent and self.global_sent[0] <= now - 1:
+            self.global_sent.popleft()
+        if len(self.global_sent) >= self.global_per_second:
+            at = max(at, self.global_sent[0] + 1)
+        return at
+
+    def sent(self, chat_id: int, now: float) -> None:
+        self.next_at[chat_id] = max(self.next_at.get(chat_id, 0.0), now + self.per_chat_interval)
+        if chat_id < 0:
+            self.group_sent.setdefault(chat_id, deque()).append(now)
+        self.global_sent.append(now)
+
+    def retry_after(self, chat_id: int, now: float, seconds: float) -> None:
+        self.next_at[chat_id] = max(self.next_at.get(chat_id, 0.0), now + seconds)
+
+
+class Outbox:
+    """The delivery worker. ``wake()`` after a commit; ``drain()`` waits until all is sent."""
+
+    def __init__(self, store: Store, bot: Bot, limiter: RateLimiter) -> None:
+        self.store = store
+        self.bot = bot
+        self.limiter = limiter
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._inflight: set[int] = set()
+        self._task: asyncio.Task[None] | None = None
+        self._stopping = False
+        self.calls = 0
+        self.retry_afters = 0
+        self.failures = 0
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    def start(self) -> None:
+        self._stopping = False
+        self._task = asyncio.create_task(self._run(), name="outbox")
+
+    async def stop(self) -> None:
+        self._stopping = True
+        self._wake.set()
+        if self._task is not None:
+            await self._task
+            self._task = None
+
+    async def drain(self, timeout: float = 30.0) -> None:
+        """Wait until nothing is pending (failed rows do not count)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            async with self.store.read() as tx:
+                heads = await tx.heads(1)
+            if not heads and not self._inflight:
+                return
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"outbox still has work after {timeout}s")
+            self.wake()
+            await asyncio.sleep(0.02)
+
+    async def _run(self) -> None:
+        while not self._stopping:
+            try:
+                delay = await self._dispatch()
+            except Exception:  # a bug here must not stop delivery for good
+                log.exception("outbox dispatch failed")
+                delay = 1.0
+            self._wake.clear()
+            try:
+                await asyncio.wait_for(self._wake.wait(), timeout=delay)
+            except TimeoutError:
+                pass
+        while self._inflight:
+            await asyncio.sleep(0.01)
+
+    async def _dispatch(self) -> float:
+        """Start delivering every chat's head row that may go now; return how long to sleep."""
+        async with self.store.read() as tx:
+            heads = await tx.heads()
+        now = time.monotonic()
+        delay = 5.0
+        for row in heads:
+            if row.chat_id in self._inflight:
+                continue
+            at = self.limiter.ready_at(row.chat_id, now)
+            if at > now:
+                delay = min(delay, at - now)
+                continue
+            self.limiter.sent(row.chat_id, now)
+            self._inflight.add(row.chat_id)
+            asyncio.create_task(self._deliver(row))
+        return max(delay, 0.005)
+
+    async def _deliver(self, row: OutboxRow) -> None:
+        try:
+            await self._deliver_row(row)
+        except Exception as exc:  # never lose the row: keep it as failed and say why
+            log.exception("outbox row %s failed", row.id)
+            self.failures += 1
+            async with self.store.transaction() as tx:
+                await tx.outbox_failed(row.id, f"{type(exc).__name__}: {exc}")
+        finally:
+            self._inflight.discard(row.chat_id)
+            self.wake()
+
+    async def _deliver_row(self, row: OutboxRow) -> None:
+        while True:
+            try:
+                await self._call(row)
+            except TelegramRetryAfter as exc:
+                self.retry_afters += 1
+                self.limiter.retry_after(row.chat_id, time.monotonic(), float(exc.retry_after))
+                return  # the row stays at the head of its chat's queue
+            except TelegramMigrateToChat as exc:
+                async with self.store.transaction() as tx:
+                    await tx.migrate_chat(row.chat_id, exc.migrate_to_chat_id)
+                row.chat_id = exc.migrate_to_chat_id
+                if row.method in ("edit", "edit_photo"):
+                    row.method = "send" if row.method == "edit" else "photo"
+                continue
+            except TelegramBadRequest as exc:
+                text = exc.message.lower()
+                if "message is not modified" in text:
+                    async with self.store.transaction() as tx:
+                        await tx.outbox_done(row)
+                elif "message to edit not found" in text and row.method in ("edit", "edit_photo"):
+                    row.method = "send" if row.method == "edit" else "photo"
+                    continue
+                elif "message to delete not found" in text:
+                    async with self.store.transaction() as tx:
+                        await tx.outbox_done(row)
+                else:
+                    raise
+            except TelegramForbiddenError as exc:
+                async with self.store.transaction() as tx:
+                    if row.chat_id > 0:
+                        await tx.set_user_blocked(row.chat_id)
+                    await tx.outbox_failed(row.id, f"forbidden: {exc.message}")
+                self.failures += 1
+                return
+            except (TelegramNetworkError, TelegramServerError) as exc:
+                async with self.store.transaction() as tx:
+                    await tx.outbox_attempted(row.id, str(exc))
+                self.limiter.retry_after(row.chat_id, time.monotonic(), min(30.0, 0.5 * 2 ** min(row.attempts, 6)))
+                return
+            return
+
+    async def _call(self, row: OutboxRow) -> None:
+        """One Bot API call for the row; then, in one transaction, the row is done and what the call
+        taught us (the message a slot names, an uploaded image's file id) is recorded."""
+        p = row.payload
+        method = row.method
+        markup = InlineKeyboardMarkup.model_validate(p["markup"]) if p.get("markup") else None
+        thread = p.get("thread") or None
+        message_id = None
+        learned: dict[str, Any] = {}
+        if method in ("edit", "edit_photo", "delete"):
+            async with self.store.read() as tx:
+                message_id = await tx.slot_message(row.slot or "")
+            if message_id is None:
+                if method == "delete":
+                    return
+                method = "send" if method == "edit" else "photo"
+        self.calls += 1
+        if method == "send":
+            sent = await self.bot.send_message(row.chat_id, p["text"], reply_markup=markup, message_thread_id=thread)
+            learned = {"slot_message": sent.message_id}
+        elif method == "edit":
+            await self.bot.edit_message_text(text=p["text"], chat_id=row.chat_id, message_id=message_id,
+                                             reply_markup=markup)
+        elif method in ("photo", "edit_photo"):
+            async with self.store.read() as tx:
+                data, file_id = await tx.blob(p["blob"])
+            media: Any = file_id or BufferedInputFile(data, filename="table.png")
+            if method == "photo":
+                sent = await self.bot.send_photo(row.chat_id, media, caption=p["caption"], reply_markup=markup,
+                                                 message_thread_id=thread)
+                learned = {"slot_message": sent.message_id, "blob": p["blob"], "file_id": sent.photo[-1].file_id}
+            else:
+                result = await self.bot.edit_message_media(
+                    media=InputMediaPhoto(media=media, caption=p["caption"]), chat_id=row.chat_id,
+                    message_id=message_id, reply_markup=markup)
+                if not isinstance(result, bool) and result.photo and not file_id:
+                    learned = {"blob": p["blob"], "file_id": result.photo[-1].file_id}
+        elif method == "document":
+            async with self.store.read() as tx:
+                data, _ = await tx.blob(p["blob"])
+            await self.bot.send_document(row.chat_id, BufferedInputFile(data, filename=p["filename"]),
+                                         caption=p.get("caption") or None, message_thread_id=thread)
+        elif method == "delete":
+            await self.bot.delete_message(row.chat_id, message_id)  # type: ignore[arg-type]
+        else:
+            raise ValueError(f"unknown outbox method {method!r}")
+        async with self.store.transaction() as tx:
+            await tx.outbox_done(row, **learned)
+

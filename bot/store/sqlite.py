@@ -1,0 +1,380 @@
+"""The SQLite store: one connection, one writer, explicit transactions, WAL.
+
+Every change the bot makes (a move, a join, an outgoing message) happens inside
+``async with store.transaction() as tx``: either all of it is on disk or none of it is,
+so a crash at any moment loses nothing and applies nothing twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+SCHEMA = (Path(__file__).with_name("schema.sql")).read_text(encoding="utf-8")
+OPEN = ("lobby", "playing")
+
+
+@dataclass
+class TableRow:
+    id: int
+    chat_id: int
+    thread_id: int
+    game: str
+    status: str
+    creator_id: int
+    options: dict[str, Any]
+    seed: int
+    version: int
+    state: dict[str, Any] | None
+    ui: dict[str, Any]
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    user_id: int | None
+    name: str
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass
+class OutboxRow:
+    id: int
+    chat_id: int
+    method: str
+    slot: str | None
+    merge_key: str | None
+    payload: dict[str, Any]
+    attempts: int
+
+
+def _table(row: aiosqlite.Row) -> TableRow:
+    return TableRow(
+        id=row["id"], chat_id=row["chat_id"], thread_id=row["thread_id"], game=row["game"],
+        status=row["status"], creator_id=row["creator_id"], options=json.loads(row["options"]),
+        seed=row["seed"], version=row["version"],
+        state=json.loads(row["state"]) if row["state"] else None, ui=json.loads(row["ui"]),
+    )
+
+
+class Tx:
+    """The queries of one transaction (or of one read under the store's lock)."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+
+    async def _one(self, sql: str, *args: Any) -> aiosqlite.Row | None:
+        async with self.db.execute(sql, args) as cur:
+            return await cur.fetchone()
+
+    async def _all(self, sql: str, *args: Any) -> list[aiosqlite.Row]:
+        async with self.db.execute(sql, args) as cur:
+            return list(await cur.fetchall())
+
+    # -- updates ------------------------------------------------------------------
+    async def seen_update(self, update_id: int) -> bool:
+        return await self._one("SELECT 1 FROM updates WHERE update_id = ?", update_id) is not None
+
+    async def mark_update(self, update_id: int) -> bool:
+        """Record an update as handled; False when it already was."""
+        cur = await self.db.execute("INSERT OR IGNORE INTO updates(update_id) VALUES (?)", (update_id,))
+        return cur.rowcount == 1
+
+    # -- users and chats ----------------------------------------------------------
+    async def upsert_user(self, user_id: int, first_name: str, username: str | None, lang: str) -> None:
+        await self.db.execute(
+            "INSERT INTO users(user_id, first_name, username, lang) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(user_id) DO UPDATE SET first_name = excluded.first_name, username = excluded.username, "
+            "lang = CASE WHEN users.lang_set THEN users.lang ELSE excluded.lang END",
+            (user_id, first_name, username, lang),
+        )
+
+    async def user(self, user_id: int) -> aiosqlite.Row | None:
+        return await self._one("SELECT * FROM users WHERE user_id = ?", user_id)
+
+    async def set_user_started(self, user_id: int, started: bool = True) -> None:
+        await self.db.execute(
+            "UPDATE users SET started = ?, blocked = CASE WHEN ? THEN 0 ELSE blocked END WHERE user_id = ?",
+            (int(started), int(started), user_id),
+        )
+
+    async def set_user_blocked(self, user_id: int) -> None:
+        await self.db.execute("UPDATE users SET blocked = 1, started = 0 WHERE user_id = ?", (user_id,))
+
+    async def set_user_lang(self, user_id: int, lang: str) -> None:
+        await self.db.execute("UPDATE users SET lang = ?, lang_set = 1 WHERE user_id = ?", (lang, user_id))
+
+    async def user_lang(self, user_id: int) -> str:
+        row = await self._one("SELECT lang FROM users WHERE user_id = ?", user_id)
+        return row["lang"] if row else "en"
+
+    async def ensure_chat(self, chat_id: int, title: str, lang: str) -> None:
+        await self.db.execute(
+            "INSERT INTO chats(chat_id, title, lang) VALUES (?, ?, ?) "
+            "ON CONFLICT(chat_id) DO UPDATE SET title = excluded.title",
+            (chat_id, title, lang),
+        )
+
+    async def chat_lang(self, chat_id: int) -> str:
+        row = await self._one("SELECT lang FROM chats WHERE chat_id = ?", chat_id)
+        return row["lang"] if row else "en"
+
+    async def set_chat_lang(self, chat_id: int, lang: str) -> None:
+        await self.db.execute(
+            "INSERT INTO chats(chat_id, lang) VALUES (?, ?) ON CONFLICT(chat_id) DO UPDATE SET lang = excluded.lang",
+            (chat_id, lang),
+        )
+
+    async def migrate_chat(self, old_id: int, new_id: int) -> None:
+        """A group became a supergroup: everything of the old id moves to the new one."""
+        await self.db.execute("INSERT OR IGNORE INTO chats(chat_id, title, lang) "
+                              "SELECT ?, title, lang FROM chats WHERE chat_id = ?", (new_id, old_id))
+        for table in ("tables", "outbox", "results"):
+            await self.db.execute(f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+        # Old messages cannot be edited under the new id: forget them, so edits become new messages.
+        await self.db.execute("DELETE FROM slots WHERE chat_id = ?", (old_id,))
+
+    # -- tables and seats ---------------------------------------------------------
+    async def create_table(self, chat_id: int, thread_id: int, game: str, creator_id: int,
+                           options: dict[str, Any], seed: int) -> int:
+        now = time.time()
+        cur = await self.db.execute(
+            "INSERT INTO tables(chat_id, thread_id, game, status, creator_id, options, seed, created_at, updated_at) "
+            "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
+            (chat_id, thread_id, game, creator_id, json.dumps(options), seed, now, now),
+        )
+        return int(cur.lastrowid or 0)
+
+    async def open_table(self, chat_id: int, thread_id: int) -> TableRow | None:
+        row = await self._one("SELECT * FROM tables WHERE chat_id = ? AND thread_id = ? "
+                              "AND status IN ('lobby', 'playing')", chat_id, thread_id)
+        return _table(row) if row else None
+
+    async def last_table(self, chat_id: int, thread_id: int) -> TableRow | None:
+        row = await self._one("SELECT * FROM tables WHERE chat_id = ? AND thread_id = ? ORDER BY id DESC LIMIT 1",
+                              chat_id, thread_id)
+        return _table(row) if row else None
+
+    async def table(self, table_id: int) -> TableRow | None:
+        row = await self._one("SELECT * FROM tables WHERE id = ?", table_id)
+        return _table(row) if row else None
+
+    async def playing_tables(self) -> list[TableRow]:
+        return [_table(r) for r in await self._all("SELECT * FROM tables WHERE status = 'playing'")]
+
+    async def save_table(self, table: TableRow) -> None:
+        """Write status, options, version and snapshot of ``table`` (the caller bumped the version)."""
+        await self.db.execute(
+            "UPDATE tables SET status = ?, options = ?, version = ?, state = ?, ui = ?, updated_at = ? WHERE id = ?",
+            (table.status, json.dumps(table.options), table.version,
+             json.dumps(table.state, separators=(",", ":")) if table.state is not None else None,
+             json.dumps(table.ui), time.time(), table.id),
+        )
+
+    async def seats(self, table_id: int) -> list[SeatRow]:
+        rows = await self._all("SELECT seat, user_id, name FROM seats WHERE table_id = ? ORDER BY seat", table_id)
+        return [SeatRow(r["seat"], r["user_id"], r["name"]) for r in rows]
+
+    async def set_seats(self, table_id: int, seats: list[SeatRow]) -> None:
+        await self.db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+        await self.db.executemany(
+            "INSERT INTO seats(table_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
+            [(table_id, i, s.user_id, s.name) for i, s in enumerate(seats)],
+        )
+
+    async def tables_of_user(self, user_id: int) -> list[TableRow]:
+        rows = await self._all(
+            "SELECT t.* FROM tables t JOIN seats s ON s.table_id = t.id "
+            "WHERE s.user_id = ? AND t.status = 'playing'", user_id)
+        return [_table(r) for r in rows]
+
+    # -- the action log -----------------------------------------------------------
+    async def append_action(self, table_id: int, idx: int, seat: int, action: str) -> None:
+        await self.db.execute("INSERT INTO actions(table_id, idx, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+                              (table_id, idx, seat, action, time.time()))
+
+    async def actions(self, table_id: int) -> list[list[Any]]:
+        rows = await self._all("SELECT seat, action FROM actions WHERE table_id = ? ORDER BY idx", table_id)
+        return [[r["seat"], r["action"]] for r in rows]
+
+    # -- the outbox -----------------------------------------------------------------
+    async def enqueue(self, chat_id: int, method: str, payload: dict[str, Any], slot: str | None = None,
+                      merge_key: str | None = None) -> None:
+        """Queue an outgoing call. A pending row with the same ``merge_key`` is replaced in place,
+        so a message edited five times before it could be sent is sent once, with the last content."""
+        data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+        if merge_key is not None:
+            # The pending row keeps its method: a send not yet made is still a send, with the new content.
+            cur = await self.db.execute(
+                "UPDATE outbox SET payload = ? WHERE id = (SELECT id FROM outbox WHERE merge_key = ? "
+                "AND status = 'pending' ORDER BY id DESC LIMIT 1)",
+                (data, merge_key),
+            )
+            if cur.rowcount:
+                return
+        await self.db.execute(
+            "INSERT INTO outbox(chat_id, method, slot, merge_key, payload) VALUES (?, ?, ?, ?, ?)",
+            (chat_id, method, slot, merge_key, data),
+        )
+
+    async def pending(self, merge_key: str) -> OutboxRow | None:
+        row = await self._one("SELECT * FROM outbox WHERE merge_key = ? AND status = 'pending' "
+                              "ORDER BY id DESC LIMIT 1", merge_key)
+        return _outbox(row) if row else None
+
+    async def tag_last(self, merge_key: str) -> None:
+        """Give the row just inserted a merge key (the log's rows are found by it, not merged by it)."""
+        await self.db.execute("UPDATE outbox SET merge_key = ? WHERE id = last_insert_rowid()", (merge_key,))
+
+    async def set_payload(self, row_id: int, payload: dict[str, Any]) -> None:
+        await self.db.execute("UPDATE outbox SET payload = ? WHERE id = ?",
+                              (json.dumps(payload, ensure_ascii=False, separators=(",", ":")), row_id))
+
+    async def heads(self, limit: int = 500) -> list[OutboxRow]:
+        """The oldest pending row of every chat (each chat's queue is FIFO)."""
+        rows = await self._all(
+            "SELECT o.* FROM outbox o JOIN (SELECT chat_id, MIN(id) AS id FROM outbox WHERE status = 'pending' "
+            "GROUP BY chat_id) h ON o.id = h.id ORDER BY o.id LIMIT ?", limit)
+        return [_outbox(r) for r in rows]
+
+    async def outbox_done(self, row: OutboxRow, slot_message: int | None = None, blob: str | None = None,
+                          file_id: str | None = None) -> bool:
+        """Record a delivered row (and what it taught us: the slot's message, the blob's file id).
+
+        A row merged with newer content while in flight stays: a delivered send of a slot becomes
+        an edit of the message it made; a log message keeps only the lines added since. True if deleted.
+        """
+        if row.slot is not None and slot_message is not None:
+            await self.set_slot(row.slot, row.chat_id, slot_message)
+        if blob is not None and file_id is not None:
+            await self.set_blob_file_id(blob, file_id)
+        sent = json.dumps(row.payload, ensure_ascii=False, separators=(",", ":"))
+        cur = await self.db.execute("DELETE FROM outbox WHERE id = ? AND payload = ?", (row.id, sent))
+        if cur.rowcount:
+            return True
+        if row.slot is None:
+            current = await self._one("SELECT payload FROM outbox WHERE id = ?", row.id)
+            if current is not None:
+                payload = json.loads(current["payload"])
+                payload["text"] = payload.get("text", "")[len(row.payload.get("text", "")):].lstrip("\n")
+                await self.set_payload(row.id, payload)
+            return False
+        edit = {"send": "edit", "photo": "edit_photo"}.get(row.method, row.method)
+        await self.db.execute("UPDATE outbox SET method = ? WHERE id = ?", (edit, row.id))
+        return False
+
+    async def outbox_chat(self, row_id: int, chat_id: int) -> None:
+        await self.db.execute("UPDATE outbox SET chat_id = ? WHERE id = ?", (chat_id, row_id))
+
+    async def outbox_attempted(self, row_id: int, error: str) -> None:
+        await self.db.execute("UPDATE outbox SET attempts = attempts + 1, error = ? WHERE id = ?", (error, row_id))
+
+    async def outbox_failed(self, row_id: int, error: str) -> None:
+        await self.db.execute("UPDATE outbox SET status = 'failed', error = ? WHERE id = ?", (error, row_id))
+
+    async def outbox_counts(self) -> dict[str, int]:
+        rows = await self._all("SELECT status, COUNT(*) AS n FROM outbox GROUP BY status")
+        return {r["status"]: r["n"] for r in rows}
+
+    async def set_slot(self, slot: str, chat_id: int, message_id: int) -> None:
+        await self.db.execute("INSERT OR REPLACE INTO slots(slot, chat_id, message_id) VALUES (?, ?, ?)",
+                              (slot, chat_id, message_id))
+
+    async def slot_message(self, slot: str) -> int | None:
+        row = await self._one("SELECT message_id FROM slots WHERE slot = ?", slot)
+        return row["message_id"] if row else None
+
+    async def put_blob(self, key: str, data: bytes) -> None:
+        await self.db.execute("INSERT OR IGNORE INTO blobs(key, data) VALUES (?, ?)", (key, data))
+
+    async def blob(self, key: str) -> tuple[bytes, str | None]:
+        row = await self._one("SELECT data, file_id FROM blobs WHERE key = ?", key)
+        if row is None:
+            raise KeyError(key)
+        return bytes(row["data"]), row["file_id"]
+
+    async def set_blob_file_id(self, key: str, file_id: str) -> None:
+        await self.db.execute("UPDATE blobs SET file_id = ? WHERE key = ?", (file_id, key))
+
+    # -- the league -----------------------------------------------------------------
+    async def add_results(self, table: TableRow, seats: list[SeatRow], scores: list[int], places: list[int]) -> None:
+        now = time.time()
+        await self.db.executemany(
+            "INSERT OR REPLACE INTO results(table_id, seat, chat_id, game, user_id, name, score, place, players, "
+            "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(table.id, s.seat, table.chat_id, table.game, s.user_id, s.name, scores[s.seat], places[s.seat],
+              len(seats), now) for s in seats],
+        )
+
+    async def league(self, chat_id: int, game: str | None = None, limit: int = 20) -> list[aiosqlite.Row]:
+        """Per human player in a chat: games, wins, average place share and total score."""
+        where = "chat_id = ? AND user_id IS NOT NULL" + (" AND game = ?" if game else "")
+        args: list[Any] = [chat_id] + ([game] if game else [])
+        return await self._all(
+            "SELECT user_id, MAX(name) AS name, COUNT(*) AS games, SUM(place = 1) AS wins, "
+            "SUM(score) AS points, ROUND(AVG(1.0 * (players - place) / MAX(players - 1, 1)), 3) AS rating "
+            f"FROM results WHERE {where} GROUP BY user_id ORDER BY rating DESC, wins DESC, points DESC LIMIT ?",
+            *args, limit)
+
+
+def _outbox(row: aiosqlite.Row) -> OutboxRow:
+    return OutboxRow(row["id"], row["chat_id"], row["method"], row["slot"], row["merge_key"],
+                     json.loads(row["payload"]), row["attempts"])
+
+
+class Store:
+    """Opens the database, applies the schema, hands out transactions one at a time."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._db: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()
+
+    async def open(self) -> Store:
+        if str(self.path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+        self._db.row_factory = aiosqlite.Row
+        await self._db.execute("PRAGMA journal_mode=WAL")
+        await self._db.execute("PRAGMA synchronous=NORMAL")
+        await self._db.execute("PRAGMA foreign_keys=ON")
+        await self._db.execute("PRAGMA busy_timeout=5000")
+        await self._db.executescript(SCHEMA)
+        return self
+
+    async def close(self) -> None:
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        """One explicit write transaction; committed on success, rolled back on any error."""
+        assert self._db is not None, "store is not open"
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield Tx(self._db)
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            else:
+                await self._db.execute("COMMIT")
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Tx]:
+        """Reads, serialized with the writes (one connection; never inside another transaction)."""
+        assert self._db is not None, "store is not open"
+        async with self._lock:
+            yield Tx(self._db)

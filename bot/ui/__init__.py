@@ -1,0 +1,1 @@
+"""Words and keyboards: how an action becomes a button and a view or event becomes text."""

@@ -1,0 +1,29 @@
+"""Callback data factories. Every play button carries the table and its version, so a stale or
+forged press is refused; actions travel as an index into the legal list of that version."""
+
+from __future__ import annotations
+
+from aiogram.filters.callback_data import CallbackData
+
+
+class Move(CallbackData, prefix="mv"):
+    t: int  # table id
+    v: int  # table version the keyboard was made for
+    i: int  # index into state.legal_actions() at that version
+
+
+class Menu(CallbackData, prefix="mn"):
+    t: int
+    v: int
+    g: int  # group index; -1 goes back to the top level
+
+
+class Lobby(CallbackData, prefix="lb"):
+    t: int
+    op: str  # join | leave | ai | start | cancel | opts | opt | back
+    k: str = ""  # option name for op=opt
+
+
+class Lang(CallbackData, prefix="lg"):
+    scope: str  # "u" the user, "c" the chat
+    lang: str

@@ -1,0 +1,1 @@
+"""Per-game words for the games whose views are not trick tables (optional hooks)."""

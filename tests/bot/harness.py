@@ -1,0 +1,106 @@
+"""Run the real bot in-process against the fake Bot API server, and play as simulated users."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from bot.app import App
+from bot.config import Settings
+from tests.fakebot.models import StoredMessage
+from tests.fakebot.server import FakeTelegram
+from tests.fakebot.users import FakeChat, FakeUser
+
+PLAY_PREFIXES = ("mv:", "mn:")
+
+
+def settings_for(fake: FakeTelegram, db: Path, **overrides: Any) -> Settings:
+    """Settings for a test bot: no pacing of its own (the fake enforces Telegram's limits), no AI delay."""
+    values: dict[str, Any] = {
+        "BOT_TOKEN": fake.token,
+        "DATABASE_URL": f"sqlite:///{db}",
+        "TELEGRAM_API_URL": fake.base_url,
+        "KOZYR_PER_CHAT_INTERVAL": 0.0,
+        "KOZYR_GROUP_PER_MINUTE": 100000,
+        "KOZYR_GLOBAL_PER_SECOND": 100000,
+        "KOZYR_AI_DELAY": 0.0,
+        "KOZYR_POLLING_TIMEOUT": 1,
+        "KOZYR_PICTURES": False,
+    }
+    values.update(overrides)
+    return Settings(_env_file=None, **values)
+
+
+@asynccontextmanager
+async def running_bot(fake: FakeTelegram, db: Path, **overrides: Any) -> AsyncIterator[App]:
+    app = App(settings_for(fake, db, **overrides))
+    await app.start()
+    app.start_polling()
+    try:
+        yield app
+    finally:
+        await app.stop()
+
+
+def play_buttons(message: StoredMessage) -> list[dict[str, Any]]:
+    return [b for b in message.buttons if str(b.get("callback_data", "")).startswith(PLAY_PREFIXES)]
+
+
+def live_hand(users: Sequence[FakeUser]) -> tuple[FakeUser, StoredMessage] | None:
+    """The one DM message that currently has play buttons (the player to act), if any."""
+    for user in users:
+        for message in reversed(user.inbox(include_deleted=False)):
+            if play_buttons(message):
+                return user, message
+    return None
+
+
+def find(chat: FakeChat, needle: str) -> StoredMessage | None:
+    for message in chat.messages():
+        if needle in message.content:
+            return message
+    return None
+
+
+async def settle(fake: FakeTelegram, app: App, timeout: float = 30) -> None:
+    """Wait until the bot has taken every update, finished handling it, and delivered all it queued."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        await fake.idle(quiet=0.01, timeout=timeout)
+        if not app.busy():
+            await app.outbox.drain(timeout=timeout)
+            await fake.idle(quiet=0.01, timeout=timeout)
+            if not app.busy() and not fake.updates.undelivered():
+                return
+        assert loop.time() < deadline, "the bot did not settle"
+        await asyncio.sleep(0.005)
+
+
+async def play_out(fake: FakeTelegram, app: App, group: FakeChat, users: Sequence[FakeUser], rng: random.Random,
+                   done: str = "🏁", max_presses: int = 5000) -> int:
+    """Press random play buttons (only ones the bot sent) until the group sees ``done``. Returns presses."""
+    presses = 0
+    while find(group, done) is None:
+        await settle(fake, app)
+        if find(group, done) is not None:
+            break
+        found = live_hand(users)
+        if found is None:
+            async with app.store.read() as tx:
+                failed = await tx.outbox_counts()
+            dms = "\n".join(f"{u.first_name}: {m.content[-120:]!r} {m.button_texts}"
+                            for u in users for m in u.inbox()[-1:])
+            raise AssertionError(f"nobody has a live keyboard, but the game is not over; outbox {failed}; "
+                                 f"errors {[(c.method, c.description) for c in fake.errors[-3:]]}\n{dms}")
+        user, message = found
+        button = rng.choice(play_buttons(message))
+        record = await user.press(message, lambda b, data=button["callback_data"]: b.get("callback_data") == data)
+        presses += 1
+        assert presses < max_presses, "the game does not end"
+        await fake.wait_until(lambda r=record: r.answered, timeout=10, what="the callback answer")
+    return presses
