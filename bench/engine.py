@@ -18,7 +18,6 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.ai.random import RandomPlayer  # noqa: E402
 from engine.core import State, all_games, get_game  # noqa: E402
 from engine.selfplay import play_game  # noqa: E402
 
@@ -44,9 +43,7 @@ def mid_game(game_id: str, players: int, seed: int = 7) -> State:
     """A state about halfway through a uniform random game."""
     _, actions = play_game(game_id, players, seed=seed, policy="uniform", check_every=0)
     state = get_game(game_id).new(players, seed=seed)
-    bots = [RandomPlayer(seed * 31 + s, "uniform") for s in range(players)]
     for seat, action in actions[: len(actions) // 2]:
-        bots[seat]  # the same actions as the game above, replayed
         state.act(seat, action)
     return state
 

@@ -36,7 +36,8 @@ class App:
         self.bot = Bot(settings.bot_token, session=session,
                        default=DefaultBotProperties(parse_mode=ParseMode.HTML, link_preview_is_disabled=True))
         limiter = RateLimiter(settings.per_chat_interval, settings.group_per_minute, settings.global_per_second)
-        self.outbox = Outbox(self.store, self.bot, limiter)
+        self.pictures = Pictures() if settings.pictures else None
+        self.outbox = Outbox(self.store, self.bot, limiter, Pictures.render)
         self.dispatcher = Dispatcher()
         self.tables: Tables | None = None
         self.dedup: Dedup | None = None
@@ -46,8 +47,10 @@ class App:
         """Open the store, learn the bot's name, wire the dispatcher, start the outbox and AI seats."""
         await self.store.open()
         me = await self.bot.get_me()
-        pictures = Pictures() if self.settings.pictures else None
-        self.tables = Tables(self.store, self.outbox, me.username or "kozyr_bot", self.settings.ai_delay, pictures)
+        if self.pictures is not None:
+            await asyncio.to_thread(self.pictures.warm_up)
+        self.tables = Tables(self.store, self.outbox, me.username or "kozyr_bot", self.settings.ai_delay,
+                             self.pictures)
         dp = self.dispatcher
         self.dedup = Dedup(self.store)
         dp.update.outer_middleware(self.dedup)

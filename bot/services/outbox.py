@@ -13,6 +13,7 @@ import hashlib
 import logging
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from aiogram import Bot
@@ -68,6 +69,21 @@ async def edit_photo(tx: Tx, chat_id: int, slot: str, png: bytes, caption: str,
                      markup: InlineKeyboardMarkup | None = None, thread_id: int = 0) -> None:
     payload = {"blob": await put_image(tx, png), "caption": caption, "markup": markup_data(markup),
                "thread": thread_id}
+    await tx.enqueue(chat_id, "edit_photo", payload, slot=slot, merge_key=f"slot:{slot}")
+
+
+async def send_picture(tx: Tx, chat_id: int, picture: dict[str, Any], caption: str,
+                       markup: InlineKeyboardMarkup | None = None, slot: str | None = None,
+                       thread_id: int = 0) -> None:
+    """A picture described by ``picture`` (what to draw, from what view); drawn at delivery, in a
+    thread, so a move's transaction stays short and merged edits draw only the latest picture."""
+    payload = {"picture": picture, "caption": caption, "markup": markup_data(markup), "thread": thread_id}
+    await tx.enqueue(chat_id, "photo", payload, slot=slot, merge_key=f"slot:{slot}" if slot else None)
+
+
+async def edit_picture(tx: Tx, chat_id: int, slot: str, picture: dict[str, Any], caption: str,
+                       markup: InlineKeyboardMarkup | None = None, thread_id: int = 0) -> None:
+    payload = {"picture": picture, "caption": caption, "markup": markup_data(markup), "thread": thread_id}
     await tx.enqueue(chat_id, "edit_photo", payload, slot=slot, merge_key=f"slot:{slot}")
 
 
@@ -129,8 +145,10 @@ class RateLimiter:
 class Outbox:
     """The delivery worker. ``wake()`` after a commit; ``drain()`` waits until all is sent."""
 
-    def __init__(self, store: Store, bot: Bot, limiter: RateLimiter) -> None:
+    def __init__(self, store: Store, bot: Bot, limiter: RateLimiter,
+                 render: Callable[[dict[str, Any]], bytes] | None = None) -> None:
         self.store = store
+        self.render = render
         self.bot = bot
         self.limiter = limiter
         self._wake = asyncio.Event()
@@ -280,19 +298,18 @@ class Outbox:
             await self.bot.edit_message_text(text=p["text"], chat_id=row.chat_id, message_id=message_id,
                                              reply_markup=markup)
         elif method in ("photo", "edit_photo"):
-            async with self.store.read() as tx:
-                data, file_id = await tx.blob(p["blob"])
+            key, data, file_id = await self._image(p)
             media: Any = file_id or BufferedInputFile(data, filename="table.png")
             if method == "photo":
                 sent = await self.bot.send_photo(row.chat_id, media, caption=p["caption"], reply_markup=markup,
                                                  message_thread_id=thread)
-                learned = {"slot_message": sent.message_id, "blob": p["blob"], "file_id": sent.photo[-1].file_id}
+                learned = {"slot_message": sent.message_id, "blob": key, "file_id": sent.photo[-1].file_id}
             else:
                 result = await self.bot.edit_message_media(
                     media=InputMediaPhoto(media=media, caption=p["caption"]), chat_id=row.chat_id,
                     message_id=message_id, reply_markup=markup)
                 if not isinstance(result, bool) and result.photo and not file_id:
-                    learned = {"blob": p["blob"], "file_id": result.photo[-1].file_id}
+                    learned = {"blob": key, "file_id": result.photo[-1].file_id}
         elif method == "document":
             async with self.store.read() as tx:
                 data, _ = await tx.blob(p["blob"])
@@ -304,4 +321,19 @@ class Outbox:
             raise ValueError(f"unknown outbox method {method!r}")
         async with self.store.transaction() as tx:
             await tx.outbox_done(row, **learned)
+
+    async def _image(self, payload: dict[str, Any]) -> tuple[str, bytes, str | None]:
+        """The picture's bytes and, if Telegram has it already, its file id (then nothing is uploaded)."""
+        if "blob" in payload:
+            async with self.store.read() as tx:
+                data, file_id = await tx.blob(payload["blob"])
+            return payload["blob"], data, file_id
+        if self.render is None:
+            raise RuntimeError("a picture was queued but this outbox cannot draw")
+        data = await asyncio.to_thread(self.render, payload["picture"])
+        key = hashlib.sha1(data).hexdigest()
+        async with self.store.transaction() as tx:
+            await tx.put_blob(key, b"")  # remember only the file id of drawn pictures, not their bytes
+            _, file_id = await tx.blob(key)
+        return key, data, file_id
 

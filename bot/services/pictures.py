@@ -1,35 +1,58 @@
-"""Pictures for the table, the score grid and the standings (Pillow, in bot/render).
+"""Which pictures the group gets, and drawing them (Pillow, in bot/render).
 
-A thin seam: the services ask for PNG bytes and fall back to text when a game has no
-picture. Rendering is pure and fast enough to run inline (see bench/render.py).
+Services describe a picture as plain data (``{"kind": "table", "view": ..., "names": ..., "lang": ...}``)
+and the outbox draws it when it is about to send it (see ``outbox.send_picture``).
 """
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
-log = logging.getLogger(__name__)
-
-TRICK_GAMES = {"carnival", "oh_hell", "klaberjass", "calabrasella", "variety"}
+TRICK_GAMES = frozenset({"carnival", "oh_hell", "klaberjass", "calabrasella", "variety"})
+GRID_GAMES = frozenset({"carnival"})
 
 
 class Pictures:
-    def table(self, view: dict[str, Any], names: list[str], lang: str) -> bytes | None:
-        if view.get("game") not in TRICK_GAMES:
-            return None
-        from bot.render import render_table
+    """The seam between services and the renderer: what can be drawn, and drawing it."""
 
-        return render_table(view, names, lang)
+    def has_table(self, game: str) -> bool:
+        return game in TRICK_GAMES
 
-    def grid(self, game: str, sheet: dict[str, Any], names: list[str], current: int | None, lang: str) -> bytes | None:
-        if game != "carnival":
-            return None
-        from bot.render import render_grid
+    def has_grid(self, game: str) -> bool:
+        return game in GRID_GAMES
 
-        return render_grid(sheet, names, current, lang)
+    def table_caption(self, view: dict[str, Any], names: list[str], lang: str) -> str:
+        from bot.render import caption_table
 
-    def standings(self, names: list[str], totals: list[int], lang: str) -> bytes | None:
-        from bot.render import render_standings
+        return caption_table(view, names, lang)
 
-        return render_standings(names, totals, lang)
+    def grid_caption(self, sheet: dict[str, Any], names: list[str], lang: str) -> str:
+        from bot.render import caption_grid
+
+        return caption_grid(sheet, names, lang)
+
+    def standings_caption(self, names: list[str], totals: list[int], lang: str) -> str:
+        from bot.render import caption_standings
+
+        return caption_standings(names, totals, lang)
+
+    @staticmethod
+    def render(spec: dict[str, Any]) -> bytes:
+        """Draw a picture spec (runs in a worker thread; pure)."""
+        from bot.render import render_grid, render_standings, render_table
+
+        kind = spec["kind"]
+        if kind == "table":
+            return render_table(spec["view"], spec["names"], spec["lang"])
+        if kind == "grid":
+            return render_grid(spec["sheet"], spec["names"], spec.get("current"), spec["lang"])
+        if kind == "standings":
+            return render_standings(spec["names"], spec["totals"], spec["lang"])
+        raise ValueError(f"unknown picture kind {kind!r}")
+
+    @staticmethod
+    def warm_up() -> None:
+        """Pay the renderer's one-time costs (palette, fonts) before the first move needs a picture."""
+        from bot.render.layout import fixed_palette
+
+        fixed_palette()

@@ -22,14 +22,24 @@ from bot.services.pictures import Pictures
 from bot.store.sqlite import SeatRow, Store, TableRow, Tx
 from bot.ui import words
 from bot.ui.i18n import t
-from bot.ui.keyboards import join_link_keyboard, lobby_keyboard, options_keyboard, play_keyboard
+from bot.ui.keyboards import (
+    join_link_keyboard,
+    lobby_keyboard,
+    options_keyboard,
+    pick_keyboard,
+    play_keyboard,
+    selected_action,
+    selection_candidates,
+)
 from engine.ai.random import RandomPlayer
-from engine.core import GameError, IllegalAction, OptionsError, State, get_game
+from engine.core import GameError, OptionsError, State, get_game
 from engine.record import dumps, make_record
 
 log = logging.getLogger(__name__)
 
 RULES_DIR = Path(__file__).resolve().parents[2] / "assets" / "rules"
+AUTO_FORCED = frozenset({"pyanitsa", "svinya"})  # games whose forced moves play themselves
+PAUSE_AFTER = frozenset({"trick", "round", "deal_end", "war"})
 AI_NAMES = ("🤖 Ada", "🤖 Boris", "🤖 Chip", "🤖 Dora", "🤖 Emil", "🤖 Fira", "🤖 Gleb")
 
 
@@ -341,6 +351,24 @@ class Tables:
         return Answer(t(lang, "Let's play!"))
 
     # -- play ------------------------------------------------------------------------
+    async def _turn(self, tx: Tx, table_id: int, version: int, actor: Actor,
+                    lang: str) -> tuple[TableRow, list[SeatRow], State, int] | Answer:
+        """Checks every play button passes: the game runs, the presser owns a seat, the button's
+        version is current and it is the presser's turn. An Answer says which check failed."""
+        loaded = await self._load(tx, table_id)
+        if loaded is None or loaded.row.status != "playing":
+            return Answer(t(lang, "This game is not running."), alert=True)
+        row, seats = loaded.row, loaded.seats
+        seat = next((s.seat for s in seats if s.user_id == actor.user_id), None)
+        if seat is None:
+            return Answer(t(lang, "You are not playing at this table."), alert=True)
+        if version != row.version:
+            return Answer(t(lang, "That button is out of date; use the latest message."), alert=True)
+        state = self._state(row)
+        if state.to_act != seat:
+            return Answer(t(lang, "It is not your turn."), alert=True)
+        return row, seats, state, seat
+
     async def press(self, table_id: int, version: int, index: int, actor: Actor, lang: str,
                     update_id: int | None = None) -> Answer:
         """A player's button: checked against seat, turn, version and the legal list, then applied."""
@@ -348,18 +376,10 @@ class Tables:
             async with self.store.transaction() as tx:
                 if update_id is not None and not await tx.mark_update(update_id):
                     return Answer(t(lang, "Already done."))
-                loaded = await self._load(tx, table_id)
-                if loaded is None or loaded.row.status != "playing":
-                    return Answer(t(lang, "This game is not running."), alert=True)
-                row, seats = loaded.row, loaded.seats
-                seat = next((s.seat for s in seats if s.user_id == actor.user_id), None)
-                if seat is None:
-                    return Answer(t(lang, "You are not playing at this table."), alert=True)
-                if version != row.version:
-                    return Answer(t(lang, "That button is out of date; use the latest message."), alert=True)
-                state = self._state(row)
-                if state.to_act != seat:
-                    return Answer(t(lang, "It is not your turn."), alert=True)
+                checked = await self._turn(tx, table_id, version, actor, lang)
+                if isinstance(checked, Answer):
+                    return checked
+                row, seats, state, seat = checked
                 legal = state.legal_actions(seat)
                 if not 0 <= index < len(legal):
                     return Answer(t(lang, "That move is not available."), alert=True)
@@ -372,22 +392,44 @@ class Tables:
     async def menu(self, table_id: int, version: int, group: int, actor: Actor, lang: str) -> Answer:
         """The second step of a choice (joker over or under ...): swap the hand keyboard."""
         async with self.lock(table_id), self.store.transaction() as tx:
-            loaded = await self._load(tx, table_id)
-            if loaded is None or loaded.row.status != "playing":
-                return Answer(t(lang, "This game is not running."), alert=True)
-            row, seats = loaded.row, loaded.seats
-            seat = next((s.seat for s in seats if s.user_id == actor.user_id), None)
-            if seat is None:
-                return Answer(t(lang, "You are not playing at this table."), alert=True)
-            if version != row.version:
-                return Answer(t(lang, "That button is out of date; use the latest message."), alert=True)
-            state = self._state(row)
-            if state.to_act != seat:
-                return Answer(t(lang, "It is not your turn."), alert=True)
+            checked = await self._turn(tx, table_id, version, actor, lang)
+            if isinstance(checked, Answer):
+                return checked
+            row, seats, state, seat = checked
             names = [s.name for s in seats]
             await self._hand_message(tx, row, seats[seat], state, names, live=True, group=None if group < 0 else group)
         self.outbox.wake()
         return Answer()
+
+    async def pick(self, table_id: int, version: int, verb: str, mask: int, submit: bool, actor: Actor,
+                   lang: str, update_id: int | None = None) -> Answer:
+        """Choosing several cards (a discard): toggle a card, or submit the selection as one action."""
+        async with self.lock(table_id):
+            async with self.store.transaction() as tx:
+                if submit and update_id is not None and not await tx.mark_update(update_id):
+                    return Answer(t(lang, "Already done."))
+                checked = await self._turn(tx, table_id, version, actor, lang)
+                if isinstance(checked, Answer):
+                    return checked
+                row, seats, state, seat = checked
+                legal = state.legal_actions(seat)
+                if not 0 <= mask < 1 << len(selection_candidates(legal, verb)):
+                    return Answer(t(lang, "That move is not available."), alert=True)
+                if not submit:
+                    names = [s.name for s in seats]
+                    await self._hand_message(tx, row, seats[seat], state, names, live=True, pick=(verb, mask))
+                    action = None
+                else:
+                    index = selected_action(legal, verb, mask)
+                    if index is None:
+                        return Answer(t(lang, "Those cards are not a legal choice."), alert=True)
+                    action = legal[index]
+                    await self._apply(tx, row, seats, state, seat, action)
+        self.outbox.wake()
+        if action is None:
+            return Answer()
+        self._schedule_ai(table_id)
+        return Answer(words.action_label(row.game, action, lang))
 
     async def _apply(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State, seat: int,
                      action: str) -> list[dict[str, Any]]:
@@ -418,6 +460,8 @@ class Tables:
             line = words.event_line(row.game, event, names, chat_lang)
             if line:
                 await out.log_line(tx, row.chat_id, line, row.thread_id)
+        if any(e.get("type") == "deal_end" for e in events):
+            await self._grid(tx, row, state, names, chat_lang)
         deal = view.get("deal_no", 0)
         old_deal = row.ui.get("hand_deal")
         new_deal = old_deal != deal
@@ -450,21 +494,36 @@ class Tables:
         fresh = key != row.ui.get("table_key")
         row.ui["table_key"] = key
         row.ui["table_deal"] = deal
-        caption = "\n".join(words.table_lines(view, names, lang))
-        png = self.pictures.table(view, names, lang) if self.pictures else None
-        if png is not None:
-            caption = caption[:1000]
+        if self.pictures is not None and self.pictures.has_table(row.game):
+            caption = self.pictures.table_caption(view, names, lang)
+            picture = {"kind": "table", "view": view, "names": names, "lang": lang}
             if fresh:
-                await out.send_photo(tx, row.chat_id, png, caption, slot=slot, thread_id=row.thread_id)
+                await out.send_picture(tx, row.chat_id, picture, caption, slot=slot, thread_id=row.thread_id)
             else:
-                await out.edit_photo(tx, row.chat_id, slot, png, caption, thread_id=row.thread_id)
-        elif fresh:
-            await out.send_text(tx, row.chat_id, caption, slot=slot, thread_id=row.thread_id)
+                await out.edit_picture(tx, row.chat_id, slot, picture, caption, thread_id=row.thread_id)
+            return
+        text = "\n".join(words.table_lines(view, names, lang))
+        if fresh:
+            await out.send_text(tx, row.chat_id, text, slot=slot, thread_id=row.thread_id)
         else:
-            await out.edit_text(tx, row.chat_id, slot, caption, thread_id=row.thread_id)
+            await out.edit_text(tx, row.chat_id, slot, text, thread_id=row.thread_id)
+
+    async def _grid(self, tx: Tx, row: TableRow, state: State, names: list[str], lang: str,
+                    chat_id: int | None = None, thread_id: int | None = None) -> bool:
+        """Post the score grid picture (games that have one); False when there is none to post."""
+        if self.pictures is None or not self.pictures.has_grid(row.game):
+            return False
+        sheet = state.sheet()
+        picture = {"kind": "grid", "sheet": sheet, "names": names, "lang": lang,
+                   "current": None if state.over else state.view(None).get("deal_no")}
+        await out.send_picture(tx, row.chat_id if chat_id is None else chat_id, picture,
+                               self.pictures.grid_caption(sheet, names, lang),
+                               thread_id=row.thread_id if thread_id is None else thread_id)
+        return True
 
     async def _hand_message(self, tx: Tx, row: TableRow, seat: SeatRow, state: State, names: list[str],
-                            live: bool, new: bool = False, group: int | None = None, deal: Any = None) -> None:
+                            live: bool, new: bool = False, group: int | None = None, deal: Any = None,
+                            pick: tuple[str, int] | None = None) -> None:
         assert seat.user_id is not None
         lang = await tx.user_lang(seat.user_id)
         view = state.view(seat.seat)
@@ -472,7 +531,11 @@ class Tables:
         text = words.hand_text(view, names, lang, chat["title"] if chat else "", live)
         markup = None
         if live:
-            markup = play_keyboard(row.game, row.id, row.version, state.legal_actions(seat.seat), lang, group)
+            legal = state.legal_actions(seat.seat)
+            if pick is not None:
+                markup = pick_keyboard(row.game, row.id, row.version, legal, pick[0], pick[1], lang)
+            else:
+                markup = play_keyboard(row.game, row.id, row.version, legal, lang, group)
         slot = f"h{row.id}:{seat.seat}:{row.ui.get('hand_deal') if deal is None else deal}"
         if new:
             await out.send_text(tx, seat.user_id, text, markup, slot=slot)
@@ -482,16 +545,11 @@ class Tables:
     async def _final(self, tx: Tx, row: TableRow, state: State, names: list[str], totals: list[int],
                      lang: str) -> None:
         text = words.standings_text(row.game, names, totals, lang)
-        png = self.pictures.standings(names, totals, lang) if self.pictures else None
-        if png is not None:
-            await out.send_photo(tx, row.chat_id, png, text[:1000], thread_id=row.thread_id)
+        if self.pictures is not None:
+            picture = {"kind": "standings", "names": names, "totals": totals, "lang": lang}
+            await out.send_picture(tx, row.chat_id, picture, text[:1024], thread_id=row.thread_id)
         else:
             await out.send_text(tx, row.chat_id, text, thread_id=row.thread_id)
-        sheet = state.sheet()
-        if sheet.get("deals") and self.pictures:
-            grid = self.pictures.grid(row.game, sheet, names, None, lang)
-            if grid is not None:
-                await out.send_photo(tx, row.chat_id, grid, words.title(row.game, lang), thread_id=row.thread_id)
 
     # -- AI seats ----------------------------------------------------------------------
     def _schedule_ai(self, table_id: int) -> None:
@@ -499,11 +557,16 @@ class Tables:
         if task is None or task.done():
             self._ai_tasks[table_id] = asyncio.create_task(self._ai_loop(table_id))
 
+    def _autoplay(self, game: str, seat: SeatRow, legal: list[str]) -> bool:
+        """AI seats always play themselves; so do forced moves in games where most moves are forced."""
+        return seat.is_ai or (game in AUTO_FORCED and len(legal) == 1)
+
     async def _ai_loop(self, table_id: int) -> None:
-        """Play for AI seats until a human is to act (each AI move its own transaction)."""
+        """Play for AI seats (and forced moves) until a human has a choice; each move its own transaction."""
+        delay = self.ai_delay
         while True:
-            if self.ai_delay:
-                await asyncio.sleep(self.ai_delay)
+            if delay:
+                await asyncio.sleep(delay)
             async with self.lock(table_id):
                 async with self.store.transaction() as tx:
                     loaded = await self._load(tx, table_id)
@@ -512,15 +575,17 @@ class Tables:
                     row, seats = loaded.row, loaded.seats
                     state = self._state(row)
                     seat = state.to_act
-                    if seat is None or not seats[seat].is_ai:
+                    if seat is None:
+                        return
+                    legal = state.legal_actions(seat)
+                    if not self._autoplay(row.game, seats[seat], legal):
                         return
                     action = RandomPlayer(row.seed ^ row.version).choose(state, seat)
-                    try:
-                        await self._apply(tx, row, seats, state, seat, action)
-                    except IllegalAction:  # cannot happen: the action came from the legal list
-                        log.exception("AI chose an illegal action at table %s", table_id)
-                        return
+                    events = await self._apply(tx, row, seats, state, seat, action)
             self.outbox.wake()
+            # A forced move waits only where something happened the group should see.
+            pause = seats[seat].is_ai or any(e.get("type") in PAUSE_AFTER for e in events)
+            delay = self.ai_delay if pause else 0.0
 
     def ai_busy(self) -> bool:
         return any(not task.done() for task in self._ai_tasks.values())
@@ -554,14 +619,9 @@ class Tables:
             return
         state = State.from_json(row.state)
         names = [s.name for s in seats]
-        sheet = state.sheet()
-        text = words.sheet_text(row.game, sheet, names, state.scores(), where.lang)
-        png = self.pictures.grid(row.game, sheet, names, state.view(None).get("deal_no"), where.lang) \
-            if self.pictures else None
         async with self.store.transaction() as tx:
-            if png is not None:
-                await out.send_photo(tx, where.chat_id, png, text[:1000], thread_id=where.thread_id)
-            else:
+            if not await self._grid(tx, row, state, names, where.lang, where.chat_id, where.thread_id):
+                text = words.sheet_text(row.game, state.sheet(), names, state.scores(), where.lang)
                 await out.send_text(tx, where.chat_id, text[:4000], thread_id=where.thread_id)
         self.outbox.wake()
 

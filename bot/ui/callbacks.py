@@ -27,3 +27,13 @@ class Lobby(CallbackData, prefix="lb"):
 class Lang(CallbackData, prefix="lg"):
     scope: str  # "u" the user, "c" the chat
     lang: str
+
+
+class Pick(CallbackData, prefix="pk"):
+    """Choosing several cards for one action (a 1–4 card discard): the selection travels in the data."""
+
+    t: int
+    v: int
+    w: str  # the verb, e.g. "discard"
+    m: int  # bit i set: candidate card i is selected
+    go: int = 0  # 1: submit the selection

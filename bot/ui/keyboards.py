@@ -10,16 +10,57 @@ from collections.abc import Sequence
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.ui.callbacks import Lang, Lobby, Menu, Move
+from bot.ui.callbacks import Lang, Lobby, Menu, Move, Pick
 from bot.ui.i18n import t
 from bot.ui.words import action_label, group_label
+from engine.cards import pretty_text
+
+MULTI_SELECT_OVER = 40  # a verb with more choices than this is chosen card by card
+
+
+def multi_select_verbs(legal: Sequence[str]) -> dict[str, list[int]]:
+    """Verbs that take a set of cards and have too many combinations for one button each."""
+    by_verb: dict[str, list[int]] = {}
+    for i, action in enumerate(legal):
+        by_verb.setdefault(action.split()[0], []).append(i)
+    return {verb: idx for verb, idx in by_verb.items() if len(idx) > MULTI_SELECT_OVER}
+
+
+def selection_candidates(legal: Sequence[str], verb: str) -> list[str]:
+    """The cards a selection for ``verb`` can contain, each as often as an action may use it."""
+    most: dict[str, int] = {}
+    for action in legal:
+        words = action.split()
+        if words[0] != verb:
+            continue
+        counts: dict[str, int] = {}
+        for card in words[1:]:
+            counts[card] = counts.get(card, 0) + 1
+        for card, n in counts.items():
+            most[card] = max(most.get(card, 0), n)
+    return [card for card, n in most.items() for _ in range(n)]
+
+
+def selected_action(legal: Sequence[str], verb: str, mask: int) -> int | None:
+    """The index of the legal action whose cards are exactly the selection, if there is one."""
+    candidates = selection_candidates(legal, verb)
+    chosen = sorted(card for i, card in enumerate(candidates) if mask >> i & 1)
+    for i, action in enumerate(legal):
+        words = action.split()
+        if words[0] == verb and sorted(words[1:]) == chosen:
+            return i
+    return None
 
 
 def group_actions(legal: Sequence[str]) -> list[list[int]]:
-    """Indices of ``legal`` grouped by their first two words, in first-seen order."""
+    """Indices of ``legal`` grouped by their first two words, in first-seen order (multi-select
+    verbs are left out: they get one button that opens the card-by-card choice)."""
+    multi = multi_select_verbs(legal)
     groups: dict[str, list[int]] = {}
     for i, action in enumerate(legal):
         words = action.split()
+        if words[0] in multi:
+            continue
         key = " ".join(words[:2]) if len(words) > 2 else action
         groups.setdefault(key, []).append(i)
     return list(groups.values())
@@ -35,8 +76,14 @@ def play_keyboard(game: str, table_id: int, version: int, legal: Sequence[str], 
                   group: int | None = None) -> InlineKeyboardMarkup:
     """The top level of a player's choices, or the second step of one group."""
     groups = group_actions(legal)
+    multi = multi_select_verbs(legal)
+    if multi and not groups and len(multi) == 1:
+        return pick_keyboard(game, table_id, version, legal, next(iter(multi)), 0, lang, back=False)
     buttons: list[InlineKeyboardButton] = []
     if group is None or not 0 <= group < len(groups):
+        for verb in multi:
+            data = Pick(t=table_id, v=version, w=verb, m=0).pack()
+            buttons.append(InlineKeyboardButton(text=action_label(game, verb, lang) + " …", callback_data=data))
         for g, members in enumerate(groups):
             if len(members) == 1:
                 i = members[0]
@@ -53,6 +100,27 @@ def play_keyboard(game: str, table_id: int, version: int, legal: Sequence[str], 
     rows = _rows(buttons)
     rows.append([InlineKeyboardButton(text="« " + t(lang, "Back"),
                                       callback_data=Menu(t=table_id, v=version, g=-1).pack())])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def pick_keyboard(game: str, table_id: int, version: int, legal: Sequence[str], verb: str, mask: int,
+                  lang: str, back: bool = True) -> InlineKeyboardMarkup:
+    """Toggle cards on and off, then submit: for actions like ``discard C C C``."""
+    candidates = selection_candidates(legal, verb)
+    buttons = []
+    for i, card in enumerate(candidates):
+        mark = "✅ " if mask >> i & 1 else ""
+        data = Pick(t=table_id, v=version, w=verb, m=mask ^ (1 << i)).pack()
+        buttons.append(InlineKeyboardButton(text=mark + pretty_text(card), callback_data=data))
+    rows = _rows(buttons)
+    count = bin(mask).count("1")
+    ready = selected_action(legal, verb, mask) is not None
+    done = f"{action_label(game, verb, lang)} ({count}) ✔️" if ready else f"{action_label(game, verb, lang)} ({count})"
+    last = [InlineKeyboardButton(text=done, callback_data=Pick(t=table_id, v=version, w=verb, m=mask, go=1).pack())]
+    if back:
+        last.append(InlineKeyboardButton(text="« " + t(lang, "Back"),
+                                         callback_data=Menu(t=table_id, v=version, g=-1).pack()))
+    rows.append(last)
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 

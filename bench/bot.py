@@ -1,0 +1,488 @@
+"""Bot benchmark: many concurrent Carnival tables through the real dispatcher, store on a real SQLite file.
+
+Run from the repository root::
+
+    python bench/bot.py                  # 200 tables, 24 moves each after the start (a few minutes at most)
+    python bench/bot.py --quick          # smoke run: 20 tables, 8 moves each
+    python bench/bot.py --think 0        # closed loop, no thinking: the most moves per second the bot manages
+    python bench/bot.py --feed polling   # updates through the fake's getUpdates instead of feed_raw_update
+
+What runs: the real ``bot.app.App`` (dispatcher, middlewares, Tables, Outbox, Store on a SQLite file in a temp
+dir, WAL) with a real aiogram ``Bot`` talking HTTP to the fake Bot API server of ``tests/fakebot`` (rate limits
+off, the bot's own pacing off, no pictures, no AI seats), so every Bot API call is real HTTP and counted by the
+fake. Setup goes through the bot too: 3 users per group press START in their DM, the creator types
+``/new carnival``, the two others press Join on the lobby message, the creator presses Start.
+
+Then each table's players play: whoever has a live keyboard in their DM (a message the bot sent, taken
+from the fake's stored message, never invented) waits a random think time (exponential, mean ``--think`` ms)
+and presses one of its buttons at random. A table's next move can only come after the bot has delivered the
+next player's keyboard, as with people. ``--moves`` moves per table are played; the first ``--warmup`` moves of
+each table are played and counted for the Bot API calls but left out of the latency figures.
+
+How updates reach the dispatcher (``--feed``):
+
+- ``direct`` (default): the fake builds the update (so answerCallbackQuery finds its query), the benchmark takes
+  it off the fake's queue and calls ``dispatcher.feed_raw_update(bot, update)`` itself. The clock starts just
+  before that call, so latency is the bot's own: JSON → Update, middlewares (dedup, context), the handler and the
+  move's SQLite transaction up to its COMMIT. Nothing of getUpdates' long-poll round trip is in it.
+- ``polling``: the bot runs its normal long polling against the fake; the clock starts when the fake queues the
+  update. Latency then also holds the getUpdates round trip and aiogram's batching (realistic, but noisier).
+
+"Committed" is taken when ``Tables.press`` returns after a legal move: the move's transaction (action log,
+version, snapshot, outbox rows) has been COMMITted by then and nothing else is awaited. The benchmark wraps
+that one method on the instance; no bot code changes. "Handled" (direct mode) is when ``feed_raw_update``
+returns: it adds the answerCallbackQuery HTTP round trip and the dedup middleware's own write.
+
+Bot API calls per move = every call the bot made to the fake from the start of play until the outbox is empty
+again after the last move, divided by the moves played (warm-up included; menu presses, which are not moves, are
+reported). answerCallbackQuery (one per press) is counted and shown apart: the issue's target of at most 2 calls
+a move (the table message edit and the mover's hand) is about messages, so it is judged without it.
+
+Everything runs in one process on one event loop: the fake server, the simulated users and the bot share the
+CPU, so the numbers are a pessimistic bound for the bot alone. The script prints the machine load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextvars
+import gc
+import json
+import logging
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.app import App  # noqa: E402
+from tests.bot.harness import settings_for  # noqa: E402
+from tests.fakebot.models import StoredMessage  # noqa: E402
+from tests.fakebot.ratelimit import RateLimits  # noqa: E402
+from tests.fakebot.server import FakeTelegram  # noqa: E402
+from tests.fakebot.users import FakeChat, FakeUser  # noqa: E402
+
+TARGET_P99_MS = 20.0
+TARGET_CALLS_PER_MOVE = 2.0
+TARGET_TABLES = 200
+MESSAGE_METHODS = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "sendPhoto", "editMessageMedia",
+                   "editMessageCaption", "deleteMessage", "sendDocument"}
+_APPLIED: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("bench_applied", default=None)
+
+
+@dataclass
+class Config:
+    tables: int = 200
+    moves: int = 24
+    warmup: int = 2
+    think_ms: float = 200.0
+    feed: str = "direct"
+    seed: int = 1
+    timeout: float = 60.0  # a table that sees no new keyboard for this long fails the run
+
+
+class BenchFake(FakeTelegram):
+    """The fake server, telling the table whose user got a message that something changed in their DM
+    (so 200 waiting tables do not all wake up on every call), and timing its own request handling."""
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.watchers: dict[int, asyncio.Event] = {}
+        self.handle_seconds = 0.0
+
+    async def _handle(self, request: Any) -> Any:
+        t0 = time.perf_counter()
+        response = await super()._handle(request)
+        self.handle_seconds += time.perf_counter() - t0
+        call = self.calls[-1] if self.calls else None  # appended just before the return, with no await between
+        if call is not None and call.ok and call.method in MESSAGE_METHODS:
+            chat_id = call.params.get("chat_id")
+            event = self.watchers.get(chat_id) if isinstance(chat_id, int) else None
+            if event is not None:
+                event.set()
+        return response
+
+
+@dataclass
+class TableRun:
+    group: FakeChat
+    users: list[FakeUser]
+    rng: random.Random
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    table_id: int = 0
+    moves: int = 0
+    menus: int = 0
+    finished: bool = False
+
+
+@dataclass
+class Sample:
+    move: int  # 0-based move number at its table
+    commit: float  # seconds from the update to the COMMIT
+    handled: float | None  # seconds from the update to feed_raw_update's return (direct mode)
+    next_keyboard: float | None = None  # seconds from the COMMIT until the next live keyboard was in a DM
+
+
+class Bench:
+    def __init__(self, config: Config, fake: BenchFake, app: App) -> None:
+        self.config = config
+        self.fake = fake
+        self.app = app
+        self.commits: dict[int, float] = {}  # update id -> perf_counter() at the move's COMMIT
+        self.samples: list[Sample] = []
+        self.feeding = 0
+        self._hook()
+
+    # -- instrumentation ---------------------------------------------------------------------------
+    def _hook(self) -> None:
+        """Record the moment a press that applied a move has committed (the method returns right after)."""
+        tables = self.app.tables
+        assert tables is not None
+        press, apply = tables.press, tables._apply
+
+        async def timed_apply(*args: Any, **kwargs: Any) -> Any:
+            box = _APPLIED.get()
+            if box is not None:
+                box.append(1)
+            return await apply(*args, **kwargs)
+
+        async def timed_press(table_id: int, version: int, index: int, actor: Any, lang: str,
+                              update_id: int | None = None) -> Any:
+            box: list[int] = []
+            token = _APPLIED.set(box)
+            try:
+                answer = await press(table_id, version, index, actor, lang, update_id)
+            finally:
+                _APPLIED.reset(token)
+            if box and update_id is not None:
+                self.commits[update_id] = time.perf_counter()
+            return answer
+
+        tables.press = timed_press  # type: ignore[method-assign]
+        tables._apply = timed_apply  # type: ignore[method-assign]
+
+    # -- getting updates to the bot ----------------------------------------------------------------
+    def _take(self, update_id: int) -> dict[str, Any]:
+        pending = self.fake.updates.pending
+        for i, upd in enumerate(pending):
+            if upd["update_id"] == update_id:
+                del pending[i]
+                return upd
+        raise AssertionError(f"update {update_id} was not queued (privacy mode hid it?)")
+
+    async def deliver(self, make: Any) -> tuple[int, float, float | None]:
+        """Let the fake create an update (``make`` is the user's action), get it to the bot.
+        Returns (update id, start of the clock, feed return time or None in polling mode)."""
+        update_id = self.fake.updates.next_id
+        if self.config.feed == "polling":
+            start = time.perf_counter()
+            await make
+            return update_id, start, None
+        await make
+        update = self._take(update_id)
+        self.feeding += 1
+        try:
+            start = time.perf_counter()
+            await self.app.dispatcher.feed_raw_update(self.app.bot, update)
+            return update_id, start, time.perf_counter()
+        finally:
+            self.feeding -= 1
+
+    async def settle(self, timeout: float = 120.0) -> None:
+        """Every update handled and every queued message delivered."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            await self.fake.idle(quiet=0.02, timeout=timeout)
+            if not self.feeding and not self.app.busy():
+                await self.app.outbox.drain(timeout=timeout)
+                await self.fake.idle(quiet=0.02, timeout=timeout)
+                if not self.feeding and not self.app.busy() and not self.fake.updates.undelivered():
+                    return
+            if loop.time() > deadline:
+                raise AssertionError("the bot did not settle")
+            await asyncio.sleep(0.01)
+
+    # -- setup through the bot -----------------------------------------------------------------------
+    async def setup(self, rng: random.Random) -> list[TableRun]:
+        fake = self.fake
+        runs: list[TableRun] = []
+        for g in range(self.config.tables):
+            users = [fake.user(first_name=f"P{g}.{s}", username=f"p{g}_{s}", language_code="en") for s in range(3)]
+            group = fake.group(f"Bench {g}", members=users[1:], creator=users[0])
+            run = TableRun(group, users, random.Random(rng.random()))
+            for user in users:
+                fake.watchers[user.id] = run.changed
+            runs.append(run)
+        await asyncio.gather(*(self.deliver(u.start_bot()) for r in runs for u in r.users))
+        await self.settle()
+        await asyncio.gather(*(self.deliver(r.users[0].send(r.group, "/new carnival")) for r in runs))
+        await self.settle()
+        lobbies = {id(r): _lobby(r.group) for r in runs}
+        for r in runs:
+            r.table_id = int(_lobby_data(lobbies[id(r)], "join").split(":")[1])
+
+        async def join(r: TableRun) -> None:
+            for user in r.users[1:]:
+                await self.deliver(user.press_data(lobbies[id(r)], _lobby_data(lobbies[id(r)], "join")))
+
+        await asyncio.gather(*(join(r) for r in runs))
+        await self.settle()
+        await asyncio.gather(*(self.deliver(r.users[0].press_data(lobbies[id(r)], _lobby_data(lobbies[id(r)],
+                                                                                               "start")))
+                               for r in runs))
+        await self.settle()
+        return runs
+
+    # -- play -------------------------------------------------------------------------------------------
+    async def play(self, run: TableRun) -> None:
+        cfg = self.config
+        min_version, need_move = 0, False
+        last_commit: float | None = None
+        last_sample: Sample | None = None
+        loop = asyncio.get_running_loop()
+        while run.moves < cfg.moves:
+            found = _live(run.users, min_version, need_move)
+            if found is None:
+                run.changed.clear()
+                found = _live(run.users, min_version, need_move)
+            if found is None:
+                if _finished(run.group):
+                    run.finished = True
+                    return
+                try:
+                    await asyncio.wait_for(run.changed.wait(), cfg.timeout)
+                except TimeoutError:
+                    raise AssertionError(f"table {run.table_id}: no live keyboard for {cfg.timeout}s after "
+                                         f"{run.moves} moves") from None
+                continue
+            if last_sample is not None and last_commit is not None:
+                last_sample.next_keyboard = time.perf_counter() - last_commit
+                last_sample = None
+            user, message, buttons = found
+            moves = [b for b in buttons if b["callback_data"].startswith("mv:")]
+            if cfg.think_ms > 0 and not need_move:
+                await asyncio.sleep(run.rng.expovariate(1000.0 / cfg.think_ms))
+            if moves:
+                data = run.rng.choice(moves)["callback_data"]
+            else:  # only second-step buttons (a joker: over or under?): open one, then move from it
+                data = run.rng.choice(buttons)["callback_data"]
+            version = int(data.split(":")[2])
+            update_id, start, handled = await self.deliver(user.press_data(message, data))
+            if not moves:
+                run.menus += 1
+                min_version, need_move = version, True
+                continue
+            if cfg.feed == "polling":
+                commit = await self._wait_commit(update_id, loop.time() + cfg.timeout)
+            else:
+                commit = self.commits.pop(update_id, None)
+                if commit is None:
+                    raise AssertionError(f"table {run.table_id}: a press of a live button was not applied")
+            sample = Sample(run.moves, commit - start, None if handled is None else handled - start)
+            if run.moves >= cfg.warmup:
+                self.samples.append(sample)
+                last_sample, last_commit = sample, commit
+            run.moves += 1
+            min_version, need_move = version + 1, False
+
+    async def _wait_commit(self, update_id: int, deadline: float) -> float:
+        loop = asyncio.get_running_loop()
+        while update_id not in self.commits:
+            if loop.time() > deadline:
+                raise AssertionError(f"update {update_id} was never applied")
+            await asyncio.sleep(0.002)
+        return self.commits.pop(update_id)
+
+
+def _lobby(group: FakeChat) -> StoredMessage:
+    for message in group.messages():
+        if any(str(b.get("callback_data", "")).startswith("lb:") for b in message.buttons):
+            return message
+    raise AssertionError(f"no lobby message in {group}")
+
+
+def _lobby_data(message: StoredMessage, op: str) -> str:
+    for b in message.buttons:
+        data = str(b.get("callback_data", ""))
+        if data.startswith("lb:") and data.split(":")[2] == op:
+            return data
+    raise AssertionError(f"no {op} button on the lobby: {message.button_texts}")
+
+
+def _live(users: list[FakeUser], min_version: int, need_move: bool
+          ) -> tuple[FakeUser, StoredMessage, list[dict[str, Any]]] | None:
+    """The DM message with play buttons of at least ``min_version`` (the player to act), if delivered yet."""
+    for user in users:
+        for message in reversed(user.dm.messages_by_id.values()):
+            if message.deleted or not message.from_bot:
+                continue
+            buttons = [b for b in message.buttons if str(b.get("callback_data", "")).startswith(("mv:", "mn:"))]
+            if not buttons or int(buttons[0]["callback_data"].split(":")[2]) < min_version:
+                continue
+            if need_move and not any(b["callback_data"].startswith("mv:") for b in buttons):
+                continue
+            return user, message, buttons
+    return None
+
+
+def _finished(group: FakeChat) -> bool:
+    return any("🏁" in m.content for m in list(group.messages_by_id.values())[-5:])
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+async def run_bench(config: Config) -> dict[str, Any]:
+    """Set up ``config.tables`` tables through the bot, play, and return the measurements."""
+    rng = random.Random(config.seed)
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory(prefix="kozyr-bench-") as tmp:
+        async with BenchFake(limits=RateLimits.off(), callback_timeout=15.0) as fake:
+            settings = settings_for(fake, Path(tmp) / "bench.sqlite3", KOZYR_POLLING_TIMEOUT=1)
+            app = App(settings)
+            await app.start()
+            bench = Bench(config, fake, app)
+            if config.feed == "polling":
+                app.start_polling()
+            try:
+                t_setup = time.perf_counter()
+                runs = await bench.setup(rng)
+                setup_s = time.perf_counter() - t_setup
+                calls_before = len(fake.calls)
+                handle_before = fake.handle_seconds
+                callbacks_before = len(fake.callbacks)
+                gc.collect()
+                cpu0, wall0 = time.process_time(), time.perf_counter()
+                await asyncio.gather(*(bench.play(r) for r in runs))
+                play_s = time.perf_counter() - wall0
+                await bench.settle()
+                drain_s = time.perf_counter() - wall0 - play_s
+                cpu_s = time.process_time() - cpu0
+                calls = [c for c in fake.calls[calls_before:] if c.method != "getUpdates"]
+                late = sum(1 for c in list(fake.callbacks.values())[callbacks_before:] if c.late)
+                unanswered = len(fake.unanswered_callbacks())
+                async with app.store.read() as tx:
+                    outbox = await tx.outbox_counts()
+                    size = Path(tmp, "bench.sqlite3").stat().st_size
+            finally:
+                await app.stop()
+            handle_s = fake.handle_seconds - handle_before
+    moves = sum(r.moves for r in runs)
+    by_method = Counter(c.method for c in calls)
+    errors = Counter(f"{c.method} {c.error_code}: {c.description}" for c in calls if not c.ok)
+    answers = by_method.get("answerCallbackQuery", 0)
+    commit_ms = [s.commit * 1000 for s in bench.samples]
+    handled_ms = [s.handled * 1000 for s in bench.samples if s.handled is not None]
+    keyboard_ms = [s.next_keyboard * 1000 for s in bench.samples if s.next_keyboard is not None]
+    return {
+        "config": config.__dict__,
+        "setup_s": round(setup_s, 2), "play_s": round(play_s, 2), "drain_s": round(drain_s, 2),
+        "cpu_s": round(cpu_s, 2), "fake_server_s": round(handle_s, 2),
+        "moves": moves, "measured_moves": len(commit_ms), "menu_presses": sum(r.menus for r in runs),
+        "finished_tables": sum(r.finished for r in runs),
+        "moves_per_s": round(moves / play_s, 1) if play_s else 0.0,
+        "commit_ms": _summary(commit_ms), "handled_ms": _summary(handled_ms), "next_keyboard_ms": _summary(keyboard_ms),
+        "api_calls": len(calls), "api_calls_per_move": round(len(calls) / moves, 3) if moves else 0.0,
+        "answer_callback_calls": answers,
+        "message_calls_per_move": round((len(calls) - answers) / moves, 3) if moves else 0.0,
+        "by_method": dict(by_method.most_common()),
+        "errors": dict(errors.most_common()), "late_answers": late, "unanswered_callbacks": unanswered,
+        "outbox_left": outbox, "db_bytes": size,
+        "loadavg_before": load_before, "loadavg_after": os.getloadavg(),
+    }
+
+
+def _summary(values: list[float]) -> dict[str, float]:
+    if not values:
+        return {"n": 0}
+    return {"n": len(values), "p50": round(_pct(values, 0.50), 2), "p90": round(_pct(values, 0.90), 2),
+            "p99": round(_pct(values, 0.99), 2), "max": round(max(values), 2),
+            "mean": round(statistics.fmean(values), 2)}
+
+
+def report(r: dict[str, Any]) -> str:
+    cfg = r["config"]
+    moves = r["moves"] or 1
+    lines = [
+        f"Kozyr bot benchmark: {cfg['tables']} Carnival tables x 3 humans, {cfg['moves']} moves/table "
+        f"(first {cfg['warmup']} not timed), think {cfg['think_ms']:.0f} ms mean, feed={cfg['feed']}",
+        f"setup {r['setup_s']} s; play {r['play_s']} s, then outbox drained in {r['drain_s']} s; "
+        f"process CPU {r['cpu_s']} s (fake server's request handling ~{r['fake_server_s']} s of it)",
+        f"moves {r['moves']} ({r['measured_moves']} timed), menu presses {r['menu_presses']}, "
+        f"finished games {r['finished_tables']}, SQLite file {r['db_bytes'] / 1e6:.1f} MB",
+        "",
+        f"{'metric':44} {'p50':>8} {'p90':>8} {'p99':>8} {'max':>8}",
+    ]
+    for label, key in (("update -> move committed (ms)", "commit_ms"),
+                       ("update -> handled, answer sent (ms)", "handled_ms"),
+                       ("commit -> next player's keyboard in DM (ms)", "next_keyboard_ms")):
+        s = r[key]
+        if s.get("n"):
+            lines.append(f"{label:44} {s['p50']:8.2f} {s['p90']:8.2f} {s['p99']:8.2f} {s['max']:8.2f}")
+    lines += ["", f"moves handled per second: {r['moves_per_s']}",
+              f"Bot API calls: {r['api_calls']} = {r['api_calls_per_move']:.2f} per move; "
+              f"answerCallbackQuery {r['answer_callback_calls']} ({r['answer_callback_calls'] / moves:.2f} per move); "
+              f"message calls {r['message_calls_per_move']:.2f} per move"]
+    for method, n in r["by_method"].items():
+        lines.append(f"    {method:28} {n:7d}  {n / moves:6.3f} per move")
+    if r["errors"]:
+        lines.append("errors served by the fake:")
+        lines += [f"    {n:6d}  {e}" for e, n in r["errors"].items()]
+    lines.append(f"late callback answers {r['late_answers']}, unanswered {r['unanswered_callbacks']}, "
+                 f"outbox left {r['outbox_left'] or 'empty'}")
+    p99 = r["commit_ms"].get("p99", float("nan"))
+    scale = "" if cfg["tables"] >= TARGET_TABLES else f" (only {cfg['tables']} tables: not the target's load)"
+    lines += ["", "targets (issue 3):",
+              f"    p99 update -> commit < {TARGET_P99_MS:.0f} ms at {TARGET_TABLES} tables: {p99:.2f} ms  "
+              f"{'PASS' if p99 < TARGET_P99_MS else 'MISS'}{scale}",
+              f"    <= {TARGET_CALLS_PER_MOVE:.0f} Bot API message calls per move (answerCallbackQuery apart): "
+              f"{r['message_calls_per_move']:.2f}  "
+              f"{'PASS' if r['message_calls_per_move'] <= TARGET_CALLS_PER_MOVE else 'MISS'} "
+              f"(with answerCallbackQuery: {r['api_calls_per_move']:.2f})",
+              f"load average before {' '.join(f'{x:.2f}' for x in r['loadavg_before'])}, "
+              f"after {' '.join(f'{x:.2f}' for x in r['loadavg_after'])} ({os.cpu_count()} CPUs)"]
+    return "\n".join(lines)
+
+
+def parse_args(argv: list[str] | None) -> tuple[Config, bool]:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--tables", type=int, help="concurrent tables (default 200, --quick 20)")
+    p.add_argument("--moves", type=int, help="moves per table after the start (default 24, --quick 8)")
+    p.add_argument("--warmup", type=int, default=2, help="first moves of each table not timed (default 2)")
+    p.add_argument("--think", type=float, default=200.0, help="mean think time per move in ms (0: none)")
+    p.add_argument("--feed", choices=("direct", "polling"), default="direct")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds a table may wait for a keyboard")
+    p.add_argument("--quick", action="store_true", help="a small smoke run")
+    p.add_argument("--json", action="store_true", help="print the measurements as JSON too")
+    a = p.parse_args(argv)
+    config = Config(tables=a.tables or (20 if a.quick else 200), moves=a.moves or (8 if a.quick else 24),
+                    warmup=a.warmup, think_ms=a.think, feed=a.feed, seed=a.seed, timeout=a.timeout)
+    return config, a.json
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    config, as_json = parse_args(argv)
+    logging.basicConfig(level=logging.WARNING)
+    result = asyncio.run(run_bench(config))
+    print(report(result))
+    if as_json:
+        print(json.dumps(result, indent=1))
+    return result
+
+
+if __name__ == "__main__":
+    main()
