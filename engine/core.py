@@ -11,6 +11,7 @@ turned to and from plain JSON. Chance is folded into the seed: deal ``k`` is shu
 from __future__ import annotations
 
 import importlib
+import marshal
 import pkgutil
 import random
 from collections.abc import Mapping
@@ -52,12 +53,10 @@ def deal_rng(seed: int, deal_index: int) -> random.Random:
 
 
 def copy_value(value: Any) -> Any:
-    """Deep copy of plain data (lists, dicts, scalars): much cheaper than copy.deepcopy."""
-    kind = type(value)
-    if kind is list:
-        return [copy_value(v) if type(v) in (list, dict) else v for v in value]
-    if kind is dict:
-        return {k: copy_value(v) if type(v) in (list, dict) else v for k, v in value.items()}
+    """Deep copy of plain data (lists, dicts, scalars). ``marshal`` does it in C, several times
+    faster than copy.deepcopy or a Python walk; plain JSON data is all it ever sees here."""
+    if type(value) in (list, dict):
+        return marshal.loads(marshal.dumps(value))
     return value
 
 

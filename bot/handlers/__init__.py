@@ -6,4 +6,4 @@ from bot.handlers import help, lobby, play, settings
 
 
 def routers() -> list[Router]:
-    return [lobby.router, play.router, settings.router, help.router]
+    return [lobby.router(), play.router(), settings.router(), help.router()]

@@ -11,8 +11,6 @@ from bot.ui import words
 from bot.ui.i18n import t
 from engine.core import GameError, all_games, get_game
 
-router = Router(name="help")
-
 COMMANDS = (
     ("new", "open a table: /new carnival quarters=1"),
     ("join", "sit down at the table"),
@@ -35,23 +33,19 @@ def help_text(lang: str) -> str:
     return "\n".join(lines)
 
 
-@router.message(CommandStart(deep_link=True))
 async def start_deep(message: Message, command: CommandObject, tables: Tables, actor: Actor) -> None:
     await tables.deep_start(actor, command.args or "")
 
 
-@router.message(CommandStart(), F.chat.type == "private")
 async def start(message: Message, tables: Tables, actor: Actor) -> None:
     await tables.deep_start(actor, "")
 
 
-@router.message(Command("help", "start"))
 async def help_(message: Message, tables: Tables, actor: Actor, where: Where | None) -> None:
     lang = where.lang if where else actor.lang
     await _say(tables, message, actor, where, help_text(lang))
 
 
-@router.message(Command("games"))
 async def games(message: Message, tables: Tables, actor: Actor, where: Where | None) -> None:
     lang = where.lang if where else actor.lang
     lines = ["<b>" + t(lang, "Games") + "</b>"]
@@ -63,7 +57,6 @@ async def games(message: Message, tables: Tables, actor: Actor, where: Where | N
     await _say(tables, message, actor, where, "\n".join(lines))
 
 
-@router.message(Command("rules"))
 async def rules(message: Message, command: CommandObject, tables: Tables, actor: Actor, where: Where | None) -> None:
     lang = where.lang if where else actor.lang
     game_id = (command.args or "").strip().lower() or "carnival"
@@ -78,17 +71,14 @@ async def rules(message: Message, command: CommandObject, tables: Tables, actor:
     await _say(tables, message, actor, where, text)
 
 
-@router.message(Command("score"), F.chat.type.in_({"group", "supergroup"}))
 async def score(message: Message, tables: Tables, where: Where) -> None:
     await tables.score(where)
 
 
-@router.message(Command("record"), F.chat.type.in_({"group", "supergroup"}))
 async def record(message: Message, tables: Tables, where: Where) -> None:
     await tables.record(where)
 
 
-@router.message(Command("top"), F.chat.type.in_({"group", "supergroup"}))
 async def top(message: Message, command: CommandObject, tables: Tables, where: Where) -> None:
     game = (command.args or "").strip().lower() or None
     if game is not None:
@@ -101,12 +91,10 @@ async def top(message: Message, command: CommandObject, tables: Tables, where: W
     await tables.top(where, game)
 
 
-@router.message(Command("score", "record", "top"), F.chat.type == "private")
 async def group_only(message: Message, tables: Tables, actor: Actor) -> None:
     await _say(tables, message, actor, None, t(actor.lang, "This works in the group where the table is."))
 
 
-@router.message(F.migrate_to_chat_id)
 async def migrated(message: Message, tables: Tables) -> None:
     """The group became a supergroup: tables, queues and the league move to the new id."""
     async with tables.store.transaction() as tx:
@@ -114,7 +102,6 @@ async def migrated(message: Message, tables: Tables) -> None:
     tables.outbox.wake()
 
 
-@router.callback_query()
 async def unknown_button(query: CallbackQuery, actor: Actor) -> None:
     """Garbage or forged callback data: answer politely, change nothing."""
     await query.answer(t(actor.lang, "This button is not valid any more."), show_alert=True)
@@ -125,3 +112,20 @@ async def _say(tables: Tables, message: Message, actor: Actor, where: Where | No
         await tables.say(where, text)
     else:
         await tables.say(Where(message.chat.id, 0, "", actor.lang), text)
+
+
+def router() -> Router:
+    """A fresh router with this module's handlers (one per Dispatcher: a router attaches once)."""
+    router = Router(name="help")
+    router.message.register(start_deep, CommandStart(deep_link=True))
+    router.message.register(start, CommandStart(), F.chat.type == "private")
+    router.message.register(help_, Command("help", "start"))
+    router.message.register(games, Command("games"))
+    router.message.register(rules, Command("rules"))
+    router.message.register(score, Command("score"), F.chat.type.in_({"group", "supergroup"}))
+    router.message.register(record, Command("record"), F.chat.type.in_({"group", "supergroup"}))
+    router.message.register(top, Command("top"), F.chat.type.in_({"group", "supergroup"}))
+    router.message.register(group_only, Command("score", "record", "top"), F.chat.type == "private")
+    router.message.register(migrated, F.migrate_to_chat_id)
+    router.callback_query.register(unknown_button)
+    return router

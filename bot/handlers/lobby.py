@@ -13,7 +13,6 @@ from bot.ui.i18n import t
 from bot.ui.keyboards import join_link_keyboard
 from bot.ui.words import name
 
-router = Router(name="lobby")
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 
 
@@ -21,7 +20,6 @@ async def _answer_press(query: CallbackQuery, answer: Answer) -> None:
     await query.answer(answer.text or None, show_alert=answer.alert, url=answer.url)
 
 
-@router.message(Command("new"), GROUPS)
 async def new(message: Message, command: CommandObject, tables: Tables, actor: Actor, where: Where) -> None:
     args = (command.args or "").split()
     if not args:
@@ -30,7 +28,6 @@ async def new(message: Message, command: CommandObject, tables: Tables, actor: A
     await tables.new_table(where, actor, args[0], args[1:])
 
 
-@router.message(Command("new", "join", "leave", "begin", "cancel"), F.chat.type == "private")
 async def group_only(message: Message, actor: Actor) -> None:
     await message.answer(t(actor.lang, "Tables live in group chats: add me to a group and use this command there."))
 
@@ -42,7 +39,6 @@ async def _table_or_say(tables: Tables, where: Where) -> int | None:
     return table_id
 
 
-@router.message(Command("join"), GROUPS)
 async def join(message: Message, tables: Tables, actor: Actor, where: Where) -> None:
     table_id = await _table_or_say(tables, where)
     if table_id is None:
@@ -56,7 +52,6 @@ async def join(message: Message, tables: Tables, actor: Actor, where: Where) -> 
         await tables.say(where, f"{_name(actor)}: {answer.text}")
 
 
-@router.message(Command("leave"), GROUPS)
 async def leave(message: Message, tables: Tables, actor: Actor, where: Where) -> None:
     table_id = await _table_or_say(tables, where)
     if table_id is not None:
@@ -65,7 +60,6 @@ async def leave(message: Message, tables: Tables, actor: Actor, where: Where) ->
             await tables.say(where, f"{_name(actor)}: {answer.text}")
 
 
-@router.message(Command("begin"), GROUPS)
 async def begin(message: Message, tables: Tables, actor: Actor, where: Where) -> None:
     table_id = await _table_or_say(tables, where)
     if table_id is not None:
@@ -74,7 +68,6 @@ async def begin(message: Message, tables: Tables, actor: Actor, where: Where) ->
             await tables.say(where, answer.text)
 
 
-@router.message(Command("cancel"), GROUPS)
 async def cancel(message: Message, tables: Tables, actor: Actor, where: Where) -> None:
     table_id = await _table_or_say(tables, where)
     if table_id is not None:
@@ -82,7 +75,6 @@ async def cancel(message: Message, tables: Tables, actor: Actor, where: Where) -
         await tables.say(where, answer.text)
 
 
-@router.callback_query(Lobby.filter())
 async def lobby_button(query: CallbackQuery, callback_data: Lobby, tables: Tables, actor: Actor) -> None:
     lang = actor.lang
     op, table_id = callback_data.op, callback_data.t
@@ -106,3 +98,16 @@ async def lobby_button(query: CallbackQuery, callback_data: Lobby, tables: Table
 
 def _name(actor: Actor) -> str:
     return name(actor.name)
+
+
+def router() -> Router:
+    """A fresh router with this module's handlers (one per Dispatcher: a router attaches once)."""
+    router = Router(name="lobby")
+    router.message.register(new, Command("new"), GROUPS)
+    router.message.register(group_only, Command("new", "join", "leave", "begin", "cancel"), F.chat.type == "private")
+    router.message.register(join, Command("join"), GROUPS)
+    router.message.register(leave, Command("leave"), GROUPS)
+    router.message.register(begin, Command("begin"), GROUPS)
+    router.message.register(cancel, Command("cancel"), GROUPS)
+    router.callback_query.register(lobby_button, Lobby.filter())
+    return router

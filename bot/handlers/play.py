@@ -9,23 +9,27 @@ from bot.handlers.lobby import _answer_press
 from bot.services.tables import Actor, Tables
 from bot.ui.callbacks import Menu, Move, Pick
 
-router = Router(name="play")
 
-
-@router.callback_query(Move.filter())
 async def move(query: CallbackQuery, callback_data: Move, tables: Tables, actor: Actor, update_id: int) -> None:
     answer = await tables.press(callback_data.t, callback_data.v, callback_data.i, actor, actor.lang, update_id)
     await _answer_press(query, answer)
 
 
-@router.callback_query(Menu.filter())
 async def menu(query: CallbackQuery, callback_data: Menu, tables: Tables, actor: Actor) -> None:
     answer = await tables.menu(callback_data.t, callback_data.v, callback_data.g, actor, actor.lang)
     await _answer_press(query, answer)
 
 
-@router.callback_query(Pick.filter())
 async def pick(query: CallbackQuery, callback_data: Pick, tables: Tables, actor: Actor, update_id: int) -> None:
     answer = await tables.pick(callback_data.t, callback_data.v, callback_data.w, callback_data.m,
                                bool(callback_data.go), actor, actor.lang, update_id)
     await _answer_press(query, answer)
+
+
+def router() -> Router:
+    """A fresh router with this module's handlers (one per Dispatcher: a router attaches once)."""
+    router = Router(name="play")
+    router.callback_query.register(move, Move.filter())
+    router.callback_query.register(menu, Menu.filter())
+    router.callback_query.register(pick, Pick.filter())
+    return router

@@ -12,10 +12,7 @@ from bot.ui.callbacks import Lang
 from bot.ui.i18n import LANGS, t
 from bot.ui.keyboards import language_keyboard
 
-router = Router(name="settings")
 
-
-@router.message(Command("settings"))
 async def settings(message: Message, tables: Tables, actor: Actor, where: Where | None) -> None:
     if where is None:
         await tables.say(Where(message.chat.id, 0, "", actor.lang),
@@ -24,7 +21,6 @@ async def settings(message: Message, tables: Tables, actor: Actor, where: Where 
         await tables.say(where, t(where.lang, "Language of this chat (admins):"), language_keyboard("c"))
 
 
-@router.callback_query(Lang.filter())
 async def set_language(query: CallbackQuery, callback_data: Lang, tables: Tables, actor: Actor) -> None:
     lang = callback_data.lang
     if lang not in LANGS:
@@ -40,3 +36,11 @@ async def set_language(query: CallbackQuery, callback_data: Lang, tables: Tables
         async with tables.store.transaction() as tx:
             await tx.set_user_lang(actor.user_id, lang)
     await query.answer(t(lang, "Language set: English"))
+
+
+def router() -> Router:
+    """A fresh router with this module's handlers (one per Dispatcher: a router attaches once)."""
+    router = Router(name="settings")
+    router.message.register(settings, Command("settings"))
+    router.callback_query.register(set_language, Lang.filter())
+    return router

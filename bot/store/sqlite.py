@@ -74,13 +74,14 @@ class Tx:
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
 
+    # Each aiosqlite call is a round trip to its thread (execute, fetch and close would be three);
+    # execute_fetchall does the whole query in one, which matters when a move makes dozens of queries.
     async def _one(self, sql: str, *args: Any) -> aiosqlite.Row | None:
-        async with self.db.execute(sql, args) as cur:
-            return await cur.fetchone()
+        rows = await self.db.execute_fetchall(sql, args)
+        return next(iter(rows), None)
 
     async def _all(self, sql: str, *args: Any) -> list[aiosqlite.Row]:
-        async with self.db.execute(sql, args) as cur:
-            return list(await cur.fetchall())
+        return list(await self.db.execute_fetchall(sql, args))
 
     # -- updates ------------------------------------------------------------------
     async def seen_update(self, update_id: int) -> bool:

@@ -12,18 +12,21 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.ui.callbacks import Lang, Lobby, Menu, Move, Pick
 from bot.ui.i18n import t
-from bot.ui.words import action_label, group_label
+from bot.ui.words import action_label, group_label, hook
 from engine.cards import pretty_text
 
 MULTI_SELECT_OVER = 40  # a verb with more choices than this is chosen card by card
 
 
-def multi_select_verbs(legal: Sequence[str]) -> dict[str, list[int]]:
-    """Verbs that take a set of cards and have too many combinations for one button each."""
+def multi_select_verbs(legal: Sequence[str], game: str = "") -> dict[str, list[int]]:
+    """Verbs that take a set of cards and have too many combinations for one button each
+    (a game module's ``PICK_VERBS`` limits which verbs may be chosen card by card)."""
+    allowed = hook(game, "PICK_VERBS") if game else None
     by_verb: dict[str, list[int]] = {}
     for i, action in enumerate(legal):
         by_verb.setdefault(action.split()[0], []).append(i)
-    return {verb: idx for verb, idx in by_verb.items() if len(idx) > MULTI_SELECT_OVER}
+    return {verb: idx for verb, idx in by_verb.items()
+            if len(idx) > MULTI_SELECT_OVER and (allowed is None or verb in allowed)}
 
 
 def selection_candidates(legal: Sequence[str], verb: str) -> list[str]:
@@ -52,16 +55,21 @@ def selected_action(legal: Sequence[str], verb: str, mask: int) -> int | None:
     return None
 
 
-def group_actions(legal: Sequence[str]) -> list[list[int]]:
+def group_actions(legal: Sequence[str], game: str = "") -> list[list[int]]:
     """Indices of ``legal`` grouped by their first two words, in first-seen order (multi-select
-    verbs are left out: they get one button that opens the card-by-card choice)."""
-    multi = multi_select_verbs(legal)
+    verbs are left out: they get one button that opens the card-by-card choice). A game module's
+    ``group_key(action)`` may group differently (Karusele: by the hand card)."""
+    multi = multi_select_verbs(legal, game)
+    custom = hook(game, "group_key") if game else None
     groups: dict[str, list[int]] = {}
     for i, action in enumerate(legal):
         words = action.split()
         if words[0] in multi:
             continue
-        key = " ".join(words[:2]) if len(words) > 2 else action
+        if custom is not None:
+            key = custom(action)
+        else:
+            key = " ".join(words[:2]) if len(words) > 2 else action
         groups.setdefault(key, []).append(i)
     return list(groups.values())
 
@@ -75,8 +83,8 @@ def _rows(buttons: list[InlineKeyboardButton]) -> list[list[InlineKeyboardButton
 def play_keyboard(game: str, table_id: int, version: int, legal: Sequence[str], lang: str,
                   group: int | None = None) -> InlineKeyboardMarkup:
     """The top level of a player's choices, or the second step of one group."""
-    groups = group_actions(legal)
-    multi = multi_select_verbs(legal)
+    groups = group_actions(legal, game)
+    multi = multi_select_verbs(legal, game)
     if multi and not groups and len(multi) == 1:
         return pick_keyboard(game, table_id, version, legal, next(iter(multi)), 0, lang, back=False)
     buttons: list[InlineKeyboardButton] = []

@@ -63,6 +63,12 @@ def _game_module(game: str) -> ModuleType | None:
         return None
 
 
+def hook(game: str, attr: str) -> Any:
+    """An optional per-game hook from ``bot/ui/games/<game>.py`` (None when the game has none)."""
+    module = _game_module(game)
+    return getattr(module, attr, None) if module is not None else None
+
+
 def _engine_describe(game: str):  # noqa: ANN202 - optional hook of an engine module
     try:
         module = importlib.import_module(f"engine.games.{game}")
@@ -102,6 +108,9 @@ def action_label(game: str, action: str, lang: str) -> str:
 
 def group_label(game: str, first_action: str, lang: str) -> str:
     """The button that opens a second step (``play JK`` → 🃏)."""
+    custom = hook(game, "group_label")
+    if custom is not None:
+        return custom(first_action, lang)
     words = first_action.split()
     if words[0] == "play":
         return pretty_text(words[1])

@@ -22,6 +22,7 @@ completeness against a brute force on small tables.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import combinations, product
 from typing import Any
 
 from engine.cards import BROOM, JOKER11, JOKER15, JOKER20, card_str, rank_of, suit_of
@@ -29,7 +30,7 @@ from engine.cards import BROOM, JOKER11, JOKER15, JOKER20, card_str, rank_of, su
 Item = dict[str, Any]
 
 SPECIAL_VALUE = {JOKER11: 11, JOKER15: 15, JOKER20: 20}
-SEARCH_BUDGET = 4000  # search nodes per hand card (captures) or per build base (extra groups)
+SEARCH_BUDGET = 3000  # search steps per hand card (captures) or per build base (extra groups)
 MAX_CAPTURES = 24  # per hand card; only reached on tables no sensible play produces
 MAX_EXTRA = 6  # extra-build groupings per build base
 
@@ -70,74 +71,113 @@ def card_key(card: int) -> tuple[int, int]:
 
 # --- saturated packings ---------------------------------------------------------------------
 
-def _completions(
-    vals: list[int], start: int, used: int, remaining: int, counter: list[int], budget: int
-) -> Iterator[int]:
-    """Masks of unused indices >= start whose values sum to ``remaining`` (> 0)."""
-    for j in range(start, len(vals)):
-        if counter[0] > budget:
-            return
-        if used >> j & 1:
+class _Budget:
+    """Counts search steps; ``spent`` turns True once the allowance is used up."""
+
+    def __init__(self, allowance: int) -> None:
+        self.left = allowance
+        self.spent = False
+
+    def step(self) -> bool:
+        self.left -= 1
+        if self.left < 0:
+            self.spent = True
+        return self.spent
+
+
+def _sub_multisets(
+    counts: list[int], values: list[int], start: int, remaining: int, budget: _Budget
+) -> Iterator[list[int]]:
+    """Count vectors (indices >= start) taken from ``counts`` whose values sum to ``remaining``."""
+    if remaining == 0:
+        yield [0] * len(counts)
+        return
+    for j in range(start, len(values)):
+        x = values[j]
+        if counts[j] == 0 or x > remaining or budget.step():
             continue
-        x = vals[j]
-        if x > remaining:
-            continue
-        counter[0] += 1
-        if x == remaining:
-            yield 1 << j
-        else:
-            for rest in _completions(vals, j + 1, used | 1 << j, remaining - x, counter, budget):
-                yield rest | 1 << j
+        for m in range(min(counts[j], remaining // x), 0, -1):
+            counts[j] -= m
+            for rest in _sub_multisets(counts, values, j + 1, remaining - m * x, budget):
+                rest[j] += m
+                yield rest
+            counts[j] += m
 
 
-def packings(vals: list[int], target: int, budget: int = SEARCH_BUDGET) -> tuple[dict[int, list[int]], bool]:
-    """Saturated packings of ``vals`` (every value < target) into groups summing to ``target``.
+def _partition(ks: tuple[int, ...], values: list[int], target: int, memo: dict, budget: _Budget) -> list | None:
+    """Groups (lists of value indices) splitting the multiset ``ks`` into sums of ``target``, or None.
+    The group holding the largest remaining value is tried in every way, so None means impossible."""
+    if ks in memo:
+        return memo[ks]
+    i = next((j for j, k in enumerate(ks) if k), None)
+    if i is None:
+        return []
+    rest = list(ks)
+    rest[i] -= 1
+    answer = None
+    for comp in _sub_multisets(list(rest), values, i, target - values[i], budget):
+        left = tuple(r - c for r, c in zip(rest, comp, strict=True))
+        sub = _partition(left, values, target, memo, budget)
+        if sub is not None:
+            group = [i] + [j for j, c in enumerate(comp) for _ in range(c)]
+            answer = [group, *sub]
+            break
+        if budget.spent:
+            break
+    memo[ks] = answer
+    return answer
 
-    Returns ({mask of used indices: [group masks]}, truncated). A packing is saturated when no
-    subset of the unused values sums to ``target``. The empty packing appears only if it is
-    saturated. Each set of indices is listed once, with the first grouping found.
+
+def packings(cards: list[int], target: int, limit: int,
+             allowance: int = SEARCH_BUDGET) -> tuple[list[tuple[list[int], list[list[int]]]], bool]:
+    """Saturated packings of loose number ``cards`` (each worth less than ``target``).
+
+    A packing is a set of the cards split into groups summing to ``target``, after which no
+    subset of the cards left over sums to ``target``. Returns up to ``limit`` of them, largest
+    first, as (cards, groups), and whether the search was cut short (by ``limit`` or the budget).
+    The empty packing is included when it is saturated. The search runs on value counts
+    (cards of one value are interchangeable for legality) and expands to cards at the end.
     """
-    n = len(vals)
-    limit = (1 << (target + 1)) - 1
-    found: dict[int, list[int]] = {}
-    counter = [0]
-    truncated = False
+    by_value: dict[int, list[int]] = {}
+    for c in sorted(cards, key=card_key):
+        by_value.setdefault(value(c) or 0, []).append(c)
+    values = sorted(by_value, reverse=True)
+    counts = [len(by_value[x]) for x in values]
+    mask = (1 << (target + 1)) - 1
+    budget = _Budget(allowance)
+    memo: dict = {}
+    found: list[tuple[tuple[int, ...], list]] = []
 
-    def rec(i: int, used: int, skipped_sums: int, groups: list[int]) -> None:
-        nonlocal truncated
-        while i < n and used >> i & 1:
-            i += 1
-        if truncated:
+    def rec(i: int, left_sums: int, ks: tuple[int, ...]) -> None:
+        if budget.step():
             return
-        counter[0] += 1
-        if counter[0] > budget:
-            truncated = True
+        if i == len(values):
+            if sum(k * x for k, x in zip(ks, values, strict=True)) % target == 0:
+                groups = _partition(ks, values, target, memo, budget)
+                if groups is not None:
+                    found.append((ks, groups))
             return
-        if i == n:
-            found.setdefault(used, groups)
-            return
-        x = vals[i]
-        for rest in _completions(vals, i + 1, used | 1 << i, target - x, counter, budget):
-            rec(i + 1, used | 1 << i | rest, skipped_sums, [*groups, rest | 1 << i])
-            if truncated:
-                return
-        sums = (skipped_sums | skipped_sums << x | 1 << x) & limit
-        if not sums >> target & 1:  # leaving vals[i] out must not leave a whole group behind
-            rec(i + 1, used, sums, groups)
+        x = values[i]
+        sums = left_sums
+        for k in range(counts[i], -1, -1):  # take k of this value, leave counts[i] - k
+            if k < counts[i]:
+                sums = (sums | sums << x) & mask
+                if sums >> target & 1:
+                    break  # the cards left would hold a whole group: leaving more only adds to it
+            rec(i + 1, sums, (*ks, k))
 
-    rec(0, 0, 0, [])
-    return found, truncated
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    i = 0
-    while mask:
-        if mask & 1:
-            out.append(i)
-        mask >>= 1
-        i += 1
-    return out
+    rec(0, 1, ())
+    found.sort(key=lambda f: (-sum(f[0]), [-k for k in f[0]]))
+    out: list[tuple[list[int], list[list[int]]]] = []
+    for ks, groups in found:
+        choices = [combinations(by_value[x], k) for x, k in zip(values, ks, strict=True)]
+        for pick in product(*[list(c) for c in choices]):
+            pools = [list(p) for p in pick]
+            cards_groups = [[pools[j].pop(0) for j in group] for group in groups]
+            out.append(([c for p in pick for c in p], cards_groups))
+            if len(out) >= limit:
+                return out, True
+    return out, budget.spent
 
 
 # --- moves ------------------------------------------------------------------------------------
@@ -174,24 +214,18 @@ def number_captures(card: int, table: list[Item]) -> list[str]:
     v = value(card)
     assert v is not None
     forced: list[tuple[list[int], bool]] = []
-    loose_idx: list[int] = []
-    for idx, it in enumerate(table):
+    loose: list[int] = []
+    for it in table:
         iv = item_value(it)
         if iv == v:
             forced.append((list(it["cards"]), is_build(it)))
         elif iv is not None and iv < v and not is_build(it):
-            loose_idx.append(idx)
-    vals = [item_value(table[i]) or 0 for i in loose_idx]
-    found, _ = packings(vals, v)
-    options: list[tuple[int, str]] = []
-    for mask, groups in found.items():
-        if not mask and not forced:
-            continue
-        sums = [([table[loose_idx[i]]["cards"][0] for i in _bits(g)], False) for g in groups]
-        taken = sum(len(c) for c, _ in forced) + bin(mask).count("1")
-        options.append((taken, _take_text(card, forced + sums)))
-    options.sort(key=lambda o: (-o[0], o[1]))
-    return [text for _, text in options[:MAX_CAPTURES]]
+            loose.append(it["cards"][0])
+    moves = []
+    for taken, groups in packings(loose, v, MAX_CAPTURES)[0]:
+        if taken or forced:
+            moves.append(_take_text(card, forced + [(g, False) for g in groups]))
+    return moves
 
 
 def builds(card: int, hand: list[int], table: list[Item]) -> list[str]:
@@ -209,19 +243,12 @@ def builds(card: int, hand: list[int], table: list[Item]) -> list[str]:
         total = v + bv
         head = f"build {card_str(card)} {group_text(base['cards'], is_build(base))}"
         moves.append(head)
-        loose_idx = [i for i, it in enumerate(table)
-                     if i != idx and not is_build(it) and (item_value(it) or 99) < total]
-        vals = [item_value(table[i]) or 0 for i in loose_idx]
-        found, _ = packings(vals, total)
-        extra: list[str] = []
-        for mask, groups in found.items():
-            if not mask:
-                continue
-            parts = sorted(([table[loose_idx[i]]["cards"][0] for i in _bits(g)] for g in groups),
-                           key=lambda cs: [card_key(c) for c in cs])
-            extra.append(" ".join([head, *(group_text(cs, False) for cs in parts)]))
-        extra.sort(key=lambda t: (-len(t.split()), t))
-        moves.extend(extra[:MAX_EXTRA])
+        loose = [it["cards"][0] for i, it in enumerate(table)
+                 if i != idx and not is_build(it) and (item_value(it) or 99) < total]
+        for taken, groups in packings(loose, total, MAX_EXTRA)[0]:
+            if taken:
+                parts = sorted(groups, key=lambda cs: [card_key(c) for c in cs])
+                moves.append(" ".join([head, *(group_text(cs, False) for cs in parts)]))
     return moves
 
 

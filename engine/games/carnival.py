@@ -6,6 +6,8 @@ before it deals; the card after the hands is turned up for trump (a joker turned
 ``joker_trump``: ``next_card`` turns cards until a non-joker, ``no_trump`` plays the deal without
 trump). Bids go round from the leader; the last bidder (the dealer) may not make the total equal
 the hand size. The leader leads one card or a Carnival (two identical cards, worth two tricks).
+(With ``next_card``, if only jokers are left to turn — possible with 6 players and 12 cards — the deal
+has no trump.)
 
 Action verbs (cards in engine.cards notation; a pair is written in display order: jokers first,
 then S H D C, high rank first):
@@ -141,6 +143,9 @@ class CarnivalOptions(Options):
 
 
 class CarnivalState(State):
+    """One Carnival game. Cards are ints; the trick in play is a dict whose ``bkey`` is the strength
+    of the best play so far (see ``single_key``/``pair_key``), so each play is judged in O(1)."""
+
     GAME_ID = "carnival"
     FIELDS = (
         "phase", "deal_index", "hand_size", "dealer", "leader", "trump", "trump_card", "turned",

@@ -1,0 +1,67 @@
+"""Oh Hell words: the scorekeeper's announcements (over / under / even), deals and results."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.ui import words
+from bot.ui.games._common import deal_head, mark, score_line, trick_lines, who
+from bot.ui.i18n import t
+
+
+def _trump(trump: str | None, card: str | None, lang: str) -> str:
+    if not trump:
+        return t(lang, "no trump")
+    shown = words.suit(trump)
+    return shown + (f" ({words.cards([card])})" if card else "")
+
+
+def balance_text(balance: str, total: int, tricks: int, lang: str) -> str:
+    if balance == "over":
+        return t(lang, "Bids total {total} for {tricks} tricks: overbid, someone will fail.", total=total,
+                 tricks=tricks)
+    if balance == "under":
+        return t(lang, "Bids total {total} for {tricks} tricks: underbid, someone will take more than bid.",
+                 total=total, tricks=tricks)
+    return t(lang, "Bids total {total} for {tricks} tricks: even, everyone can make it.", total=total, tricks=tricks)
+
+
+def event_line(event: dict[str, Any], names: Sequence[str], lang: str) -> str | None:
+    kind = event.get("type")
+    if kind == "deal":
+        return t(lang, "Deal {k}: {n} cards each, {dealer} deals, trump {trump}.", k=event["deal_no"],
+                 n=event["hand_size"], dealer=who(names, event["dealer"]),
+                 trump=_trump(event.get("trump"), event.get("trump_card"), lang))
+    if kind == "bidding_done":
+        return "📣 " + balance_text(event["balance"], event["total"], event["hand_size"], lang)
+    if kind == "deal_end":
+        parts = []
+        for seat, (bid, won, pts) in enumerate(zip(event["bids"], event["tricks"], event["points"], strict=False)):
+            sign = "✅" if bid == won else "❌"
+            parts.append(f"{who(names, seat)} {won}/{bid} {sign} {pts:+d}")
+        return t(lang, "Deal over (tricks/bid): {results}", results=", ".join(parts))
+    return None
+
+
+def table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> list[str]:
+    head = deal_head(view, lang)
+    head += " · " + t(lang, "{n} cards", n=view["hand_size"])
+    if view.get("trump"):
+        head += " · " + t(lang, "trump {suit}", suit=_trump(view["trump"], view.get("trump_card"), lang))
+    else:
+        head += " · " + t(lang, "no trump")
+    lines = [head]
+    bids, tricks = view.get("bids") or [], view.get("tricks") or []
+    for seat in range(view["players"]):
+        bid = bids[seat] if seat < len(bids) else None
+        bits = [t(lang, "bid {b}", b="—" if bid is None else bid), t(lang, "tricks {n}", n=tricks[seat])]
+        dealer = " 🂠" if seat == view.get("dealer") else ""
+        lines.append(f"{who(names, seat)}{dealer}: " + ", ".join(bits) + mark(view, seat))
+    if view.get("balance"):
+        lines.append(balance_text(view["balance"], view["bid_total"], view["hand_size"], lang))
+    lines += trick_lines(view, names, lang)
+    score = score_line(view, names, lang)
+    if score:
+        lines.append(score)
+    return lines

@@ -1,0 +1,90 @@
+"""Variety words: the eight contracts by name, the auction that makes partners, each side's result."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.ui import words
+from bot.ui.games._common import deal_head, mark, points, score_line, trick_lines, who
+from bot.ui.i18n import t
+
+ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI", 7: "VII", 8: "VIII"}
+TRUMP = {1: None, 2: "C", 3: "H", 4: "D", 5: "S", 6: "C", 7: "S", 8: None}
+
+
+def _what(contract: int, lang: str) -> str:
+    """What a side scores in each contract, in a few words."""
+    texts = {
+        1: lambda: t(lang, "more tricks +12"),
+        2: lambda: t(lang, "+2 a trick"),
+        3: lambda: t(lang, "+2 a spade"),
+        4: lambda: t(lang, "red +1, black −1"),
+        5: lambda: t(lang, "black 10/J +5, red −5"),
+        6: lambda: t(lang, "lowest wins, red +1"),
+        7: lambda: t(lang, "−2 a club"),
+        8: lambda: t(lang, "−2 a trick"),
+    }
+    return texts[contract]()
+
+
+def contract_name(contract: int, lang: str) -> str:
+    """``V ♠: black 10/J +5, red −5``; NT for the no-trump contracts."""
+    trump = TRUMP[contract]
+    shown = words.suit(trump) if trump else t(lang, "NT")
+    return f"{ROMAN[contract]} {shown}: {_what(contract, lang)}"
+
+
+def action_label(action: str, lang: str) -> str | None:
+    verb, _, arg = action.partition(" ")
+    if verb == "bid" and arg.isdigit():
+        return contract_name(int(arg), lang)
+    return None
+
+
+def event_line(event: dict[str, Any], names: Sequence[str], lang: str) -> str | None:
+    kind = event.get("type")
+    if kind == "deal":
+        return t(lang, "Deal {k}: {dealer} deals.", k=event["deal_no"], dealer=who(names, event["dealer"]))
+    if kind == "bid":
+        return t(lang, "{who} names {contract}", who=who(names, event["seat"]),
+                 contract=contract_name(event["contract"], lang))
+    if kind == "contract":
+        first, second = event["attackers"]
+        return "🤝 " + t(lang, "Contract {contract}: {a} and {b} attack; {leader} leads.",
+                         contract=contract_name(event["contract"], lang), a=who(names, first), b=who(names, second),
+                         leader=who(names, event["leader"]))
+    if kind == "deal_end":
+        sides = event["side_points"]
+        outcome = (t(lang, "the attackers win") if event["attackers_won"]
+                   else t(lang, "the attackers lose: the defenders get +10 each"))
+        return t(lang, "Deal over: attackers {a}, defenders {d}; {outcome}. Points: {points}",
+                 a=sides["attackers"], d=sides["defenders"], outcome=outcome, points=points(names, event["points"]))
+    return None
+
+
+def table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> list[str]:
+    head = deal_head(view, lang)
+    contract = view.get("contract")
+    if contract:
+        head += " · " + contract_name(contract, lang)
+    lines = [head]
+    attackers = view.get("attackers") or []
+    bids = view.get("bids") or []
+    for seat in range(view["players"]):
+        bits = []
+        if contract:
+            role = t(lang, "attacker") if seat in attackers else t(lang, "defender")
+            bits += [role, t(lang, "tricks {n}", n=view["tricks"][seat])]
+        elif seat < len(bids) and bids[seat] is not None:
+            bits.append(t(lang, "last named {contract}", contract=ROMAN[bids[seat]]))
+        dealer = " 🂠" if seat == view.get("dealer") else ""
+        lines.append(f"{who(names, seat)}{dealer}" + (": " + ", ".join(bits) if bits else "") + mark(view, seat))
+    if not contract and view.get("auction"):
+        said = " · ".join(f"{who(names, a['seat'])} {ROMAN[a['contract']]}" for a in view["auction"])
+        lines.append(t(lang, "Auction: {bids}", bids=said))
+    lines += trick_lines(view, names, lang)
+    score = score_line(view, names, lang)
+    if score:
+        lines.append(score)
+    return lines

@@ -1,0 +1,224 @@
+"""The store and the outbox on a real SQLite file; delivery through a real aiogram Bot against the fake server."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from aiogram.client.default import DefaultBotProperties
+from aiogram.enums import ParseMode
+
+from bot.services import outbox as out
+from bot.services.outbox import LOG_LIMIT, Outbox, RateLimiter
+from bot.store.sqlite import Store
+from tests.fakebot.ratelimit import RateLimits
+from tests.fakebot.server import FakeTelegram
+
+
+@asynccontextmanager
+async def opened(path: Path) -> AsyncIterator[Store]:
+    store = await Store(path).open()
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+@asynccontextmanager
+async def delivering(fake: FakeTelegram, store: Store) -> AsyncIterator[Outbox]:
+    bot = fake.make_bot(default=DefaultBotProperties(parse_mode=ParseMode.HTML))
+    outbox = Outbox(store, bot, RateLimiter(0.0, 100000, 100000))
+    outbox.start()
+    try:
+        yield outbox
+    finally:
+        await outbox.stop()
+        await bot.session.close()
+
+
+def rows(path: Path) -> list[tuple]:
+    with sqlite3.connect(path) as db:
+        return db.execute("SELECT chat_id, method, slot, merge_key, payload, status FROM outbox ORDER BY id").fetchall()
+
+
+async def test_edits_of_one_slot_merge_into_the_newest_content(tmp_path):
+    db = tmp_path / "s.sqlite3"
+    async with opened(db) as store:
+        async with store.transaction() as tx:
+            await out.send_text(tx, -5, "v1", slot="a")
+            await out.edit_text(tx, -5, "a", "v2")
+            await out.edit_text(tx, -5, "b", "other")
+            await out.edit_text(tx, -5, "a", "v3")
+    got = rows(db)
+    assert [(r[1], r[2]) for r in got] == [("send", "a"), ("edit", "b")]  # a send not yet made stays a send
+    assert '"v3"' in got[0][4] and '"other"' in got[1][4]
+
+
+async def test_log_lines_merge_until_a_row_was_attempted_or_is_long(tmp_path):
+    db = tmp_path / "s.sqlite3"
+    async with opened(db) as store:
+        async with store.transaction() as tx:
+            await out.log_line(tx, -5, "one")
+            await out.log_line(tx, -5, "two")
+            await out.log_line(tx, -7, "elsewhere")
+        async with store.read() as tx:
+            head = (await tx.heads())[0]
+        assert head.payload["text"] == "one\ntwo"
+        async with store.transaction() as tx:
+            await tx.outbox_attempted(head.id, "network")
+            await out.log_line(tx, -5, "three")  # the attempted row is not touched: its text may be out already
+            await out.log_line(tx, -5, "x" * (LOG_LIMIT - 2))  # too long to merge
+        texts = [r[4] for r in rows(db) if r[0] == -5]
+        assert len(texts) == 3 and '"one\\ntwo"' in texts[0] and '"three"' in texts[1]
+
+
+async def test_outbox_done_keeps_what_was_merged_while_in_flight(tmp_path):
+    db = tmp_path / "s.sqlite3"
+    async with opened(db) as store:
+        async with store.transaction() as tx:
+            await out.log_line(tx, -5, "one")
+            await out.send_text(tx, -5, "table v1", slot="t")
+        async with store.read() as tx:
+            log_row = (await tx.heads())[0]
+        async with store.transaction() as tx:  # a line arrives while "one" is on its way
+            await out.log_line(tx, -5, "two")
+            assert not await tx.outbox_done(log_row, slot_message=None)
+        async with store.read() as tx:
+            rest = await tx.pending("log:-5:0")
+        assert rest is not None and rest.payload["text"] == "two"  # only what was not sent yet
+
+        async with store.transaction() as tx:  # the log row goes out; now the table's send is in flight
+            assert await tx.outbox_done(rest)
+        async with store.read() as tx:
+            send_row = (await tx.heads())[0]
+        assert send_row.method == "send"
+        async with store.transaction() as tx:
+            await out.edit_text(tx, -5, "t", "table v2")
+            assert not await tx.outbox_done(send_row, slot_message=42)
+            assert await tx.slot_message("t") == 42
+        left = rows(db)
+        assert len(left) == 1 and left[0][1] == "edit" and '"table v2"' in left[0][4]  # an edit of message 42
+
+        async with store.read() as tx:
+            again = (await tx.heads())[0]
+        async with store.transaction() as tx:
+            assert await tx.outbox_done(again)
+        assert rows(db) == []
+
+
+async def test_delivery_is_fifo_per_chat_and_edits_land_on_the_slot_message(tmp_path):
+    db = tmp_path / "s.sqlite3"
+    async with FakeTelegram(limits=RateLimits.loose()) as fake:
+        ann = fake.user(first_name="Ann", started=True)
+        group = fake.group("G", members=[ann], creator=ann)
+        async with opened(db) as store, delivering(fake, store) as outbox:
+            for i in range(12):
+                async with store.transaction() as tx:
+                    await out.send_text(tx, group.id, f"group {i}")
+                    await out.send_text(tx, ann.id, f"dm {i}")
+                    if i == 3:
+                        await out.send_text(tx, group.id, "<b>table</b> 0", slot="tbl")
+                    if i > 3:
+                        await out.edit_text(tx, group.id, "tbl", f"<b>table</b> {i}")
+                outbox.wake()
+            await outbox.drain()
+            texts = [m.content for m in group.messages() if m.content.startswith("group")]
+            assert texts == [f"group {i}" for i in range(12)]
+            assert [m.content for m in ann.inbox()] == [f"dm {i}" for i in range(12)]
+            tables = [m for m in group.messages() if m.content.startswith("table")]
+            assert len(tables) == 1 and tables[0].content == "table 11"
+            assert tables[0].entities and tables[0].entities[0]["type"] == "bold"
+            # An edit that changes nothing is "message is not modified" for Telegram: done, not failed.
+            async with store.transaction() as tx:
+                await out.edit_text(tx, group.id, "tbl", "<b>table</b> 11")
+            outbox.wake()
+            await outbox.drain()
+            assert any("not modified" in (c.description or "") for c in fake.errors)
+            assert rows(db) == []
+        assert not [c for c in fake.errors if "not modified" not in (c.description or "")]
+
+
+async def test_undeliverable_rows_are_kept_as_failed_and_the_rest_goes_on(tmp_path):
+    db = tmp_path / "s.sqlite3"
+    async with FakeTelegram(limits=RateLimits.loose()) as fake:
+        never = fake.user(first_name="Never")  # never opened the bot: 403
+        quitter = fake.user(first_name="Quitter", started=True)
+        quitter.block_bot()
+        ok = fake.user(first_name="Ok", started=True)
+        async with opened(db) as store, delivering(fake, store) as outbox:
+            async with store.transaction() as tx:
+                for user in (never, quitter, ok):
+                    await tx.upsert_user(user.id, user.first_name, None, "en")
+                    await tx.set_user_started(user.id)
+                    await out.send_text(tx, user.id, "your cards")
+                    await out.send_text(tx, user.id, "more")
+            outbox.wake()
+            await outbox.drain()
+            assert [m.content for m in ok.inbox()] == ["your cards", "more"]
+            failed = [r for r in rows(db) if r[5] == "failed"]
+            assert sorted({r[0] for r in failed}) == sorted([never.id, quitter.id])
+            assert len(failed) == 4 and not [r for r in rows(db) if r[5] != "failed"]
+            async with store.read() as tx:
+                assert (await tx.user(quitter.id))["blocked"] == 1
+                assert (await tx.user(never.id))["started"] == 0
+                assert await tx.outbox_counts() == {"failed": 4}
+
+
+async def test_migrate_chat_moves_tables_queues_and_forgets_old_messages(tmp_path):
+    db = tmp_path / "s.sqlite3"
+    async with opened(db) as store:
+        async with store.transaction() as tx:
+            await tx.ensure_chat(-5, "Old", "ru")
+            table_id = await tx.create_table(-5, 0, "carnival", 1, {}, 7)
+            await out.send_text(tx, -5, "hello", slot="lobby")
+            await tx.set_slot("lobby", -5, 3)
+            await tx.set_slot("dm", 99, 4)
+            await tx.migrate_chat(-5, -1005)
+            assert (await tx.table(table_id)).chat_id == -1005
+            assert await tx.chat_lang(-1005) == "ru"
+            assert await tx.slot_message("lobby") is None and await tx.slot_message("dm") == 4
+            assert await tx.open_table(-1005, 0) is not None and await tx.open_table(-5, 0) is None
+        assert [r[0] for r in rows(db)] == [-1005]
+
+
+async def test_outbox_follows_a_group_upgraded_to_a_supergroup(tmp_path):
+    db = tmp_path / "s.sqlite3"
+    async with FakeTelegram(limits=RateLimits.loose()) as fake:
+        ann = fake.user(first_name="Ann", started=True)
+        group = fake.group("G", members=[ann], creator=ann)
+        async with opened(db) as store, delivering(fake, store) as outbox:
+            async with store.transaction() as tx:
+                await out.send_text(tx, group.id, "table v1", slot="tbl")
+            outbox.wake()
+            await outbox.drain()
+            super_group = group.migrate_to_supergroup(by=ann)
+            async with store.transaction() as tx:
+                await out.edit_text(tx, group.id, "tbl", "table v2")
+                await out.log_line(tx, group.id, "a line")
+            outbox.wake()
+            await outbox.drain()
+            assert [m.content for m in super_group.messages()] == ["table v2", "a line"]
+            assert rows(db) == []
+            async with store.transaction() as tx:  # the slot now names the new message: edits go there
+                await out.edit_text(tx, super_group.id, "tbl", "table v3")
+            outbox.wake()
+            await outbox.drain()
+            assert [m.content for m in super_group.messages()] == ["table v3", "a line"]
+
+
+async def test_retry_after_is_waited_out_and_nothing_is_dropped(tmp_path):
+    db = tmp_path / "s.sqlite3"
+    limits = RateLimits(per_chat_per_second=4.0, per_chat_burst=2, group_per_window=None, global_per_second=None)
+    async with FakeTelegram(limits=limits) as fake:
+        group = fake.group("G")
+        async with opened(db) as store, delivering(fake, store) as outbox:
+            async with store.transaction() as tx:
+                for i in range(6):
+                    await out.send_text(tx, group.id, f"m{i}")
+            outbox.wake()
+            await outbox.drain(timeout=20)
+            assert fake.stats["rate_limited"] > 0 and outbox.retry_afters > 0
+            assert [m.content for m in group.messages()] == [f"m{i}" for i in range(6)]
+            assert rows(db) == []
