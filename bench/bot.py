@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    python bench/bot.py                  # 200 tables, 24 moves each after the start (a few minutes at most)
+    python bench/bot.py                  # 200 tables, 20 moves each, 2 s mean think time (about 1.5 minutes)
     python bench/bot.py --quick          # smoke run: 20 tables, 8 moves each
     python bench/bot.py --think 0        # closed loop, no thinking: the most moves per second the bot manages
     python bench/bot.py --feed polling   # updates through the fake's getUpdates instead of feed_raw_update
@@ -47,6 +47,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextvars
+import cProfile
 import gc
 import json
 import logging
@@ -81,12 +82,15 @@ _APPLIED: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("ben
 @dataclass
 class Config:
     tables: int = 200
-    moves: int = 24
+    moves: int = 20
     warmup: int = 2
-    think_ms: float = 200.0
+    think_ms: float = 2000.0
     feed: str = "direct"
     seed: int = 1
     timeout: float = 60.0  # a table that sees no new keyboard for this long fails the run
+    pictures: bool = False  # the group's table as a picture, drawn by the outbox at delivery
+    driver: str = "inline"  # the store's SQLite driver: inline (sqlite3 on the loop) or thread (aiosqlite)
+    profile: str | None = None  # write a cProfile of the event loop thread during play to this file
 
 
 class BenchFake(FakeTelegram):
@@ -347,11 +351,16 @@ def _pct(values: list[float], q: float) -> float:
 
 async def run_bench(config: Config) -> dict[str, Any]:
     """Set up ``config.tables`` tables through the bot, play, and return the measurements."""
+    return await _run_bench(config)
+
+
+async def _run_bench(config: Config) -> dict[str, Any]:
     rng = random.Random(config.seed)
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="kozyr-bench-") as tmp:
         async with BenchFake(limits=RateLimits.off(), callback_timeout=15.0) as fake:
-            settings = settings_for(fake, Path(tmp) / "bench.sqlite3", KOZYR_POLLING_TIMEOUT=1)
+            settings = settings_for(fake, Path(tmp) / "bench.sqlite3", KOZYR_POLLING_TIMEOUT=1,
+                                    KOZYR_SQLITE_DRIVER=config.driver, KOZYR_PICTURES=config.pictures)
             app = App(settings)
             await app.start()
             bench = Bench(config, fake, app)
@@ -365,12 +374,18 @@ async def run_bench(config: Config) -> dict[str, Any]:
                 handle_before = fake.handle_seconds
                 callbacks_before = len(fake.callbacks)
                 gc.collect()
-                cpu0, wall0 = time.process_time(), time.perf_counter()
+                profiler = cProfile.Profile() if config.profile else None
+                cpu0, loop_cpu0, wall0 = time.process_time(), time.thread_time(), time.perf_counter()
+                if profiler is not None:
+                    profiler.enable()
                 await asyncio.gather(*(bench.play(r) for r in runs))
                 play_s = time.perf_counter() - wall0
                 await bench.settle()
+                if profiler is not None:
+                    profiler.disable()
+                    profiler.dump_stats(config.profile)
                 drain_s = time.perf_counter() - wall0 - play_s
-                cpu_s = time.process_time() - cpu0
+                cpu_s, loop_cpu_s = time.process_time() - cpu0, time.thread_time() - loop_cpu0
                 calls = [c for c in fake.calls[calls_before:] if c.method != "getUpdates"]
                 late = sum(1 for c in list(fake.callbacks.values())[callbacks_before:] if c.late)
                 unanswered = len(fake.unanswered_callbacks())
@@ -390,7 +405,7 @@ async def run_bench(config: Config) -> dict[str, Any]:
     return {
         "config": config.__dict__,
         "setup_s": round(setup_s, 2), "play_s": round(play_s, 2), "drain_s": round(drain_s, 2),
-        "cpu_s": round(cpu_s, 2), "fake_server_s": round(handle_s, 2),
+        "cpu_s": round(cpu_s, 2), "loop_cpu_s": round(loop_cpu_s, 2), "fake_server_s": round(handle_s, 2),
         "moves": moves, "measured_moves": len(commit_ms), "menu_presses": sum(r.menus for r in runs),
         "finished_tables": sum(r.finished for r in runs),
         "moves_per_s": round(moves / play_s, 1) if play_s else 0.0,
@@ -398,11 +413,20 @@ async def run_bench(config: Config) -> dict[str, Any]:
         "api_calls": len(calls), "api_calls_per_move": round(len(calls) / moves, 3) if moves else 0.0,
         "answer_callback_calls": answers,
         "message_calls_per_move": round((len(calls) - answers) / moves, 3) if moves else 0.0,
+        "group_calls_per_move": round(sum(1 for c in calls if c.method in MESSAGE_METHODS
+                                          and _chat(c) < 0) / moves, 3) if moves else 0.0,
+        "dm_calls_per_move": round(sum(1 for c in calls if c.method in MESSAGE_METHODS
+                                       and _chat(c) > 0) / moves, 3) if moves else 0.0,
         "by_method": dict(by_method.most_common()),
         "errors": dict(errors.most_common()), "late_answers": late, "unanswered_callbacks": unanswered,
         "outbox_left": outbox, "db_bytes": size,
         "loadavg_before": load_before, "loadavg_after": os.getloadavg(),
     }
+
+
+def _chat(call: Any) -> int:
+    chat_id = call.params.get("chat_id")
+    return chat_id if isinstance(chat_id, int) else 0
 
 
 def _summary(values: list[float]) -> dict[str, float]:
@@ -418,9 +442,12 @@ def report(r: dict[str, Any]) -> str:
     moves = r["moves"] or 1
     lines = [
         f"Kozyr bot benchmark: {cfg['tables']} Carnival tables x 3 humans, {cfg['moves']} moves/table "
-        f"(first {cfg['warmup']} not timed), think {cfg['think_ms']:.0f} ms mean, feed={cfg['feed']}",
+        f"(first {cfg['warmup']} not timed), think {cfg['think_ms']:.0f} ms mean, feed={cfg['feed']}, "
+        f"{'pictures' if cfg['pictures'] else 'text tables'}"
+        f", SQLite driver {cfg['driver']}",
         f"setup {r['setup_s']} s; play {r['play_s']} s, then outbox drained in {r['drain_s']} s; "
-        f"process CPU {r['cpu_s']} s (fake server's request handling ~{r['fake_server_s']} s of it)",
+        f"process CPU {r['cpu_s']} s, event loop thread {r['loop_cpu_s']} s (the fake server's request "
+        f"handling ~{r['fake_server_s']} s of wall time)",
         f"moves {r['moves']} ({r['measured_moves']} timed), menu presses {r['menu_presses']}, "
         f"finished games {r['finished_tables']}, SQLite file {r['db_bytes'] / 1e6:.1f} MB",
         "",
@@ -435,7 +462,8 @@ def report(r: dict[str, Any]) -> str:
     lines += ["", f"moves handled per second: {r['moves_per_s']}",
               f"Bot API calls: {r['api_calls']} = {r['api_calls_per_move']:.2f} per move; "
               f"answerCallbackQuery {r['answer_callback_calls']} ({r['answer_callback_calls'] / moves:.2f} per move); "
-              f"message calls {r['message_calls_per_move']:.2f} per move"]
+              f"message calls {r['message_calls_per_move']:.2f} per move "
+              f"(group chats {r['group_calls_per_move']:.2f}, DMs {r['dm_calls_per_move']:.2f})"]
     for method, n in r["by_method"].items():
         lines.append(f"    {method:28} {n:7d}  {n / moves:6.3f} per move")
     if r["errors"]:
@@ -460,17 +488,23 @@ def report(r: dict[str, Any]) -> str:
 def parse_args(argv: list[str] | None) -> tuple[Config, bool]:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--tables", type=int, help="concurrent tables (default 200, --quick 20)")
-    p.add_argument("--moves", type=int, help="moves per table after the start (default 24, --quick 8)")
+    p.add_argument("--moves", type=int, help="moves per table after the start (default 20, --quick 8)")
     p.add_argument("--warmup", type=int, default=2, help="first moves of each table not timed (default 2)")
-    p.add_argument("--think", type=float, default=200.0, help="mean think time per move in ms (0: none)")
+    p.add_argument("--think", type=float, default=2000.0,
+                   help="mean think time of a player in ms, exponential (default 2000; 0: press at once)")
     p.add_argument("--feed", choices=("direct", "polling"), default="direct")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--timeout", type=float, default=60.0, help="seconds a table may wait for a keyboard")
     p.add_argument("--quick", action="store_true", help="a small smoke run")
     p.add_argument("--json", action="store_true", help="print the measurements as JSON too")
+    p.add_argument("--pictures", action="store_true", help="tables as pictures (off: text, as the tests run)")
+    p.add_argument("--driver", choices=["inline", "thread"], default="inline",
+                   help="the store's SQLite driver: inline (sqlite3 on the loop, the default) or thread (aiosqlite)")
+    p.add_argument("--profile", metavar="FILE", help="cProfile the event loop during play into FILE")
     a = p.parse_args(argv)
-    config = Config(tables=a.tables or (20 if a.quick else 200), moves=a.moves or (8 if a.quick else 24),
-                    warmup=a.warmup, think_ms=a.think, feed=a.feed, seed=a.seed, timeout=a.timeout)
+    config = Config(tables=a.tables or (20 if a.quick else 200), moves=a.moves or (8 if a.quick else 20),
+                    warmup=a.warmup, think_ms=a.think, feed=a.feed, seed=a.seed, timeout=a.timeout,
+                    pictures=a.pictures, driver=a.driver, profile=a.profile)
     return config, a.json
 
 

@@ -21,6 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine.core import State, all_games, get_game  # noqa: E402
 from engine.selfplay import play_game  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import oh_hell as oh_hell_deals  # noqa: E402
+
 
 def selfplay_speed(game_id: str, players: int, seconds: float, max_games: int = 2000) -> dict[str, Any]:
     """Uniform random games (no checks) until ``seconds`` of CPU time or ``max_games`` games."""
@@ -76,6 +79,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per game and player count")
     parser.add_argument("--json", action="store_true", help="print one JSON document instead of a table")
+    parser.add_argument("--oh-hell-deals", type=int, default=4000, help="deals for the Oh Hell / OpenSpiel run")
     args = parser.parse_args()
 
     rows: list[dict[str, Any]] = []
@@ -93,8 +97,11 @@ def main() -> int:
         except Exception:
             errors.append(f"carnival state costs {players}p: {traceback.format_exc(limit=2).strip().splitlines()[-1]}")
 
+    oh_hell = oh_hell_deals.measure(args.oh_hell_deals, repeat=3)
+
     if args.json:
-        print(json.dumps({"selfplay": rows, "carnival_state": costs, "errors": errors}, indent=1))
+        print(json.dumps({"selfplay": rows, "carnival_state": costs, "oh_hell_deals": oh_hell, "errors": errors},
+                         indent=1))
         return 0
     print("random self-play (uniform policy, no checks; CPU time)")
     print(f"{'game':<14}{'players':>8}{'games':>7}{'games/s':>10}{'actions/s':>11}{'ms/game':>9}{'µs/action':>11}")
@@ -107,6 +114,15 @@ def main() -> int:
         print(f"  {c['players']}p: clone {c['clone_us']}  to_json {c['to_json_us']}  "
               f"from_json(to_json) {c['json_round_trip_us']}  via JSON text {c['json_text_round_trip_us']}  "
               f"legal_actions {c['legal_actions_us']}")
+    print()
+    print(f"Oh Hell, {oh_hell['deals']} random 4-player 10-card deals (CPU time, best of 3; target "
+          f"{oh_hell['target_deals_per_second']}/s)")
+    print(f"  ours: {oh_hell['ours_deals_per_second']} deals/s ({oh_hell['ours_actions_per_second']} actions/s)")
+    if "openspiel_deals_per_second" in oh_hell:
+        print(f"  OpenSpiel on the same deals: {oh_hell['openspiel_deals_per_second']} deals/s; "
+              f"ours/OpenSpiel = {oh_hell['ours_over_openspiel']}")
+    else:
+        print(f"  OpenSpiel: {oh_hell['openspiel']}")
     for line in errors:
         print("ERROR", line)
     return 0

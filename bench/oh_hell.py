@@ -79,29 +79,34 @@ def bench_openspiel(chance: list[list[int]]) -> tuple[float, int] | None:
     return time.process_time() - started, actions
 
 
+def measure(deals: int = 4000, repeat: int = 3) -> dict[str, object]:
+    """Our deals/s on ``deals`` random 4-player 10-card deals, and OpenSpiel's on the same deals."""
+    seeds = list(range(1, deals + 1))
+    ours = min(bench_ours(seeds) for _ in range(repeat))
+    result: dict[str, object] = {
+        "deals": deals,
+        "ours_deals_per_second": round(deals / ours[0]),
+        "ours_actions_per_second": round(ours[1] / ours[0]),
+        "target_deals_per_second": 4000,
+    }
+    chance = deals_for_openspiel(seeds)
+    runs = [bench_openspiel(chance) for _ in range(repeat)]
+    if runs[0] is None:
+        result["openspiel"] = "not installed (pip install open-spiel)"
+    else:
+        best = min(r for r in runs if r is not None)
+        result["openspiel_deals_per_second"] = round(deals / best[0])
+        result["openspiel_actions_per_second"] = round(best[1] / best[0])
+        result["ours_over_openspiel"] = round(best[0] / ours[0], 2)
+    return result
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=4000)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    seeds = list(range(1, args.deals + 1))
-    ours = min(bench_ours(seeds) for _ in range(args.repeat))
-    result: dict[str, object] = {
-        "deals": args.deals,
-        "ours_deals_per_second": round(args.deals / ours[0]),
-        "ours_actions_per_second": round(ours[1] / ours[0]),
-        "target_deals_per_second": 4000,
-    }
-    chance = deals_for_openspiel(seeds)
-    runs = [bench_openspiel(chance) for _ in range(args.repeat)]
-    if runs[0] is None:
-        result["openspiel"] = "not installed (pip install open-spiel)"
-    else:
-        best = min(r for r in runs if r is not None)
-        result["openspiel_deals_per_second"] = round(args.deals / best[0])
-        result["openspiel_actions_per_second"] = round(best[1] / best[0])
-        result["ours_over_openspiel"] = round(best[0] / ours[0], 2)
-    print(json.dumps(result, indent=1))
+    print(json.dumps(measure(args.deals, args.repeat), indent=1))
     return 0
 
 

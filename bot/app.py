@@ -29,7 +29,7 @@ class App:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.store = Store(settings.database_path)
+        self.store = Store(settings.database_path, settings.sqlite_driver)
         session = None
         if settings.telegram_api_url:
             session = AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url.rstrip("/")))
@@ -51,12 +51,14 @@ class App:
             await asyncio.to_thread(self.pictures.warm_up)
         self.tables = Tables(self.store, self.outbox, me.username or "kozyr_bot", self.settings.ai_delay,
                              self.pictures)
+        self.outbox.on_unreachable = self.tables.user_unreachable
         dp = self.dispatcher
         self.dedup = Dedup(self.store)
         dp.update.outer_middleware(self.dedup)
         context = Context(self.store, self.tables)
         dp.message.outer_middleware(context)
         dp.callback_query.outer_middleware(context)
+        dp.my_chat_member.outer_middleware(context)
         dp.include_routers(*routers())
         self.outbox.start()
         resumed = await self.tables.resume()

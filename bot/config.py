@@ -17,6 +17,7 @@ class Settings(BaseSettings):
     database_url: str = Field(default="sqlite:///data/kozyr.sqlite3", alias="DATABASE_URL")
     telegram_api_url: str | None = Field(default=None, alias="TELEGRAM_API_URL")
     webhook_url: str | None = Field(default=None, alias="WEBHOOK_URL")
+    sqlite_driver: str = Field(default="inline", alias="KOZYR_SQLITE_DRIVER")
     webhook_port: int = Field(default=8080, alias="WEBHOOK_PORT")
     log_level: str = Field(default="INFO", alias="LOG_LEVEL")
     # Outbox pacing, kept under Telegram's limits; tests shorten them.

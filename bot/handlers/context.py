@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware
+from aiogram.exceptions import TelegramAPIError
 from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, User
 
 from bot.services.tables import Actor, Tables, Where
@@ -28,8 +29,16 @@ class Dedup(BaseMiddleware):
         self.in_flight += 1
         try:
             async with self.store.read() as tx:
-                if await tx.seen_update(event.update_id):
-                    return None
+                seen = await tx.seen_update(event.update_id)
+            if seen:
+                if event.callback_query is not None and event.bot is not None:
+                    # A press whose move committed just before a crash may never have been answered:
+                    # stop the button's spinner (if it was answered, Telegram refuses; that is fine).
+                    try:
+                        await event.bot.answer_callback_query(event.callback_query.id)
+                    except TelegramAPIError:
+                        pass
+                return None
             data["update_id"] = event.update_id
             result = await handler(event, data)
             async with self.store.transaction() as tx:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from aiogram import F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
-from bot.services.tables import Actor, Tables, Where, rules_text
+from bot.handlers.lobby import _answer_press
+from bot.services.tables import Actor, Answer, Tables, Where, rules_text
 from bot.ui import words
 from bot.ui.i18n import t
 from engine.core import GameError, all_games, get_game
@@ -104,7 +105,20 @@ async def migrated(message: Message, tables: Tables) -> None:
 
 async def unknown_button(query: CallbackQuery, actor: Actor) -> None:
     """Garbage or forged callback data: answer politely, change nothing."""
-    await query.answer(t(actor.lang, "This button is not valid any more."), show_alert=True)
+    await _answer_press(query, Answer(t(actor.lang, "This button is not valid any more."), alert=True))
+
+
+async def dm_status(update: ChatMemberUpdated, tables: Tables) -> None:
+    """A user blocked the bot (the groups where they play are told) or unblocked it (their hands come back)."""
+    user_id = update.chat.id
+    if update.new_chat_member.status in ("kicked", "left"):
+        async with tables.store.transaction() as tx:
+            await tables.user_unreachable(tx, user_id, blocked=True)
+        tables.outbox.wake()
+    elif update.new_chat_member.status == "member":
+        async with tables.store.transaction() as tx:
+            await tx.set_user_started(user_id)
+        await tables.resend_hands(user_id)
 
 
 async def _say(tables: Tables, message: Message, actor: Actor, where: Where | None, text: str) -> None:
@@ -128,4 +142,5 @@ def router() -> Router:
     router.message.register(group_only, Command("score", "record", "top"), F.chat.type == "private")
     router.message.register(migrated, F.migrate_to_chat_id)
     router.callback_query.register(unknown_button)
+    router.my_chat_member.register(dm_status, F.chat.type == "private")
     return router

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import logging
+
 from aiogram import F, Router
+from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
@@ -14,10 +17,18 @@ from bot.ui.keyboards import join_link_keyboard
 from bot.ui.words import name
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
+log = logging.getLogger(__name__)
 
 
 async def _answer_press(query: CallbackQuery, answer: Answer) -> None:
-    await query.answer(answer.text or None, show_alert=answer.alert, url=answer.url)
+    """Answer a press. A query already answered or too old (the same press delivered again after a
+    restart, or answered late) cannot be answered again: that is no error, the press was handled."""
+    try:
+        await query.answer(answer.text or None, show_alert=answer.alert, url=answer.url)
+    except TelegramBadRequest as exc:
+        if "query is too old" not in exc.message and "query id is invalid" not in exc.message.lower():
+            raise
+        log.info("callback %s not answered: %s", query.id, exc.message)
 
 
 async def new(message: Message, command: CommandObject, tables: Tables, actor: Actor, where: Where) -> None:
@@ -28,8 +39,9 @@ async def new(message: Message, command: CommandObject, tables: Tables, actor: A
     await tables.new_table(where, actor, args[0], args[1:])
 
 
-async def group_only(message: Message, actor: Actor) -> None:
-    await message.answer(t(actor.lang, "Tables live in group chats: add me to a group and use this command there."))
+async def group_only(message: Message, tables: Tables, actor: Actor) -> None:
+    await tables.say(Where(message.chat.id, 0, "", actor.lang),
+                     t(actor.lang, "Tables live in group chats: add me to a group and use this command there."))
 
 
 async def _table_or_say(tables: Tables, where: Where) -> int | None:

@@ -7,7 +7,8 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
 from bot.handlers.context import is_admin
-from bot.services.tables import Actor, Tables, Where
+from bot.handlers.lobby import _answer_press
+from bot.services.tables import Actor, Answer, Tables, Where
 from bot.ui.callbacks import Lang
 from bot.ui.i18n import LANGS, t
 from bot.ui.keyboards import language_keyboard
@@ -23,19 +24,19 @@ async def settings(message: Message, tables: Tables, actor: Actor, where: Where 
 
 async def set_language(query: CallbackQuery, callback_data: Lang, tables: Tables, actor: Actor) -> None:
     lang = callback_data.lang
-    if lang not in LANGS:
-        await query.answer(t(actor.lang, "This button is not valid any more."), show_alert=True)
+    if lang not in LANGS or callback_data.scope not in ("u", "c"):
+        await _answer_press(query, Answer(t(actor.lang, "This button is not valid any more."), alert=True))
         return
     if callback_data.scope == "c":
         if query.message is None or not await is_admin(query, actor.user_id):
-            await query.answer(t(actor.lang, "Only admins can change the chat's language."), show_alert=True)
+            await _answer_press(query, Answer(t(actor.lang, "Only admins can change the chat's language."), alert=True))
             return
         async with tables.store.transaction() as tx:
             await tx.set_chat_lang(query.message.chat.id, lang)
     else:
         async with tables.store.transaction() as tx:
             await tx.set_user_lang(actor.user_id, lang)
-    await query.answer(t(lang, "Language set: English"))
+    await _answer_press(query, Answer(t(lang, "Language set: English")))
 
 
 def router() -> Router:

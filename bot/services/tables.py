@@ -232,7 +232,7 @@ class Tables:
                 return Answer(t(lang, "This table is not taking players."), alert=True)
             row, seats = loaded.row, loaded.seats
             if any(s.user_id == actor.user_id for s in seats):
-                return Answer(t(lang, "You are already at this table."))
+                return Answer(t(lang, "You are already at this table."), alert=True)
             game = get_game(row.game)
             if len(seats) >= game.max_players:
                 return Answer(t(lang, "The table is full."), alert=True)
@@ -251,7 +251,7 @@ class Tables:
                 return Answer(t(lang, "You can only leave a table before it starts."), alert=True)
             row, seats = loaded.row, loaded.seats
             if not any(s.user_id == actor.user_id for s in seats):
-                return Answer(t(lang, "You are not at this table."))
+                return Answer(t(lang, "You are not at this table."), alert=True)
             seats = [s for s in seats if s.user_id != actor.user_id]
             await tx.set_seats(row.id, seats)
             row.version += 1
@@ -326,7 +326,9 @@ class Tables:
     async def start(self, table_id: int, actor: Actor, lang: str, is_admin: bool) -> Answer:
         async with self.lock(table_id), self.store.transaction() as tx:
             loaded = await self._load(tx, table_id)
-            if loaded is None or loaded.row.status != "lobby":
+            if loaded is None:  # a forged or long gone button
+                return Answer(t(lang, "This button is not valid any more."), alert=True)
+            if loaded.row.status != "lobby":
                 return Answer(t(lang, "This table has already started."), alert=True)
             row, seats = loaded.row, loaded.seats
             if actor.user_id != row.creator_id and not is_admin:
@@ -434,7 +436,7 @@ class Tables:
     async def _apply(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State, seat: int,
                      action: str) -> list[dict[str, Any]]:
         """One move: act, log it, bump the version, store the snapshot, enqueue the news."""
-        idx = len(await tx.actions(row.id))
+        idx = await tx.action_count(row.id)
         events = state.act(seat, action)
         await tx.append_action(row.id, idx, seat, action)
         row.version += 1
@@ -484,7 +486,10 @@ class Tables:
         """One group message per trick (per deal for other games), edited as cards fall."""
         deal = view.get("deal_no", 0)
         trick = view.get("trick")
-        if trick and trick.get("plays"):
+        chapter = words.hook(row.game, "table_chapter")  # games without tricks: when to post a fresh table
+        if chapter is not None:
+            key = f"{deal}:{chapter(view)}"
+        elif trick and trick.get("plays"):
             key = f"{deal}:{sum(view.get('tricks') or [0])}"
         elif row.ui.get("table_deal") != deal:
             key = f"{deal}:start"
@@ -663,6 +668,7 @@ class Tables:
         lang = actor.lang
         async with self.store.transaction() as tx:
             await tx.set_user_started(actor.user_id)
+        actor.started = True  # read before this /start was recorded
         if payload.startswith("j") and payload[1:].isdigit():
             answer = await self.join(int(payload[1:]), actor, lang)
             text = answer.text
@@ -671,6 +677,45 @@ class Tables:
         async with self.store.transaction() as tx:
             await out.send_text(tx, actor.user_id, text)
         self.outbox.wake()
+        await self.resend_hands(actor.user_id)
+
+    # -- players the bot cannot write to ------------------------------------------------
+    async def user_unreachable(self, tx: Tx, user_id: int, blocked: bool) -> None:
+        """A DM got 403 (or the user blocked the bot): remember it and, once, tell every group where
+        they play, so the table does not wait for them in silence. Runs in the caller's transaction."""
+        user = await tx.user(user_id)
+        was_reachable = user is None or (bool(user["started"]) and not user["blocked"])
+        if blocked:
+            await tx.set_user_blocked(user_id)
+        else:
+            await tx.set_user_started(user_id, False)
+        if not was_reachable:
+            return
+        for table in await tx.tables_of_user(user_id):
+            seat = next((s for s in await tx.seats(table.id) if s.user_id == user_id), None)
+            if seat is not None:
+                lang = await tx.chat_lang(table.chat_id)
+                await out.log_line(tx, table.chat_id, t(
+                    lang, "{who}, I cannot send you your cards: open the bot and press Start "
+                          "(unblock it if you blocked it). The game waits for you.",
+                    who=words.name(seat.name)), table.thread_id)
+
+    async def resend_hands(self, user_id: int) -> None:
+        """The user can be written to again (/start, unblocked): show their hand at every game they play."""
+        async with self.store.read() as tx:
+            table_ids = [row.id for row in await tx.tables_of_user(user_id)]
+        for table_id in table_ids:
+            async with self.lock(table_id), self.store.transaction() as tx:
+                loaded = await self._load(tx, table_id)
+                if loaded is None or loaded.row.status != "playing":
+                    continue
+                row, seats = loaded.row, loaded.seats
+                state = self._state(row)
+                for seat in seats:
+                    if seat.user_id == user_id:
+                        await self._hand_message(tx, row, seat, state, loaded.names, live=state.to_act == seat.seat)
+        if table_ids:
+            self.outbox.wake()
 
 
 def _games() -> list[Any]:

@@ -251,7 +251,7 @@ def places(totals: Sequence[int]) -> list[int]:
 def sheet_text(game: str, sheet: dict[str, Any], names: Sequence[str], scores: Sequence[int], lang: str) -> str:
     """The score sheet as text: one line per finished deal, quarter results, totals."""
     lines = [f"<b>{title(game, lang)}</b>: " + t(lang, "score sheet")]
-    lines.append(" | ".join(name(n)[:12] for n in names))
+    lines.append(" | ".join(name(n[:12]) for n in names))  # cut the name, not its escaping
     for deal in sheet.get("deals", []):
         points = deal.get("points", [])
         bids = deal.get("bids")

@@ -30,7 +30,7 @@ from engine.cards import BROOM, JOKER11, JOKER15, JOKER20, card_str, rank_of, su
 Item = dict[str, Any]
 
 SPECIAL_VALUE = {JOKER11: 11, JOKER15: 15, JOKER20: 20}
-SEARCH_BUDGET = 3000  # search steps per hand card (captures) or per build base (extra groups)
+SEARCH_BUDGET = 2500  # search steps per hand card (captures) or per build base (extra groups)
 MAX_CAPTURES = 24  # per hand card; only reached on tables no sensible play produces
 MAX_EXTRA = 6  # extra-build groupings per build base
 
@@ -191,7 +191,8 @@ def group_text(cards: list[int], build: bool) -> str:
 
 def _group_sort_key(group: tuple[list[int], bool]) -> tuple[int, int, list[tuple[int, int]]]:
     cards, build = group
-    return (len(cards) if not build else 1, 1 if build else 0, [card_key(c) for c in cards])
+    keys = [card_key(c) for c in cards]
+    return (len(cards) if not build else 1, 1 if build else 0, keys if build else sorted(keys))
 
 
 def _take_text(card: int, groups: list[tuple[list[int], bool]]) -> str:

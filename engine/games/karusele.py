@@ -34,6 +34,13 @@ most spades 2 and most cards 2 (two-way tie 1 each, three or more tied: nobody),
 (option ``point_per``: ``ace`` scores 1 per ace instead): 39 per deal (30 with aces).
 Deals go on until a side reaches ``target`` (120) with a strictly higher total than every
 other side; an exact tie at the top plays another deal.
+
+View: ``phase``, ``hand`` (own), ``hand_counts``, ``dealer``, ``deal_no``, ``table`` (items
+``{"cards": [...], "value": v}``, builds add ``"build": true, "owner": seat, "since_turn": n``,
+n = the deal's move number when it was made or last raised), ``stock_count``, ``captured``
+(per seat: cards, spades, aces, specials, the side's points if the deal ended now),
+``last_capturer``, ``teams``, ``target``, ``point_per``, ``sheet``. ``describe(action, lang)``
+turns an action into text for people (en, ru).
 """
 
 from __future__ import annotations

@@ -38,14 +38,14 @@ class Table:
     ais: int
     lang: str  # the language of the group's creator, hence of the group
     pictures: bool = False
-    # A word the group log must show at least once: proof that the game's own event lines are used.
+    # The group log must show one of these: proof that the game's own event lines are used.
     log_words: tuple[str, ...] = ()
 
 
 TABLES = [
-    Table("oh_hell", "hand_sizes=2,1", 2, 1, "ru", log_words=("Заказано",)),
-    Table("klaberjass", "target=150", 1, 1, "en", pictures=True),
-    Table("calabrasella", "deals=1", 2, 1, "en", log_words=("deals.",)),
+    Table("oh_hell", "hand_sizes=2,1", 2, 1, "ru", log_words=("Сумма заказов",)),
+    Table("klaberjass", "target=150", 1, 1, "en", pictures=True, log_words=("is the maker",)),
+    Table("calabrasella", "deals=1", 2, 1, "en", log_words=("plays solo.", "passes.")),
     Table("variety", "deals=1", 1, 3, "ru", log_words=("называет",)),
     Table("karusele", "target=10", 2, 0, "en", log_words=("to the table",)),
     Table("svinya", "", 2, 1, "ru", log_words=("лавк",)),
@@ -88,18 +88,19 @@ async def test_a_whole_table(tmp_path, table: Table):
             assert TITLES[table.game][table.lang == "ru"] in standings.content
             for user in users:
                 assert user.first_name in standings.content  # names escaped on the way, intact on arrival
-            if table.game != "pyanitsa":  # nobody decides anything in Pyanitsa
-                assert presses > 0 and all(u.inbox() for u in users)
+            assert all(u.inbox() for u in users), "every player got a hand message"
+            if table.game not in ("pyanitsa", "svinya"):  # Svinya's moves may all be forced; Pyanitsa's are
+                assert presses > 0
             assert not fake.unanswered_callbacks()
             bad = [c for c in fake.errors if c.error_code != 400 or "not modified" not in (c.description or "")]
             assert not bad, bad
             log = "\n".join(m.content for m in group.messages())
-            for word in table.log_words:
-                assert word in log, f"{word!r} not in the group log"
+            assert any(word in log for word in table.log_words), f"none of {table.log_words} in the group log"
 
             if table.pictures:
                 photos = [m for m in group.messages() if m.kind == "photo"]
-                tables = [m for m in photos if TITLES[table.game][table.lang == "ru"] in m.content and m is not standings]
+                title = TITLES[table.game][table.lang == "ru"]
+                tables = [m for m in photos if title in m.content and m is not standings]
                 assert len(tables) >= 9, "a table picture per trick at least"
                 assert sum(m.edit_count for m in tables) > 0, "table pictures are edited in place"
 
@@ -108,6 +109,11 @@ async def test_a_whole_table(tmp_path, table: Table):
             record = json.loads(fake.files.by_id[doc.document["file_id"]].data)
             state = replay(record)
             assert state.over
+            async with app.store.read() as tx:
+                row = await tx.last_table(group.id, 0)
+            assert row is not None and row.status == "finished"
+            stored = json.loads(row.state) if isinstance(row.state, str) else row.state
+            assert json.loads(json.dumps(state.to_json())) == stored, "the record replays to the stored state"
             assert record["players"][:table.humans] == [u.first_name for u in users]
             assert len(record["players"]) == table.humans + table.ais
             for name, total in zip(record["players"], state.scores(), strict=True):

@@ -46,7 +46,7 @@ def event_line(event: dict[str, Any], names: Sequence[str], lang: str) -> str | 
     if kind == "redeal":
         return t(lang, "Four more cards each; {n} left in the stock.", n=event["stock_count"])
     if kind in ("trail", "take", "sweep", "build"):
-        icon = {"take": "🎣 ", "sweep": "🧹 ", "build": "🏗 "}.get(kind, "")
+        icon = {"take": "🎣 ", "build": "🏗 "}.get(kind, "")
         return f"{icon}{who(names, event['seat'])}: {describe(event['action'], _lang(lang))}"
     if kind == "rest":
         return t(lang, "{who} takes the rest of the table: {cards}", who=who(names, event["seat"]),
@@ -81,3 +81,8 @@ def table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> list[s
     if score:
         lines.append(score)
     return lines
+
+
+def table_chapter(view: dict[str, Any]) -> str:
+    """A fresh table message for each round of four cards, so it stays near the log it goes with."""
+    return str(view.get("stock_count", 0))

@@ -30,9 +30,10 @@ def balance_text(balance: str, total: int, tricks: int, lang: str) -> str:
 def event_line(event: dict[str, Any], names: Sequence[str], lang: str) -> str | None:
     kind = event.get("type")
     if kind == "deal":
-        return t(lang, "Deal {k}: {n} cards each, {dealer} deals, trump {trump}.", k=event["deal_no"],
-                 n=event["hand_size"], dealer=who(names, event["dealer"]),
-                 trump=_trump(event.get("trump"), event.get("trump_card"), lang))
+        trump = (t(lang, "trump {suit}", suit=_trump(event["trump"], event.get("trump_card"), lang))
+                 if event.get("trump") else t(lang, "no trump"))
+        return t(lang, "Deal {k}: {n} cards each, {dealer} deals, {trump}.", k=event["deal_no"],
+                 n=event["hand_size"], dealer=who(names, event["dealer"]), trump=trump)
     if kind == "bidding_done":
         return "📣 " + balance_text(event["balance"], event["total"], event["hand_size"], lang)
     if kind == "deal_end":

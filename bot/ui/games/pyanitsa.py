@@ -56,3 +56,8 @@ def table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> list[s
         lines.append(t(lang, "Last round: {cards} → {who}", cards=_turned(last["cards"], names),
                        who=who(names, last["winner"])))
     return lines
+
+
+def table_chapter(view: dict[str, Any]) -> str:
+    """A fresh table message every ten rounds, so it stays near the log it goes with."""
+    return str((int(view.get("round") or 1) - 1) // 10)

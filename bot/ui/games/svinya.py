@@ -85,3 +85,8 @@ def table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> list[s
     if view.get("drawn"):
         lines.append("👉 " + t(lang, "You drew {card}.", card=words.cards([view["drawn"]])))
     return lines
+
+
+def table_chapter(view: dict[str, Any]) -> str:
+    """A fresh table message every eight cards drawn, so it stays near the log it goes with."""
+    return str(view.get("stock", 0) // 8)

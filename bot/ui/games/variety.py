@@ -28,11 +28,12 @@ def _what(contract: int, lang: str) -> str:
     return texts[contract]()
 
 
-def contract_name(contract: int, lang: str) -> str:
-    """``V ♠: black 10/J +5, red −5``; NT for the no-trump contracts."""
+def contract_name(contract: int, lang: str, brackets: bool = False) -> str:
+    """``V ♠: black 10/J +5, red −5`` (or ``V ♠ (black ...)``); NT for the no-trump contracts."""
     trump = TRUMP[contract]
     shown = words.suit(trump) if trump else t(lang, "NT")
-    return f"{ROMAN[contract]} {shown}: {_what(contract, lang)}"
+    what = _what(contract, lang)
+    return f"{ROMAN[contract]} {shown} ({what})" if brackets else f"{ROMAN[contract]} {shown}: {what}"
 
 
 def action_label(action: str, lang: str) -> str | None:
@@ -52,8 +53,8 @@ def event_line(event: dict[str, Any], names: Sequence[str], lang: str) -> str | 
     if kind == "contract":
         first, second = event["attackers"]
         return "🤝 " + t(lang, "Contract {contract}: {a} and {b} attack; {leader} leads.",
-                         contract=contract_name(event["contract"], lang), a=who(names, first), b=who(names, second),
-                         leader=who(names, event["leader"]))
+                         contract=contract_name(event["contract"], lang, True), a=who(names, first),
+                         b=who(names, second), leader=who(names, event["leader"]))
     if kind == "deal_end":
         sides = event["side_points"]
         outcome = (t(lang, "the attackers win") if event["attackers_won"]
