@@ -19,6 +19,7 @@ from bot.handlers.help import COMMANDS
 from bot.services.outbox import Outbox, RateLimiter
 from bot.services.pictures import Pictures
 from bot.services.tables import Tables
+from bot.services.timers import Timers
 from bot.store.sqlite import Store
 
 log = logging.getLogger(__name__)
@@ -41,6 +42,7 @@ class App:
         self.dispatcher = Dispatcher()
         self.tables: Tables | None = None
         self.dedup: Dedup | None = None
+        self.timers: Timers | None = None
         self._polling: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -61,6 +63,8 @@ class App:
         dp.my_chat_member.outer_middleware(context)
         dp.include_routers(*routers())
         self.outbox.start()
+        self.timers = Timers(self.tables, self.settings.remind_after, self.settings.autoplay_after)
+        self.timers.start()
         resumed = await self.tables.resume()
         log.info("started as @%s; %d tables in play", me.username, resumed)
         try:
@@ -88,6 +92,8 @@ class App:
             self._polling = None
         while self.dedup is not None and self.dedup.in_flight:
             await asyncio.sleep(0.01)
+        if self.timers is not None:
+            await self.timers.stop()
         if self.tables is not None:
             await self.tables.stop()
         await self.outbox.stop()

@@ -11,6 +11,7 @@ import asyncio
 import json
 import logging
 import secrets
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -532,8 +533,7 @@ class Tables:
         assert seat.user_id is not None
         lang = await tx.user_lang(seat.user_id)
         view = state.view(seat.seat)
-        chat = await tx._one("SELECT title FROM chats WHERE chat_id = ?", row.chat_id)
-        text = words.hand_text(view, names, lang, chat["title"] if chat else "", live)
+        text = words.hand_text(view, names, lang, await tx.chat_title(row.chat_id), live)
         markup = None
         if live:
             legal = state.legal_actions(seat.seat)
@@ -591,6 +591,60 @@ class Tables:
             # A forced move waits only where something happened the group should see.
             pause = seats[seat].is_ai or any(e.get("type") in PAUSE_AFTER for e in events)
             delay = self.ai_delay if pause else 0.0
+
+    # -- turn timers (bot/services/timers.py decides when) -------------------------------
+    async def waiting_humans(self) -> list[tuple[int, int, float, int | None]]:
+        """(table, version, seconds since the last change, version last reminded) for every table
+        where a human is to act."""
+        async with self.store.read() as tx:
+            rows = await tx.playing_tables()
+            seats = {row.id: await tx.seats(row.id) for row in rows}
+        now = time.time()
+        waiting = []
+        for row in rows:
+            to_act = self._state(row).to_act
+            if to_act is not None and not seats[row.id][to_act].is_ai:
+                waiting.append((row.id, row.version, now - row.updated_at, row.ui.get("reminded")))
+        return waiting
+
+    async def remind(self, table_id: int, version: int) -> None:
+        """A fresh DM to the player to act (an edit would not notify them), once per turn."""
+        async with self.lock(table_id), self.store.transaction() as tx:
+            loaded = await self._load(tx, table_id)
+            if loaded is None or loaded.row.status != "playing" or loaded.row.version != version:
+                return
+            row, seats = loaded.row, loaded.seats
+            seat = seats[self._state(row).to_act or 0]
+            if seat.user_id is None:
+                return
+            lang = await tx.user_lang(seat.user_id)
+            chat = await tx.chat_title(row.chat_id)
+            await out.send_text(tx, seat.user_id, "⏰ " + t(lang, "Your move is waiting at {table} in {chat}.",
+                                                           table=words.title(row.game, lang),
+                                                           chat=words.name(chat or "?")))
+            row.ui["reminded"] = version
+            await tx.save_table(row, touch=False)
+        self.outbox.wake()
+
+    async def play_for_absent(self, table_id: int, version: int) -> None:
+        """The player to act has been away too long: the table plays a move for them and says so."""
+        async with self.lock(table_id):
+            async with self.store.transaction() as tx:
+                loaded = await self._load(tx, table_id)
+                if loaded is None or loaded.row.status != "playing" or loaded.row.version != version:
+                    return
+                row, seats = loaded.row, loaded.seats
+                state = self._state(row)
+                seat = state.to_act
+                if seat is None or seats[seat].is_ai:
+                    return
+                chat_lang = await tx.chat_lang(row.chat_id)
+                await out.log_line(tx, row.chat_id, "⏰ " + t(chat_lang, "{who} is away; a move was played for them.",
+                                                             who=words.name(seats[seat].name)), row.thread_id)
+                action = RandomPlayer(row.seed ^ row.version).choose(state, seat)
+                await self._apply(tx, row, seats, state, seat, action)
+        self.outbox.wake()
+        self._schedule_ai(table_id)
 
     def ai_busy(self) -> bool:
         return any(not task.done() for task in self._ai_tasks.values())

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 
 from bot.services.tables import Tables
 
@@ -47,10 +46,10 @@ class Timers:
                 delay = 30.0
             await asyncio.sleep(delay)
 
-    async def tick(self, now: float | None = None) -> float:
+    async def tick(self) -> float:
         """Handle every table that is due; return the seconds until the next one may be."""
-        now = time.time() if now is None else now
-        soonest = 60.0
+        # With nothing due, look again within the shortest limit: a table may start meanwhile.
+        soonest = min([60.0] + [limit for limit in (self.remind_after, self.autoplay_after) if limit])
         for table_id, version, idle, reminded in await self.tables.waiting_humans():
             if self.autoplay_after and idle >= self.autoplay_after:
                 await self.tables.play_for_absent(table_id, version)

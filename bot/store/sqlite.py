@@ -36,6 +36,7 @@ class TableRow:
     version: int
     state: dict[str, Any] | None
     ui: dict[str, Any]
+    updated_at: float = 0.0
 
 
 @dataclass
@@ -66,6 +67,7 @@ def _table(row: sqlite3.Row) -> TableRow:
         status=row["status"], creator_id=row["creator_id"], options=json.loads(row["options"]),
         seed=row["seed"], version=row["version"],
         state=json.loads(row["state"]) if row["state"] else None, ui=json.loads(row["ui"]),
+        updated_at=row["updated_at"],
     )
 
 
@@ -128,6 +130,10 @@ class Tx:
             (chat_id, title, lang),
         )
 
+    async def chat_title(self, chat_id: int) -> str:
+        row = await self._one("SELECT title FROM chats WHERE chat_id = ?", chat_id)
+        return row["title"] if row else ""
+
     async def chat_lang(self, chat_id: int) -> str:
         row = await self._one("SELECT lang FROM chats WHERE chat_id = ?", chat_id)
         return row["lang"] if row else "en"
@@ -175,13 +181,16 @@ class Tx:
     async def playing_tables(self) -> list[TableRow]:
         return [_table(r) for r in await self._all("SELECT * FROM tables WHERE status = 'playing'")]
 
-    async def save_table(self, table: TableRow) -> None:
-        """Write status, options, version and snapshot of ``table`` (the caller bumped the version)."""
+    async def save_table(self, table: TableRow, touch: bool = True) -> None:
+        """Write status, options, version and snapshot of ``table`` (the caller bumped the version).
+        ``touch`` restarts the table's clock (turn timers count from it); a reminder does not."""
+        if touch:
+            table.updated_at = time.time()
         await self.db.execute(
             "UPDATE tables SET status = ?, options = ?, version = ?, state = ?, ui = ?, updated_at = ? WHERE id = ?",
             (table.status, json.dumps(table.options), table.version,
              json.dumps(table.state, separators=(",", ":")) if table.state is not None else None,
-             json.dumps(table.ui), time.time(), table.id),
+             json.dumps(table.ui), table.updated_at, table.id),
         )
 
     async def seats(self, table_id: int) -> list[SeatRow]:
