@@ -91,16 +91,20 @@ async def ready(fake: FakeTelegram, webhook_deletes: int, process: BotProcess) -
         await asyncio.sleep(0.05)
 
 
-async def quiet(fake: FakeTelegram, db: Path, timeout: float = 60) -> None:
+async def quiet(fake: FakeTelegram, db: Path, timeout: float = 30) -> None:
     """Every update fetched and confirmed, no request in flight for a while, nothing pending in the outbox."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
-        await fake.idle(quiet=0.1, timeout=timeout)
-        pending = db_rows(db, "SELECT COUNT(*) FROM outbox WHERE status = 'pending'")[0][0]
-        if not fake.updates.pending and not pending:
-            return
-        assert loop.time() < deadline, f"the bot did not go quiet (outbox {pending}, updates {fake.updates.pending})"
+        if not fake.updates.undelivered() and not fake._in_flight and loop.time() - fake._last_activity >= 0.1:
+            pending = db_rows(db, "SELECT COUNT(*) FROM outbox WHERE status = 'pending'")[0][0]
+            if not fake.updates.pending and not pending:
+                return
+        if loop.time() > deadline:
+            rows = db_rows(db, "SELECT id, chat_id, method, slot, status, attempts, error FROM outbox")
+            calls = [(c.method, c.ok, c.description) for c in fake.calls[-10:]]
+            raise AssertionError(f"the bot did not go quiet: outbox {rows}; updates {fake.updates.pending}; "
+                                 f"in flight {fake._in_flight}; last calls {calls}")
         await asyncio.sleep(0.05)
 
 
@@ -158,6 +162,7 @@ async def test_sigkill_mid_game_loses_nothing_and_applies_nothing_twice(tmp_path
     rng = random.Random(20240607)
     trap: dict = {"fired": False}
     trapped: dict[str, str] = {}
+    trace: list[str] = []
     async with FakeTelegram(limits=RateLimits.loose(), callback_timeout=60.0) as fake:
         install_traps(fake, monkeypatch, trap)
         ann = fake.user(first_name="Ann")
@@ -175,7 +180,8 @@ async def test_sigkill_mid_game_loses_nothing_and_applies_nothing_twice(tmp_path
 
                 async def warm(count: int) -> None:
                     while len(standbys) < count:
-                        standbys.append(await BotProcess.spawn(env, tmp_path / f"bot{len(processes)}.log", standby=True))
+                        log = tmp_path / f"bot{len(processes)}.log"
+                        standbys.append(await BotProcess.spawn(env, log, standby=True))
                         processes.append(standbys[-1])
 
                 await warm(STANDBYS)
@@ -218,6 +224,7 @@ async def test_sigkill_mid_game_loses_nothing_and_applies_nothing_twice(tmp_path
                     if data not in datas:  # the same button again after a lost press, else a random one
                         data = rng.choice(datas)
                     pressed_at[version] = data
+                    trace.append(f"{asyncio.get_running_loop().time():.2f} {user.first_name} {data}")
                     deal_end = ends_a_deal(db, data)
                     record = await user.press(message, lambda b, d=data: b.get("callback_data") == d)
                     presses.append((record, data))
@@ -249,6 +256,9 @@ async def test_sigkill_mid_game_loses_nothing_and_applies_nothing_twice(tmp_path
                         lost.append(record)
                     assert len(presses) < 1000
                 await quiet(fake, db)
+        except BaseException:
+            print("TRACE", "\n".join(trace[-40:]))
+            raise
         finally:
             for process in processes:
                 await process.kill()

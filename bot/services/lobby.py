@@ -1,0 +1,258 @@
+"""The lobby: opening a table, seats (people and AI), house rules, start and cancel."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any, get_args
+
+from bot.services import outbox as out
+from bot.services.types import Actor, Answer, Where
+from bot.store.sqlite import SeatRow, TableRow, Tx
+from bot.ui import words
+from bot.ui.i18n import t
+from bot.ui.keyboards import (
+    join_link_keyboard,
+    lobby_keyboard,
+    options_keyboard,
+)
+from engine.core import GameError, OptionsError, all_games, get_game
+
+AI_NAMES = ("🤖 Ada", "🤖 Boris", "🤖 Chip", "🤖 Dora", "🤖 Emil", "🤖 Fira", "🤖 Gleb")
+
+
+def parse_option_args(args: Sequence[str]) -> dict[str, str]:
+    """``quarters=1 joker_trump=no_trump`` → a dict; a word without ``=`` is an error."""
+    options: dict[str, str] = {}
+    for arg in args:
+        key, sep, value = arg.partition("=")
+        if not sep or not key:
+            raise OptionsError(f"{arg!r}: write house rules as name=value")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def option_choices(game_id: str) -> dict[str, list[Any]]:
+    """Options with a short list of values, which the lobby can cycle through with a button."""
+    model = get_game(game_id).options
+    choices: dict[str, list[Any]] = {}
+    for key, info in model.model_fields.items():
+        annotation = info.annotation
+        values: list[Any] = []
+        if annotation is bool:
+            values = [False, True]
+        elif args := get_args(annotation):
+            if all(isinstance(a, str | int) for a in args):
+                values = list(args)
+        elif annotation is int:
+            low = next((m.ge for m in info.metadata if hasattr(m, "ge")), None)
+            high = next((m.le for m in info.metadata if hasattr(m, "le")), None)
+            if low is not None and high is not None and high - low <= 10:
+                values = list(range(low, high + 1))
+        if values:
+            choices[key] = values
+    return choices
+
+
+class LobbyService:
+    """Lobby operations of ``Tables`` (a mixin: it uses the store, outbox and locks of Tables)."""
+
+    def lobby_text(self, row: TableRow, seats: list[SeatRow], lang: str) -> str:
+        game = get_game(row.game)
+        opts = game.parse_options(row.options).model_dump(mode="json")
+        lines = [f"🃏 <b>{words.title(row.game, lang)}</b> — " + t(lang, "new table")]
+        if opts:
+            lines.append(t(lang, "House rules: {rules}", rules=", ".join(f"{k}={v}" for k, v in opts.items())))
+        players = ", ".join(words.name(s.name) for s in seats) or "—"
+        lines.append(t(lang, "Players ({n}, {low}–{high}): {names}", n=len(seats), low=game.min_players,
+                       high=game.max_players, names=players))
+        if row.status == "lobby":
+            lines.append(t(lang, "Press Join to sit down; the creator or an admin presses Start."))
+        elif row.status == "cancelled":
+            lines.append(t(lang, "This table was cancelled."))
+        elif row.status == "playing":
+            lines.append(t(lang, "The game is on."))
+        return "\n".join(lines)
+
+    async def _show_lobby(self, tx: Tx, row: TableRow, seats: list[SeatRow], lang: str, send: bool = False) -> None:
+        slot = f"lobby:{row.id}"
+        text = self.lobby_text(row, seats, lang)
+        markup = None
+        if row.status == "lobby":
+            if row.ui.get("lobby_mode") == "opts":
+                current = get_game(row.game).parse_options(row.options).model_dump(mode="json")
+                markup = options_keyboard(row.id, lang, [(k, str(current[k])) for k in option_choices(row.game)])
+            else:
+                markup = lobby_keyboard(row.id, lang, bool(option_choices(row.game)))
+        if send:
+            await out.send_text(tx, row.chat_id, text, markup, slot=slot, thread_id=row.thread_id)
+        else:
+            await out.edit_text(tx, row.chat_id, slot, text, markup, thread_id=row.thread_id)
+
+    async def new_table(self, where: Where, actor: Actor, game_id: str, args: Sequence[str]) -> None:
+        lang = where.lang
+        try:
+            game = get_game(game_id.lower())
+            options = game.parse_options(parse_option_args(args)).model_dump(mode="json")
+        except GameError:
+            known = ", ".join(g.id for g in all_games())
+            await self.say(where, t(lang, "I don't know the game {game}. Games: {known}",
+                                    game=words.name(game_id), known=known))
+            return
+        except OptionsError as exc:
+            await self.say(where, t(lang, "Those house rules don't work: {error}", error=words.name(str(exc))))
+            return
+        async with self.store.transaction() as tx:
+            if await tx.open_table(where.chat_id, where.thread_id):
+                await out.send_text(tx, where.chat_id, t(lang, "There is already a table here. Use /cancel first."),
+                                    thread_id=where.thread_id)
+                self.outbox.wake()
+                return
+            table_id = await tx.create_table(where.chat_id, where.thread_id, game.id, actor.user_id, options,
+                                             secrets.randbelow(2**53))
+            seats = [SeatRow(0, actor.user_id, actor.name)] if actor.started else []
+            await tx.set_seats(table_id, seats)
+            row = await tx.table(table_id)
+            assert row is not None
+            await self._show_lobby(tx, row, seats, lang, send=True)
+            if not actor.started:
+                await out.send_text(tx, where.chat_id, t(lang, "{who}, open the bot once so I can send you your cards.",
+                                                         who=words.name(actor.name)),
+                                    join_link_keyboard(self.bot_username, f"j{table_id}", lang),
+                                    thread_id=where.thread_id)
+        self.outbox.wake()
+
+    async def open_table_id(self, where: Where) -> int | None:
+        async with self.store.read() as tx:
+            row = await tx.open_table(where.chat_id, where.thread_id)
+        return row.id if row else None
+
+    async def join(self, table_id: int, actor: Actor, lang: str) -> Answer:
+        if not actor.started:
+            return Answer(t(lang, "Open the bot first, then you are seated."),
+                          url=f"https://t.me/{self.bot_username}?start=j{table_id}")
+        async with self.lock(table_id), self.store.transaction() as tx:
+            loaded = await self._load(tx, table_id)
+            if loaded is None or loaded.row.status != "lobby":
+                return Answer(t(lang, "This table is not taking players."), alert=True)
+            row, seats = loaded.row, loaded.seats
+            if any(s.user_id == actor.user_id for s in seats):
+                return Answer(t(lang, "You are already at this table."), alert=True)
+            game = get_game(row.game)
+            if len(seats) >= game.max_players:
+                return Answer(t(lang, "The table is full."), alert=True)
+            seats.append(SeatRow(len(seats), actor.user_id, actor.name))
+            await tx.set_seats(row.id, seats)
+            row.version += 1
+            await tx.save_table(row)
+            await self._show_lobby(tx, row, seats, await tx.chat_lang(row.chat_id))
+        self.outbox.wake()
+        return Answer(t(lang, "You are in."))
+
+    async def leave(self, table_id: int, actor: Actor, lang: str) -> Answer:
+        async with self.lock(table_id), self.store.transaction() as tx:
+            loaded = await self._load(tx, table_id)
+            if loaded is None or loaded.row.status != "lobby":
+                return Answer(t(lang, "You can only leave a table before it starts."), alert=True)
+            row, seats = loaded.row, loaded.seats
+            if not any(s.user_id == actor.user_id for s in seats):
+                return Answer(t(lang, "You are not at this table."), alert=True)
+            seats = [s for s in seats if s.user_id != actor.user_id]
+            await tx.set_seats(row.id, seats)
+            row.version += 1
+            await tx.save_table(row)
+            await self._show_lobby(tx, row, seats, await tx.chat_lang(row.chat_id))
+        self.outbox.wake()
+        return Answer(t(lang, "You left the table."))
+
+    async def add_ai(self, table_id: int, actor: Actor, lang: str) -> Answer:
+        async with self.lock(table_id), self.store.transaction() as tx:
+            loaded = await self._load(tx, table_id)
+            if loaded is None or loaded.row.status != "lobby":
+                return Answer(t(lang, "This table is not taking players."), alert=True)
+            row, seats = loaded.row, loaded.seats
+            if len(seats) >= get_game(row.game).max_players:
+                return Answer(t(lang, "The table is full."), alert=True)
+            used = {s.name for s in seats}
+            name = next(n for n in AI_NAMES + tuple(f"🤖 AI {i}" for i in range(9)) if n not in used)
+            seats.append(SeatRow(len(seats), None, name))
+            await tx.set_seats(row.id, seats)
+            row.version += 1
+            await tx.save_table(row)
+            await self._show_lobby(tx, row, seats, await tx.chat_lang(row.chat_id))
+        self.outbox.wake()
+        return Answer(t(lang, "An AI player sat down."))
+
+    async def lobby_options(self, table_id: int, actor: Actor, lang: str, mode: str, key: str = "",
+                            is_admin: bool = False) -> Answer:
+        """Show the house-rules keyboard, step one option to its next value, or go back."""
+        async with self.lock(table_id), self.store.transaction() as tx:
+            loaded = await self._load(tx, table_id)
+            if loaded is None or loaded.row.status != "lobby":
+                return Answer(t(lang, "This table has already started."), alert=True)
+            row = loaded.row
+            if mode == "opt":
+                if actor.user_id != row.creator_id and not is_admin:
+                    return Answer(t(lang, "Only the table's creator or an admin can change house rules."), alert=True)
+                choices = option_choices(row.game).get(key)
+                if not choices:
+                    return Answer(t(lang, "This rule cannot be changed here."), alert=True)
+                current = get_game(row.game).parse_options(row.options).model_dump(mode="json")
+                values = [v if not isinstance(v, bool) else v for v in choices]
+                position = values.index(current[key]) if current[key] in values else -1
+                row.options = {**current, key: values[(position + 1) % len(values)]}
+            row.ui["lobby_mode"] = "opts" if mode in ("opts", "opt") else "main"
+            row.version += 1
+            await tx.save_table(row)
+            await self._show_lobby(tx, row, loaded.seats, await tx.chat_lang(row.chat_id))
+        self.outbox.wake()
+        return Answer()
+
+    async def cancel(self, table_id: int, actor: Actor, lang: str, is_admin: bool) -> Answer:
+        async with self.lock(table_id), self.store.transaction() as tx:
+            loaded = await self._load(tx, table_id)
+            if loaded is None or loaded.row.status not in ("lobby", "playing"):
+                return Answer(t(lang, "There is no table to cancel."), alert=True)
+            row = loaded.row
+            if actor.user_id != row.creator_id and not is_admin:
+                return Answer(t(lang, "Only the table's creator or an admin can cancel it."), alert=True)
+            was_playing = row.status == "playing"
+            row.status = "cancelled"
+            row.version += 1
+            await tx.save_table(row)
+            chat_lang = await tx.chat_lang(row.chat_id)
+            await self._show_lobby(tx, row, loaded.seats, chat_lang)
+            if was_playing:
+                await out.log_line(tx, row.chat_id, t(chat_lang, "The table was cancelled."), row.thread_id)
+        self._cache.pop(table_id, None)
+        self.outbox.wake()
+        return Answer(t(lang, "Cancelled."))
+
+    async def start(self, table_id: int, actor: Actor, lang: str, is_admin: bool) -> Answer:
+        async with self.lock(table_id), self.store.transaction() as tx:
+            loaded = await self._load(tx, table_id)
+            if loaded is None:  # a forged or long gone button
+                return Answer(t(lang, "This button is not valid any more."), alert=True)
+            if loaded.row.status != "lobby":
+                return Answer(t(lang, "This table has already started."), alert=True)
+            row, seats = loaded.row, loaded.seats
+            if actor.user_id != row.creator_id and not is_admin:
+                return Answer(t(lang, "Only the table's creator or an admin can start the game."), alert=True)
+            game = get_game(row.game)
+            if len(seats) < game.min_players:
+                return Answer(t(lang, "{game} needs at least {n} players; {have} seated. Add AI players?",
+                                game=words.title(row.game, lang), n=game.min_players, have=len(seats)), alert=True)
+            state = game.new(len(seats), seed=row.seed, options=row.options)
+            row.status = "playing"
+            row.version += 1
+            row.state = state.to_json()
+            row.ui = {"deal": None, "table_key": None, "hands": {}}
+            await tx.save_table(row)
+            chat_lang = await tx.chat_lang(row.chat_id)
+            await self._show_lobby(tx, row, seats, chat_lang)
+            await self._publish(tx, row, seats, state, [], mover=None, chat_lang=chat_lang)
+            await tx.save_table(row)
+        self._cache[table_id] = (row.version, state)
+        self.outbox.wake()
+        self._schedule_ai(table_id)
+        return Answer(t(lang, "Let's play!"))
