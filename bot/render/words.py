@@ -45,6 +45,11 @@ WORDS: dict[str, dict[str, str]] = {
         "after_deal": "after deal",
         "hand": "in hand",
         "waiting": "waiting for the first card",
+        "legend_oh_hell": "bid/took, then points; green: bid made",
+        "legend_klaberjass": "★ maker (red: went bête)",
+        "legend_calabrasella": "★ soloist",
+        "legend_variety": "row: deal, contract, trump; ★ attackers",
+        "annulled": "annulled",
     },
     "ru": {
         "carnival": "Карнавал",
@@ -88,12 +93,19 @@ WORDS: dict[str, dict[str, str]] = {
         "after_deal": "после сдачи",
         "hand": "на руках",
         "waiting": "ждём первую карту",
+        "legend_oh_hell": "заказ/взял, затем очки; зелёным: заказ выполнен",
+        "legend_klaberjass": "★ играющий (красным: не выполнил)",
+        "legend_calabrasella": "★ солист",
+        "legend_variety": "строка: сдача, контракт, козырь; ★ атакующие",
+        "annulled": "аннулирована",
     },
 }
 
 GAME_NAMES: dict[str, dict[str, str]] = {
-    "en": {"carnival": "Carnival"},
-    "ru": {"carnival": "Карнавал"},
+    "en": {"carnival": "Carnival", "oh_hell": "Oh Hell", "klaberjass": "Klaberjass",
+           "calabrasella": "Calabrasella", "variety": "Variety"},
+    "ru": {"carnival": "Карнавал", "oh_hell": "Черт побери", "klaberjass": "Клаберяс",
+           "calabrasella": "Калабраселла", "variety": "Варьете"},
 }
 
 

@@ -178,9 +178,12 @@ class Tables(LobbyService, Publisher, Reports):
         if task is None or task.done():
             self._ai_tasks[table_id] = asyncio.create_task(self._ai_loop(table_id))
 
-    def _autoplay(self, game: str, seat: SeatRow, legal: list[str]) -> bool:
-        """AI seats always play themselves; so do forced moves in games where most moves are forced."""
-        return seat.is_ai or (game in AUTO_FORCED and len(legal) == 1)
+    def _autoplay(self, row: TableRow, seat: SeatRow, legal: list[str]) -> bool:
+        """AI seats always play themselves; so do forced moves in games where most moves are forced
+        (unless the table chose buttons, as Pyanitsa's ``flip=button``)."""
+        if seat.is_ai:
+            return True
+        return row.game in AUTO_FORCED and len(legal) == 1 and row.options.get("flip") != "button"
 
     async def _ai_loop(self, table_id: int) -> None:
         """Play for AI seats (and forced moves) until a human has a choice; each move its own transaction."""
@@ -199,7 +202,7 @@ class Tables(LobbyService, Publisher, Reports):
                     if seat is None:
                         return
                     legal = state.legal_actions(seat)
-                    if not self._autoplay(row.game, seats[seat], legal):
+                    if not self._autoplay(row, seats[seat], legal):
                         return
                     action = RandomPlayer(row.seed ^ row.version).choose(state, seat)
                     events = await self._apply(tx, row, seats, state, seat, action)

@@ -53,6 +53,9 @@ class PyanitsaOptions(Options):
     max_rounds: int = Field(1000, ge=1, le=100_000, description="rounds before card counts decide")
     gather: Literal["shuffled", "in_order"] = Field(
         "shuffled", description="how the taker puts the won cards under his pile: in no set order, or as turned")
+    flip: Literal["auto", "button"] = Field(
+        "auto", description="auto: the table turns the cards by itself; button: each player presses Flip "
+                            "(a table setting for the bot: the rules are the same either way)")
 
     @field_validator("deck", mode="before")
     @classmethod
