@@ -11,6 +11,7 @@ import html
 from typing import Any
 
 from bot.render.grid import quarter_note
+from bot.render.sheet import cell_mark, row_label
 from bot.render.standings import places
 from bot.render.words import game_name, num, words
 from engine.cards import pretty_text
@@ -137,3 +138,29 @@ def caption_standings(names: list[str], totals: list[int], lang: str = "en", tit
         crown = " 🏆" if ranks[seat] == 1 else ""
         lines.append(f"{ranks[seat]}. {_name(names, seat)}: {num(totals[seat])}{crown}")
     return _cap(lines)
+
+
+def caption_sheet(game: str, sheet: dict[str, Any], names: list[str], totals: list[int], lang: str = "en") -> str:
+    """The score sheet of a non-Carnival trick game: the latest deals that fit, then the totals."""
+    w = words(lang)
+    deals = [d for d in sheet.get("deals", []) if isinstance(d.get("points"), list)]
+    head = f"<b>{html.escape(game_name(game, lang))} · {w['score_grid']}</b>"
+    if deals:
+        head += f" · {w['after_deal']} {len(deals)}"
+    total = f"<b>{w['total']}</b>: " + ", ".join(f"{_name(names, s, 24)} {num(t)}" for s, t in enumerate(totals))
+    rows: list[str] = []
+    budget = LIMIT - len(head) - len(total) - 2
+    for deal in reversed(deals):  # the latest deals matter most: keep those that fit
+        if deal.get("annulled"):
+            line = f"{html.escape(row_label(game, deal, lang))}: {w['annulled']}"
+        else:
+            parts = []
+            for seat, pts in enumerate(deal["points"]):
+                mark = cell_mark(game, deal, seat)
+                parts.append(f"{_name(names, seat, 16)} {num(pts)}" + (f" ({mark})" if mark else ""))
+            line = f"{html.escape(row_label(game, deal, lang))}: " + ", ".join(parts)
+        if len(line) + 1 > budget:
+            break
+        rows.insert(0, line)
+        budget -= len(line) + 1
+    return _cap([head, *rows, total])

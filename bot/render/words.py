@@ -104,7 +104,7 @@ WORDS: dict[str, dict[str, str]] = {
 GAME_NAMES: dict[str, dict[str, str]] = {
     "en": {"carnival": "Carnival", "oh_hell": "Oh Hell", "klaberjass": "Klaberjass",
            "calabrasella": "Calabrasella", "variety": "Variety"},
-    "ru": {"carnival": "Карнавал", "oh_hell": "Черт побери", "klaberjass": "Клаберяс",
+    "ru": {"carnival": "Карнавал", "oh_hell": "Черт побери", "klaberjass": "Клаберас",
            "calabrasella": "Калабраселла", "variety": "Варьете"},
 }
 

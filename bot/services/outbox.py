@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 # (measured with bench/bot.py). Holding them here builds each once.
 _RESPONSE_MODELS = tuple(Response[m.__returning__] for m in (
     api.SendMessage, api.EditMessageText, api.AnswerCallbackQuery, api.SendPhoto, api.EditMessageMedia,
-    api.SendDocument, api.DeleteMessage, api.GetChatMember))
+    api.SendDocument, api.DeleteMessage, api.GetChatMember, api.EditMessageReplyMarkup))
 
 LOG_LIMIT = 3500  # a merged log message stays well under Telegram's 4096 characters
 
@@ -273,7 +273,7 @@ class Outbox:
                 elif "message to edit not found" in text and row.method in ("edit", "edit_photo"):
                     row.method = "send" if row.method == "edit" else "photo"
                     continue
-                elif "message to delete not found" in text:
+                elif "message to delete not found" in text or (row.method == "clear_markup" and "not found" in text):
                     async with self.store.transaction() as tx:
                         await tx.outbox_done(row)
                 else:
@@ -306,7 +306,7 @@ class Outbox:
         markup = InlineKeyboardMarkup.model_validate(p["markup"]) if p.get("markup") else None
         thread = p.get("thread") or None
         message_id = None
-        learned: dict[str, Any] = {}
+        learned: dict[str, Any] = {}  # what the call teaches us, recorded with the row's completion
         if method in ("edit", "edit_photo", "delete"):
             async with self.store.read() as tx:
                 message_id = await tx.slot_message(row.slot or "")
@@ -341,6 +341,8 @@ class Outbox:
                                          caption=p.get("caption") or None, message_thread_id=thread)
         elif method == "delete":
             await self.bot.delete_message(row.chat_id, message_id)  # type: ignore[arg-type]
+        elif method == "clear_markup":
+            await self.bot.edit_message_reply_markup(chat_id=row.chat_id, message_id=p["message_id"])
         else:
             raise ValueError(f"unknown outbox method {method!r}")
         async with self.store.transaction() as tx:

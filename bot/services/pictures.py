@@ -19,17 +19,22 @@ class Pictures:
         return game in TRICK_GAMES
 
     def has_grid(self, game: str) -> bool:
-        return game in GRID_GAMES
+        """Every trick game gets a score picture: Carnival its grid, the others the generic sheet."""
+        return game in TRICK_GAMES
 
     def table_caption(self, view: dict[str, Any], names: list[str], lang: str) -> str:
         from bot.render import caption_table
 
         return caption_table(view, names, lang)
 
-    def grid_caption(self, sheet: dict[str, Any], names: list[str], lang: str) -> str:
-        from bot.render import caption_grid
+    def grid_caption(self, sheet: dict[str, Any], names: list[str], lang: str, game: str = "carnival",
+                     totals: list[int] | None = None) -> str:
+        from bot.render import caption_grid, caption_sheet
 
-        return caption_grid(sheet, names, lang)
+        if game in GRID_GAMES:
+            return caption_grid(sheet, names, lang)
+        return caption_sheet(game, sheet, names, list(totals if totals is not None else sheet.get("totals") or []),
+                             lang)
 
     def standings_caption(self, names: list[str], totals: list[int], lang: str) -> str:
         from bot.render import caption_standings
@@ -39,13 +44,18 @@ class Pictures:
     @staticmethod
     def render(spec: dict[str, Any]) -> bytes:
         """Draw a picture spec (runs in a worker thread; pure)."""
-        from bot.render import render_grid, render_standings, render_table
+        from bot.render import render_grid, render_sheet, render_standings, render_table
 
         kind = spec["kind"]
         if kind == "table":
             return render_table(spec["view"], spec["names"], spec["lang"])
         if kind == "grid":
-            return render_grid(spec["sheet"], spec["names"], spec.get("current"), spec["lang"])
+            game = spec.get("game", "carnival")
+            if game in GRID_GAMES:
+                return render_grid(spec["sheet"], spec["names"], spec.get("current"), spec["lang"])
+            totals = spec.get("totals")
+            return render_sheet(game, spec["sheet"], spec["names"],
+                                list(totals if totals is not None else spec["sheet"].get("totals") or []), spec["lang"])
         if kind == "standings":
             return render_standings(spec["names"], spec["totals"], spec["lang"])
         raise ValueError(f"unknown picture kind {kind!r}")

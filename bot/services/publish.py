@@ -85,10 +85,11 @@ class Publisher:
         if self.pictures is None or not self.pictures.has_grid(row.game):
             return False
         sheet = state.sheet()
-        picture = {"kind": "grid", "sheet": sheet, "names": names, "lang": lang,
-                   "current": None if state.over else state.view(None).get("deal_no")}
+        totals = list(state.scores())
+        picture = {"kind": "grid", "game": row.game, "sheet": sheet, "names": names, "lang": lang,
+                   "totals": totals, "current": None if state.over else state.view(None).get("deal_no")}
         await out.send_picture(tx, row.chat_id if chat_id is None else chat_id, picture,
-                               self.pictures.grid_caption(sheet, names, lang),
+                               self.pictures.grid_caption(sheet, names, lang, row.game, totals),
                                thread_id=row.thread_id if thread_id is None else thread_id)
         return True
 

@@ -85,7 +85,7 @@ class Tables(LobbyService, Publisher, Reports):
         if seat is None:
             return Answer(t(lang, "You are not playing at this table."), alert=True)
         if version != row.version:
-            return Answer(t(lang, "That button is out of date; use the latest message."), alert=True)
+            return Answer(t(lang, "That button is out of date; use the latest message."), alert=True, stale=True)
         state = self._state(row)
         if state.to_act != seat:
             return Answer(t(lang, "It is not your turn."), alert=True)
@@ -152,6 +152,24 @@ class Tables(LobbyService, Publisher, Reports):
             return Answer()
         self._schedule_ai(table_id)
         return Answer(words.action_label(row.game, action, lang))
+
+    async def clear_stale_keyboard(self, table_id: int, user_id: int, chat_id: int, message_id: int) -> None:
+        """Take the keyboard off a message whose buttons are out of date, so nobody presses them again.
+
+        Such a message is usually a copy: a send repeated after a crash (delivery is at least once)
+        leaves the first copy's keyboard behind. The seat's current hand message is left alone:
+        a fresh keyboard for it may be on its way.
+        """
+        async with self.store.transaction() as tx:
+            loaded = await self._load(tx, table_id)
+            if loaded is None:
+                return
+            seat = next((s.seat for s in loaded.seats if s.user_id == user_id), None)
+            current = f"h{table_id}:{seat}:{loaded.row.ui.get('hand_deal')}"
+            if seat is not None and loaded.row.status == "playing" and await tx.slot_message(current) == message_id:
+                return
+            await tx.enqueue(chat_id, "clear_markup", {"message_id": message_id})
+        self.outbox.wake()
 
     async def _apply(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State, seat: int,
                      action: str) -> list[dict[str, Any]]:

@@ -35,6 +35,7 @@ class Answer:
     text: str = ""
     alert: bool = False
     url: str | None = None
+    stale: bool = False  # the pressed keyboard belongs to an old version of the table
 
 
 @dataclass

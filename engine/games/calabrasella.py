@@ -1,6 +1,6 @@
 """Calabrasella (Калабраселла): three players, 40 cards, one soloist against two partners.
 
-Rules: /work/shared/RULES.md section 2 (seed 001). 12 cards each and a widow of 4; card order
+Rules: RULES.md (the team rules digest) section 2 (seed 001). 12 cards each and a widow of 4; card order
 3 > 2 > A > K > Q > J > 7 > 6 > 5 > 4, no trumps. From eldest (the dealer's left) each player
 declares or passes; the first to declare is the soloist, all passing annuls the deal. The
 soloist may ask for one card (a 3 he lacks; a 2 if he holds all four 3s; an A if he holds all

@@ -1,6 +1,6 @@
 """Klaberjass (Клаберас): two players, 32 cards, a two-round trump auction, game to 500.
 
-Rules: /work/shared/RULES.md section 3 (seed 002, part 1). In short: 6 cards each and a turned
+Rules: RULES.md (the team rules digest) section 3 (seed 002, part 1). In short: 6 cards each and a turned
 card proposing trump; round 1 ``take`` / ``pass`` / ``schmeiss`` (non-dealer first), round 2
 name another suit or pass; 3 more cards each and the bottom card of the stock shown; the holder of
 the trump 7 may swap it for the turned card (the "dix") while the turned suit is trump; sequences

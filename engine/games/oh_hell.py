@@ -1,6 +1,6 @@
 """Oh Hell (Черт побери), 3-7 players, 52 cards: bid the exact number of tricks you will take.
 
-Rules: /work/shared/RULES.md section 4 (the Hoyle version the seed describes). A game is a series
+Rules: RULES.md (the team rules digest) section 4 (the Hoyle version the seed describes). A game is a series
 of deals; deal ``d`` gives every player ``hand_sizes[d]`` cards (by default 1, 2, ... up to 15/13/10/8/7
 deals for 3/4/5/6/7 players). The card after the hands is turned for trump; the last deal of the game
 is played at no trump (option ``last_deal_no_trump``), and so is a deal that uses the whole pack.

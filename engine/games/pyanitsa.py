@@ -1,6 +1,6 @@
 """Пьяница (Pyanitsa, "Drunkard"), 2-8 players: the Russian War; nobody decides anything.
 
-Rules: /work/shared/RULES.md section 6 and product decision 5.
+Rules: RULES.md (the team rules digest) section 6 and product decision 5.
 
 - Pack: 32 cards (7-A) for 2 players, 36 (6-A) for 3, 52 for 4+ (option ``deck``: "auto", "32", "36",
   "52"). The whole pack is dealt face down in equal shares; a remainder is set aside (out of play).

@@ -1,6 +1,6 @@
 """Свинья (Svinya, "the pig"), 2-8 players: shed your cards on the pig and on your neighbours' shops.
 
-Rules: /work/shared/RULES.md section 5 (the seed is a fragment; the turn structure is the
+Rules: RULES.md (the team rules digest) section 5 (the seed is a fragment; the turn structure is the
 reconstruction RULES.md approves as the default, product decision 6).
 
 - Pack: 2-3 players use 36 cards (the pig starts with a 6), 4+ players 52 (the pig starts with a 2);

@@ -1,6 +1,6 @@
 """Variety (Варьете), Robert Abbott's game for exactly 4 players: partners are made by matching bids.
 
-Rules: /work/shared/RULES.md section 10 (the seed's values). All 52 cards are dealt, 13 each, A high.
+Rules: RULES.md (the team rules digest) section 10 (the seed's values). All 52 cards are dealt, 13 each, A high.
 The auction starts at the dealer's left and goes round clockwise, several rounds if need be: each bid
 names one of the eight contracts (I..VIII, below), and nobody may name the same contract twice. The
 first bid naming a contract another player has already named ends the auction: those two players are
