@@ -20,8 +20,9 @@ words and pictures work for every trick game:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
-from engine.cards import SUITS, rank_of, suit_of
+from engine.cards import CARD_TEXT, SUITS, rank_of, suit_of
 
 NO_TRUMP = -1
 
@@ -200,3 +201,32 @@ def sort_key_table(trump: int = NO_TRUMP) -> dict[int, int]:
                 table[card] = (0 if suit == trump else suit + 1) * 16 + 16 - rank_of(card)
         _SORT_TABLES[trump] = table
     return table
+
+
+def plays_view(trick: Sequence[Sequence[int]]) -> list[dict[str, Any]]:
+    """A trick held as ``[[seat, card], ...]``, in the view's form (one card per play)."""
+    return [{"seat": seat, "cards": [CARD_TEXT[card]]} for seat, card in trick]
+
+
+def take_trick(state: Any, winner: int) -> dict[str, Any]:
+    """The winner takes the trick on the table and leads the next; returns the "trick" event.
+
+    For states holding ``trick`` as ``[[seat, card], ...]`` with ``trick_leader``, per-seat
+    ``tricks`` counts, ``taken`` piles and ``last_trick`` (Klaberjass, Calabrasella).
+    """
+    cards = [card for _, card in state.trick]
+    state.tricks[winner] += 1
+    state.taken[winner].extend(cards)
+    state.last_trick = {"leader": state.trick_leader, "plays": plays_view(state.trick), "winner": winner}
+    state.trick = []
+    state.trick_leader = winner
+    return {"type": "trick", "winner": winner, "cards": [CARD_TEXT[c] for c in cards]}
+
+
+def why_card_refused(card: int | None, hand: Sequence[int], trick: Sequence[int]) -> str:
+    """Why a card play was refused in a follow-suit game: not a card play, not held, or not following."""
+    if card is None:
+        return "it is time to play a card: 'play C'"
+    if card not in hand:
+        return f"{CARD_TEXT[card]} is not in your hand"
+    return f"you must follow suit ({CARD_TEXT[trick[0]][-1]})"

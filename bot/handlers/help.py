@@ -98,9 +98,7 @@ async def group_only(message: Message, tables: Tables, actor: Actor) -> None:
 
 async def migrated(message: Message, tables: Tables) -> None:
     """The group became a supergroup: tables, queues and the league move to the new id."""
-    async with tables.store.transaction() as tx:
-        await tx.migrate_chat(message.chat.id, message.migrate_to_chat_id)  # type: ignore[arg-type]
-    tables.outbox.wake()
+    await tables.chat_migrated(message.chat.id, message.migrate_to_chat_id)  # type: ignore[arg-type]
 
 
 async def unknown_button(query: CallbackQuery, actor: Actor) -> None:
@@ -112,13 +110,9 @@ async def dm_status(update: ChatMemberUpdated, tables: Tables) -> None:
     """A user blocked the bot (the groups where they play are told) or unblocked it (their hands come back)."""
     user_id = update.chat.id
     if update.new_chat_member.status in ("kicked", "left"):
-        async with tables.store.transaction() as tx:
-            await tables.user_unreachable(tx, user_id, blocked=True)
-        tables.outbox.wake()
+        await tables.dm_blocked(user_id)
     elif update.new_chat_member.status == "member":
-        async with tables.store.transaction() as tx:
-            await tx.set_user_started(user_id)
-        await tables.resend_hands(user_id)
+        await tables.dm_unblocked(user_id)
 
 
 async def _say(tables: Tables, message: Message, actor: Actor, where: Where | None, text: str) -> None:

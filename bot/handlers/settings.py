@@ -31,11 +31,9 @@ async def set_language(query: CallbackQuery, callback_data: Lang, tables: Tables
         if query.message is None or not await is_admin(query, actor.user_id):
             await _answer_press(query, Answer(t(actor.lang, "Only admins can change the chat's language."), alert=True))
             return
-        async with tables.store.transaction() as tx:
-            await tx.set_chat_lang(query.message.chat.id, lang)
+        await tables.set_language("c", query.message.chat.id, lang)
     else:
-        async with tables.store.transaction() as tx:
-            await tx.set_user_lang(actor.user_id, lang)
+        await tables.set_language("u", actor.user_id, lang)
     await _answer_press(query, Answer(t(lang, "Language set: English")))
 
 

@@ -62,24 +62,11 @@ async def edit_text(tx: Tx, chat_id: int, slot: str, text: str, markup: InlineKe
     await tx.enqueue(chat_id, "edit", payload, slot=slot, merge_key=f"slot:{slot}")
 
 
-async def put_image(tx: Tx, png: bytes) -> str:
-    key = hashlib.sha1(png).hexdigest()
-    await tx.put_blob(key, png)
+async def put_blob(tx: Tx, data: bytes) -> str:
+    """Keep bytes to send (a document) in the database, so a crash before sending loses nothing."""
+    key = hashlib.sha1(data).hexdigest()
+    await tx.put_blob(key, data)
     return key
-
-
-async def send_photo(tx: Tx, chat_id: int, png: bytes, caption: str, markup: InlineKeyboardMarkup | None = None,
-                     slot: str | None = None, thread_id: int = 0) -> None:
-    payload = {"blob": await put_image(tx, png), "caption": caption, "markup": markup_data(markup),
-               "thread": thread_id}
-    await tx.enqueue(chat_id, "photo", payload, slot=slot, merge_key=f"slot:{slot}" if slot else None)
-
-
-async def edit_photo(tx: Tx, chat_id: int, slot: str, png: bytes, caption: str,
-                     markup: InlineKeyboardMarkup | None = None, thread_id: int = 0) -> None:
-    payload = {"blob": await put_image(tx, png), "caption": caption, "markup": markup_data(markup),
-               "thread": thread_id}
-    await tx.enqueue(chat_id, "edit_photo", payload, slot=slot, merge_key=f"slot:{slot}")
 
 
 async def send_picture(tx: Tx, chat_id: int, picture: dict[str, Any], caption: str,
@@ -99,7 +86,7 @@ async def edit_picture(tx: Tx, chat_id: int, slot: str, picture: dict[str, Any],
 
 async def send_document(tx: Tx, chat_id: int, data: bytes, filename: str, caption: str = "",
                         thread_id: int = 0) -> None:
-    payload = {"blob": await put_image(tx, data), "filename": filename, "caption": caption, "thread": thread_id}
+    payload = {"blob": await put_blob(tx, data), "filename": filename, "caption": caption, "thread": thread_id}
     await tx.enqueue(chat_id, "document", payload)
 
 
@@ -350,10 +337,6 @@ class Outbox:
 
     async def _image(self, payload: dict[str, Any]) -> tuple[str, bytes, str | None]:
         """The picture's bytes and, if Telegram has it already, its file id (then nothing is uploaded)."""
-        if "blob" in payload:
-            async with self.store.read() as tx:
-                data, file_id = await tx.blob(payload["blob"])
-            return payload["blob"], data, file_id
         if self.render is None:
             raise RuntimeError("a picture was queued but this outbox cannot draw")
         data = await asyncio.to_thread(self.render, payload["picture"])

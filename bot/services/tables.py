@@ -304,6 +304,31 @@ class Tables(LobbyService, Publisher, Reports):
                 pass
         self._ai_tasks.clear()
 
+    # -- chats and people ---------------------------------------------------------------
+    async def chat_migrated(self, old_id: int, new_id: int) -> None:
+        """The group became a supergroup: tables, queues and the league move to the new id."""
+        async with self.store.transaction() as tx:
+            await tx.migrate_chat(old_id, new_id)
+        self.outbox.wake()
+
+    async def set_language(self, scope: str, owner_id: int, lang: str) -> None:
+        """A user's DM language (scope "u") or a chat's (scope "c")."""
+        async with self.store.transaction() as tx:
+            if scope == "c":
+                await tx.set_chat_lang(owner_id, lang)
+            else:
+                await tx.set_user_lang(owner_id, lang)
+
+    async def dm_blocked(self, user_id: int) -> None:
+        async with self.store.transaction() as tx:
+            await self.user_unreachable(tx, user_id, blocked=True)
+        self.outbox.wake()
+
+    async def dm_unblocked(self, user_id: int) -> None:
+        async with self.store.transaction() as tx:
+            await tx.set_user_started(user_id)
+        await self.resend_hands(user_id)
+
     # -- players the bot cannot write to ------------------------------------------------
     async def user_unreachable(self, tx: Tx, user_id: int, blocked: bool) -> None:
         """A DM got 403 (or the user blocked the bot): remember it and, once, tell every group where

@@ -289,9 +289,6 @@ class Tx:
         await self.db.execute("UPDATE outbox SET method = ? WHERE id = ?", (edit, row.id))
         return False
 
-    async def outbox_chat(self, row_id: int, chat_id: int) -> None:
-        await self.db.execute("UPDATE outbox SET chat_id = ? WHERE id = ?", (chat_id, row_id))
-
     async def outbox_attempted(self, row_id: int, error: str) -> None:
         await self.db.execute("UPDATE outbox SET attempts = attempts + 1, error = ? WHERE id = ?", (error, row_id))
 

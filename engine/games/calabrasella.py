@@ -37,7 +37,7 @@ from pydantic import Field
 
 from engine.cards import ACE, JACK, KING, QUEEN, card_str, cards_str, deck, make, parse_card, rank_of, suit_of
 from engine.core import Event, Game, GameError, Options, State, View, deal_rng, register
-from engine.tricks import NO_TRUMP, follow_options, order_from, winning_index
+from engine.tricks import NO_TRUMP, follow_options, order_from, plays_view, take_trick, winning_index
 
 RANK_ORDER = [3, 2, ACE, KING, QUEEN, JACK, 7, 6, 5, 4]
 STRENGTH = order_from(RANK_ORDER)
@@ -251,12 +251,7 @@ class CalabrasellaState(State):
             return events
         cards = [c for _, c in self.trick]
         win = self.trick[winning_index(cards, NO_TRUMP, strength=STRENGTH)][0]
-        self.tricks[win] += 1
-        self.taken[win].extend(cards)
-        self.last_trick = {"leader": self.trick_leader, "plays": self._plays(self.trick), "winner": win}
-        self.trick = []
-        self.trick_leader = win
-        events.append({"type": "trick", "winner": win, "cards": cards_str(cards)})
+        events.append(take_trick(self, win))
         if sum(self.tricks) == TRICKS:
             events.extend(self._end_deal(win))
         return events
@@ -293,9 +288,6 @@ class CalabrasellaState(State):
         return [self._deal()]
 
     # -- views ------------------------------------------------------------------------
-    @staticmethod
-    def _plays(trick: list[list[int]]) -> list[dict[str, Any]]:
-        return [{"seat": s, "cards": [card_str(c)]} for s, c in trick]
 
     def _view(self, seat: int | None) -> View:
         asked = None
@@ -332,7 +324,7 @@ class CalabrasellaState(State):
             best = None
             if self.trick:
                 best = self.trick[winning_index([c for _, c in self.trick], NO_TRUMP, strength=STRENGTH)][0]
-            view["trick"] = {"leader": self.trick_leader, "plays": self._plays(self.trick), "best": best}
+            view["trick"] = {"leader": self.trick_leader, "plays": plays_view(self.trick), "best": best}
         if seat is not None and 0 <= seat < 3:
             view["hand"] = cards_str(hand_order(self.hands[seat]))
             if seat == self.soloist:

@@ -45,7 +45,7 @@ from pydantic import Field
 
 from engine.cards import KING, QUEEN, SUITS, card_str, cards_str, deck, make, parse_card, rank_of, suit_of
 from engine.core import Event, Game, GameError, Options, State, View, deal_rng, register
-from engine.tricks import follow_options, order_from, sort_hand, trump_letter, winning_index
+from engine.tricks import follow_options, order_from, plays_view, sort_hand, take_trick, trump_letter, winning_index
 
 PLAIN_ORDER = order_from([14, 10, 13, 12, 11, 9, 8, 7])
 TRUMP_ORDER = order_from([11, 9, 14, 10, 13, 12, 8, 7])
@@ -328,12 +328,7 @@ class KlaberjassState(State):
             return events
         cards = [c for _, c in self.trick]
         win = self.trick[winning_index(cards, self.trump, strength=PLAIN_ORDER, trump_strength=TRUMP_ORDER)][0]  # type: ignore[arg-type]
-        self.tricks[win] += 1
-        self.taken[win].extend(cards)
-        self.last_trick = {"leader": self.trick_leader, "plays": self._plays(self.trick), "winner": win}
-        self.trick = []
-        self.trick_leader = win
-        events.append({"type": "trick", "winner": win, "cards": cards_str(cards)})
+        events.append(take_trick(self, win))
         if sum(self.tricks) == TRICKS:
             events.extend(self._end_deal(win))
         return events
@@ -400,9 +395,6 @@ class KlaberjassState(State):
         return events
 
     # -- views -------------------------------------------------------------------
-    @staticmethod
-    def _plays(trick: list[list[int]]) -> list[dict[str, Any]]:
-        return [{"seat": s, "cards": [card_str(c)]} for s, c in trick]
 
     def _view(self, seat: int | None) -> View:
         trump = self.trump
@@ -435,7 +427,7 @@ class KlaberjassState(State):
             if self.trick:
                 cards = [c for _, c in self.trick]
                 best = self.trick[winning_index(cards, trump, strength=PLAIN_ORDER, trump_strength=TRUMP_ORDER)][0]  # type: ignore[arg-type]
-            view["trick"] = {"leader": self.trick_leader, "plays": self._plays(self.trick), "best": best}
+            view["trick"] = {"leader": self.trick_leader, "plays": plays_view(self.trick), "best": best}
         if seat is not None and 0 <= seat < 2:
             view["hand"] = cards_str(sort_hand(self.hands[seat], trump if trump is not None else -1))
         return view

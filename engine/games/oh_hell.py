@@ -39,6 +39,7 @@ from engine.tricks import (
     sort_key_table,
     trump_from_letter,
     trump_letter,
+    why_card_refused,
 )
 
 PACK = 52
@@ -241,12 +242,7 @@ class OhHellState(State):
                     return f"hook: the dealer may not bid {bid} (the bids would total the {k} tricks)"
                 return f"bids go from 0 to {self.sizes[self.deal_index]}"
             return "it is time to bid: 'bid N'"
-        card = PLAY_CARD.get(action)
-        if card is None:
-            return "it is time to play a card: 'play C'"
-        if card not in self.hands[seat]:
-            return f"{card_str(card)} is not in your hand"
-        return f"you must follow suit ({card_str(self.trick[0])[-1]})"
+        return why_card_refused(PLAY_CARD.get(action), self.hands[seat], self.trick)
 
     # -- applying actions ---------------------------------------------------------------
 

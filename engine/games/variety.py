@@ -42,7 +42,7 @@ from pydantic import Field
 
 from engine.cards import CARD_TEXT, card_str, deck, parse_card, rank_of, suit_of
 from engine.core import Event, Game, GameError, Options, State, View, deal_rng, register
-from engine.tricks import NO_TRUMP, follow_suit, plain_winning_index, sort_key_table, trump_letter
+from engine.tricks import NO_TRUMP, follow_suit, plain_winning_index, sort_key_table, trump_letter, why_card_refused
 
 PLAYERS = 4
 HAND = 13
@@ -217,12 +217,7 @@ class VarietyState(State):
             if action in BID_VALUE:
                 return f"you have already named contract {ROMAN[BID_VALUE[action]]}"
             return "it is time to name a contract: 'bid 1' .. 'bid 8'"
-        card = PLAY_CARD.get(action)
-        if card is None:
-            return "it is time to play a card: 'play C'"
-        if card not in self.hands[seat]:
-            return f"{card_str(card)} is not in your hand"
-        return f"you must follow suit ({card_str(self.trick[0])[-1]})"
+        return why_card_refused(PLAY_CARD.get(action), self.hands[seat], self.trick)
 
     # -- applying actions ---------------------------------------------------------------
     def _apply(self, action: str) -> list[Event]:
