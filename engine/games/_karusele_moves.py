@@ -1,4 +1,4 @@
-"""Karusele move generation: card values, table items, captures, builds and their text form.
+"""Karusele move generation and checking: card values, table items, captures, builds, their text.
 
 Kept apart from ``karusele.py`` (the state machine) because this is the combinatorial part:
 which sets of table cards one hand card may take, and which builds it may make.
@@ -8,15 +8,18 @@ one card (owner None) or a build (two or more number cards, owner = the last sea
 built or raised it). A build counts as one card of its total and is only ever taken whole,
 as a group of its own, by a card equal to its total.
 
-Why captures are "saturated" (see the module docstring of ``karusele.py`` for the rules):
-the number of ways to pick disjoint sum groups grows exponentially with the table (a table
-of 12 number cards already allows over a thousand for one hand card), which no player can
-choose from. A capture therefore takes every table item equal to the card's value, plus a
-set of sum groups after which no further group of the leftover cards adds up to the value.
-Different ways of grouping the same cards are one move (written in one canonical grouping).
-The search has a node budget so that a pathological table (dozens of trailed cards) cannot
-stall the bot; within the budget every saturated capture is listed, and the tests check
-completeness against a brute force on small tables.
+Legality is a *check* of the move the player wrote (``read_take``, ``read_build``), never
+membership in a list: a number card takes every table item of its own value and any set of
+disjoint groups of loose cards, each adding up to its value (the player's choice; at least one
+group or equal card). The check splits the chosen loose cards into such groups exactly (no
+step budget), so every legal capture is playable, and it names what is wrong when it refuses.
+A capture is one move however its cards are written or grouped: ``canonical`` text depends
+only on the set of cards taken.
+
+The number of legal captures grows exponentially with the table, so the enumeration kept for
+the AI, hints, one-press buttons and random play (``legal_sample``) is a bounded *sample*:
+the largest captures of each hand card (up to ``SAMPLE_CAPTURES``), every plain build, up to
+``MAX_EXTRA`` multi-builds per base, every trail and sweep.
 """
 
 from __future__ import annotations
@@ -25,14 +28,14 @@ from collections.abc import Iterator
 from itertools import combinations, product
 from typing import Any
 
-from engine.cards import BROOM, JOKER11, JOKER15, JOKER20, card_str, rank_of, suit_of
+from engine.cards import BROOM, JOKER11, JOKER15, JOKER20, card_str, parse_card, rank_of, suit_of
 
 Item = dict[str, Any]
 
 SPECIAL_VALUE = {JOKER11: 11, JOKER15: 15, JOKER20: 20}
-SEARCH_BUDGET = 2500  # search steps per hand card (captures) or per build base (extra groups)
-MAX_CAPTURES = 24  # per hand card; only reached on tables no sensible play produces
-MAX_EXTRA = 6  # extra-build groupings per build base
+SEARCH_BUDGET = 2500  # search steps of the *sample* enumeration per hand card or build base
+SAMPLE_CAPTURES = 6  # captures per hand card in the sample (the largest first)
+MAX_EXTRA = 6  # extra-build groupings per build base in the sample
 
 
 def value(card: int) -> int | None:
@@ -69,7 +72,7 @@ def card_key(card: int) -> tuple[int, int]:
     return (v if v is not None else 20 + rank_of(card), suit_of(card))
 
 
-# --- saturated packings ---------------------------------------------------------------------
+# --- saturated packings (the sample enumeration) ---------------------------------------------------------------------
 
 class _Budget:
     """Counts search steps; ``spent`` turns True once the allowance is used up."""
@@ -210,8 +213,9 @@ def court_captures(card: int, table: list[Item]) -> list[str]:
     return moves
 
 
-def number_captures(card: int, table: list[Item]) -> list[str]:
-    """Saturated captures of a number card (largest first), see the module docstring."""
+def number_captures_sample(card: int, table: list[Item], limit: int = SAMPLE_CAPTURES) -> list[str]:
+    """A sample of a number card's captures: the saturated ones (nothing more could be added),
+    largest first, at most ``limit``. Legal captures not listed here are still legal (``read_take``)."""
     v = value(card)
     assert v is not None
     forced: list[tuple[list[int], bool]] = []
@@ -223,7 +227,7 @@ def number_captures(card: int, table: list[Item]) -> list[str]:
         elif iv is not None and iv < v and not is_build(it):
             loose.append(it["cards"][0])
     moves = []
-    for taken, groups in packings(loose, v, MAX_CAPTURES)[0]:
+    for taken, groups in packings(loose, v, limit)[0]:
         if taken or forced:
             moves.append(_take_text(card, forced + [(g, False) for g in groups]))
     return moves
@@ -248,13 +252,14 @@ def builds(card: int, hand: list[int], table: list[Item]) -> list[str]:
                  if i != idx and not is_build(it) and (item_value(it) or 99) < total]
         for taken, groups in packings(loose, total, MAX_EXTRA)[0]:
             if taken:
-                parts = sorted(groups, key=lambda cs: [card_key(c) for c in cs])
+                parts = sorted(groups, key=lambda cs: sorted(card_key(c) for c in cs))
                 moves.append(" ".join([head, *(group_text(cs, False) for cs in parts)]))
     return moves
 
 
-def legal_moves(hand: list[int], table: list[Item]) -> list[str]:
-    """Every legal move of a hand on a table, hand card by hand card: captures, builds, trail."""
+def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
+    """A sample of the legal moves of a hand, card by card (see the module docstring): complete for
+    trails, the broom, court captures and plain builds; bounded for sum captures and multi-builds."""
     moves: list[str] = []
     for card in hand:
         if card == BROOM:
@@ -263,7 +268,7 @@ def legal_moves(hand: list[int], table: list[Item]) -> list[str]:
         if is_court(card):
             moves.extend(court_captures(card, table))
         else:
-            moves.extend(number_captures(card, table))
+            moves.extend(number_captures_sample(card, table))
             moves.extend(builds(card, hand, table))
         moves.append(f"trail {card_str(card)}")
     return moves
@@ -284,3 +289,242 @@ def parse(action: str) -> tuple[str, str, list[tuple[list[str], bool]]]:
     if len(words) < 2:
         raise ValueError(f"not a Karusele action: {action!r}")
     return words[0], words[1], [parse_group(w) for w in words[2:]]
+
+
+# --- checking a move as written ------------------------------------------------------------
+
+class Refusal(ValueError):
+    """Why a written move is not legal: an English ``template`` with ``params`` (the bot
+    translates the template; the engine shows ``str(self)``)."""
+
+    def __init__(self, template: str, **params: Any) -> None:
+        super().__init__(template.format(**params))
+        self.template = template
+        self.params = params
+
+
+def split_groups(cards: list[int], target: int) -> list[list[int]] | None:
+    """Split number ``cards`` (each worth less than ``target``) into groups each adding up to
+    ``target``, or None when no such split exists. Exact: a memoised search on value counts
+    (cards of one value are interchangeable), with no step budget. Deterministic: the same
+    cards always give the same groups."""
+    if not cards:
+        return []
+    total = sum(value(c) or 0 for c in cards)
+    if total % target:
+        return None
+    by_value: dict[int, list[int]] = {}
+    for c in sorted(cards, key=card_key):
+        by_value.setdefault(value(c) or 0, []).append(c)
+    values = sorted(by_value, reverse=True)
+    counts = tuple(len(by_value[x]) for x in values)
+    groups = _exact_partition(counts, values, target, {})
+    if groups is None:
+        return None
+    pools = {x: list(by_value[x]) for x in values}
+    return [[pools[values[j]].pop(0) for j in group] for group in groups]
+
+
+def _exact_partition(ks: tuple[int, ...], values: list[int], target: int, memo: dict) -> list | None:
+    """Groups (lists of value indices) splitting the multiset ``ks`` into sums of ``target``, or None.
+    The group holding the largest remaining value is tried in every way, so None means impossible."""
+    if ks in memo:
+        return memo[ks]
+    i = next((j for j, k in enumerate(ks) if k), None)
+    if i is None:
+        return []
+    rest = list(ks)
+    rest[i] -= 1
+    answer = None
+    budget = _Budget(1 << 62)  # never spent: the search is exact
+    for comp in _sub_multisets(list(rest), values, i, target - values[i], budget):
+        left = tuple(r - c for r, c in zip(rest, comp, strict=True))
+        sub = _exact_partition(left, values, target, memo)
+        if sub is not None:
+            answer = [[i] + [j for j, c in enumerate(comp) for _ in range(c)], *sub]
+            break
+    memo[ks] = answer
+    return answer
+
+
+def has_subset_sum(cards: list[int], target: int) -> bool:
+    """Does some non-empty set of ``cards`` add up to ``target``? (bitset subset sum)"""
+    mask = (1 << (target + 1)) - 1
+    sums = 1
+    for c in cards:
+        sums = (sums | sums << (value(c) or 0)) & mask
+    return bool(sums >> target & 1)
+
+
+def _text_cards(cards: list[int]) -> str:
+    return "+".join(card_str(c) for c in cards)
+
+
+def _locate(words: list[str], table: list[Item]) -> list[tuple[list[int], list[int]]]:
+    """For each written group: its cards and the table items they lie in. Refuses unknown cards,
+    cards not on the table and cards named twice."""
+    where = {c: i for i, it in enumerate(table) for c in it["cards"]}
+    seen: set[int] = set()
+    out = []
+    for word in words:
+        texts, _ = parse_group(word)
+        cards = []
+        for text in texts:
+            try:
+                card = parse_card(text)
+            except ValueError:
+                raise Refusal("{card} is not a card", card=text) from None
+            if card not in where:
+                raise Refusal("{card} is not on the table", card=card_str(card))
+            if card in seen:
+                raise Refusal("{card} is named twice", card=card_str(card))
+            seen.add(card)
+            cards.append(card)
+        out.append((cards, sorted({where[c] for c in cards})))
+    return out
+
+
+def _whole_build(cards: list[int], items: list[int], table: list[Item]) -> Item | None:
+    """The build a written group names (all its cards and nothing else), None for loose cards;
+    refuses a group that takes part of a build or mixes a build with other cards."""
+    builds = [table[i] for i in items if is_build(table[i])]
+    if not builds:
+        return None
+    build = builds[0]
+    if len(items) > 1 or sorted(cards) != sorted(build["cards"]):
+        raise Refusal("the build {build} is taken whole and on its own",
+                      build=group_text(build["cards"], True))
+    return build
+
+
+def _merge_build_parts(located: list[tuple[list[int], list[int]]],
+                       table: list[Item]) -> list[tuple[list[int], list[int]]]:
+    """A build's cards written as separate words (``take 10S 5S 5H``) make one group: the build."""
+    out: list[tuple[list[int], list[int]]] = []
+    parts: dict[int, list[int]] = {}
+    for cards, items in located:
+        if len(cards) == 1 and is_build(table[items[0]]):
+            parts.setdefault(items[0], []).extend(cards)
+        else:
+            out.append((cards, items))
+    return out + [(cards, [i]) for i, cards in parts.items()]
+
+
+def read_take(card: int, words: list[str], table: list[Item]) -> str:
+    """The canonical text of ``take CARD WORDS...`` if it is a legal capture, else Refusal.
+
+    Number cards: every written group is a card of the card's value, a build of that value
+    (whole) or loose cards adding up to it; single loose cards written apart are grouped by the
+    engine (any split will do). Every table item of the card's value must be taken."""
+    if is_court(card):
+        return _read_court(card, words, table)
+    v = value(card)
+    if v is None:
+        raise Refusal("{card} does not take: the broom sweeps", card=card_str(card))
+    if not words:
+        raise Refusal("name the table cards that {card} takes", card=card_str(card))
+    taken_items: set[int] = set()
+    equal: list[tuple[list[int], bool]] = []
+    pool: list[int] = []
+    for cards, items in _merge_build_parts(_locate(words, table), table):
+        build = _whole_build(cards, items, table)
+        if build is not None:
+            total = item_value(build) or 0
+            if total != v:
+                raise Refusal("the build {build} is worth {total}, not {value}",
+                              build=group_text(build["cards"], True), total=total, value=v)
+            equal.append((list(build["cards"]), True))
+            taken_items.update(items)
+            continue
+        for c in cards:
+            if value(c) is None:
+                raise Refusal("{card} has no value: only a court card of its rank takes it", card=card_str(c))
+        total = sum(value(c) or 0 for c in cards)
+        if len(cards) > 1 and total != v:
+            raise Refusal("{group} adds up to {total}, not {value}", group=_text_cards(cards), total=total, value=v)
+        if len(cards) == 1 and total > v:
+            raise Refusal("{card} is worth {total}, more than {value}", card=card_str(cards[0]), total=total, value=v)
+        taken_items.update(items)
+        if len(cards) == 1 and total == v:
+            equal.append((cards, False))
+        else:
+            pool.extend(cards)
+    for i, it in enumerate(table):
+        if i not in taken_items and item_value(it) == v:
+            shown = group_text(it["cards"], is_build(it))
+            raise Refusal("{item} is worth {value} too: a capture takes every card and build of its value",
+                          item=shown, value=v)
+    groups = split_groups(pool, v)
+    if groups is None:
+        loose = _text_cards(sorted(pool, key=card_key))
+        total = sum(value(c) or 0 for c in pool)
+        if total % v:
+            raise Refusal("{cards} add up to {total}, which is not whole groups of {value}",
+                          cards=loose, total=total, value=v)
+        raise Refusal("{cards} cannot be split into groups of {value} each", cards=loose, value=v)
+    return _take_text(card, equal + [(g, False) for g in groups])
+
+
+def _read_court(card: int, words: list[str], table: list[Item]) -> str:
+    """A court card takes one court of its rank, or all three when three lie on the table."""
+    same = [it["cards"][0] for it in table
+            if not is_build(it) and is_court(it["cards"][0]) and rank_of(it["cards"][0]) == rank_of(card)]
+    located = _locate(words, table)
+    cards = [c for cs, _ in located for c in cs]
+    if not cards:
+        raise Refusal("name the table cards that {card} takes", card=card_str(card))
+    for c in cards:
+        if c not in same:
+            raise Refusal("{card} takes only a court card of its own rank, not {other}",
+                          card=card_str(card), other=card_str(c))
+    if len(cards) == 1 or len(cards) == 3 == len(same):
+        return _take_text(card, [([c], False) for c in sorted(cards, key=card_key)])
+    raise Refusal("a court card takes one court of its rank, or all three when three lie on the table")
+
+
+def read_build(card: int, hand: list[int], words: list[str], table: list[Item]) -> str:
+    """The canonical text of ``build CARD BASE [GROUPS...]`` if legal, else Refusal.
+
+    The base is one table number card or one whole build; the total must be the value of
+    another card the player keeps. Extra groups of loose cards adding up to the total become
+    builds too; when any are grouped, every group that still fits must be (see ``karusele.py``)."""
+    v = value(card)
+    if v is None:
+        raise Refusal("only number cards (A-10, jokers) build")
+    if not words:
+        raise Refusal("name the table card or build that {card} goes onto", card=card_str(card))
+    located = _locate(words, table)
+    base_cards, base_items = located[0]
+    base_build = _whole_build(base_cards, base_items, table)
+    if base_build is None:
+        if len(base_cards) != 1:
+            raise Refusal("a build goes onto one table card or one build, not {group}",
+                          group=_text_cards(sorted(base_cards, key=card_key)))
+        if value(base_cards[0]) is None:
+            raise Refusal("{card} has no value: nothing builds on it", card=card_str(base_cards[0]))
+        base = table[base_items[0]]
+    else:
+        base = base_build
+    total = v + (item_value(base) or 0)
+    if not any(value(c) == total for c in hand if c != card):
+        raise Refusal("you need another card worth {total} in your hand to build {total}", total=total)
+    used = set(base_items)
+    extras: list[list[int]] = []
+    for cards, items in located[1:]:
+        if any(is_build(table[i]) for i in items):
+            raise Refusal("a further build is made of loose cards, not of the build {build}",
+                          build=group_text(table[items[0]]["cards"], True))
+        group_sum = sum(value(c) or 0 for c in cards)
+        if len(cards) < 2 or any(value(c) is None for c in cards) or group_sum != total:
+            raise Refusal("{group} adds up to {sum}, not {total}", group=_text_cards(cards),
+                          sum=group_sum if all(value(c) is not None for c in cards) else "?", total=total)
+        used.update(items)
+        extras.append(cards)
+    if extras:
+        leftover = [it["cards"][0] for i, it in enumerate(table)
+                    if i not in used and not is_build(it) and (item_value(it) or 99) < total]
+        if has_subset_sum(leftover, total):
+            raise Refusal("more loose cards add up to {total}: group every one that fits", total=total)
+    head = f"build {card_str(card)} {group_text(base['cards'], is_build(base))}"
+    parts = sorted(extras, key=lambda cs: sorted(card_key(c) for c in cs))
+    return " ".join([head, *(group_text(sorted(cs, key=card_key), False) for cs in parts)])

@@ -13,9 +13,12 @@ Actions (canonical text; cards in ``engine.cards`` notation):
   loose cards summing to H's value (``AH+5C``, sorted by value then suit) or a build in
   parentheses (``(AH+5C)``, stacking order). Groups are sorted: single cards, builds, sums
   (by size). A court card takes one court of its rank (``take JS JD``) or all three
-  (``take JS JD JH JC``). Number cards make *saturated* captures: every table card or build
-  equal to H's value is taken, plus sum groups until no group of the leftover loose cards
-  adds up to it (see ``_karusele_moves`` for why); a set of cards is one move however grouped.
+  (``take JS JD JH JC``). A number card takes every table card or build equal to its value,
+  plus any disjoint sum groups the player chooses (at least one group or equal card in all);
+  it need not take every group that fits (the product decision of issue 13, over RULES.md 7.3).
+  Legality is checked on the cards written (``_karusele_moves.read_take``), in any order and
+  grouping; single loose cards written apart are grouped by the engine. A set of cards is one
+  move: ``act`` applies it under its canonical text.
 - ``sweep BR``: the broom takes the whole table (nothing, if it is empty); never trailed.
 - ``build H B [X1 X2 ...]``: place number card H on the base ``B`` (a number card ``5S`` or a
   build ``(AH+5C)``), making a build of total T = value(H) + value(B); the player must hold
@@ -28,6 +31,11 @@ Actions (canonical text; cards in ``engine.cards`` notation):
 Builds count as one card of their total and are taken only whole, by a card of that value
 (never as part of a sum). Their builder can only take them on a later turn, which the
 one-card-per-turn structure already guarantees.
+
+``legal_actions()`` is a *sample* for Karusele (``_karusele_moves.legal_sample``): every trail,
+sweep, court capture and plain build, but only the largest captures of each hand card and a few
+multi-builds. ``act`` and ``is_legal`` accept every legal move, listed or not; a refusal's
+``IllegalAction`` carries ``template`` and ``params`` (the bot translates the template).
 
 Scoring per deal (per side: a seat, or a partnership): J20 10, J15 5, J11 3, 10D 2, 2S 2,
 most spades 2 and most cards 2 (two-way tie 1 each, three or more tied: nobody), 1 per spade
@@ -66,13 +74,16 @@ from engine.cards import (
     sort_key,
     suit_of,
 )
-from engine.core import Event, Game, GameError, Options, State, View, deal_rng, register
+from engine.core import Event, Game, GameError, IllegalAction, Options, State, View, deal_rng, register
 from engine.games._karusele_moves import (
+    Refusal,
     is_build,
     item_value,
-    legal_moves,
+    legal_sample,
     parse,
     parse_group,
+    read_build,
+    read_take,
     value,
 )
 
@@ -204,27 +215,78 @@ class KaruseleState(State):
         return None if self.phase == "over" else self.turn
 
     def _legal(self) -> list[str]:
+        """A sample of the legal moves (see the module docstring); ``act`` accepts every legal one."""
         assert self.turn is not None
-        return legal_moves(self.hands[self.turn], self.table)
+        return legal_sample(self.hands[self.turn], self.table)
+
+    def act(self, seat: int, action: str) -> list[Event]:
+        """Apply any legal move however it is written (card order, grouping, letter case), under
+        its canonical text; IllegalAction naming what is wrong otherwise, changing nothing."""
+        to_act = self._to_act()
+        if to_act is None:
+            raise IllegalAction(action, "the game is over")
+        if seat != to_act:
+            raise IllegalAction(action, f"it is seat {to_act}'s turn, not seat {seat}'s")
+        canonical = self.canonical(action)
+        self._legal_cache = None
+        return self._apply(canonical)
+
+    def is_legal(self, seat: int, action: str) -> bool:
+        if seat != self._to_act():
+            return False
+        try:
+            self.canonical(action)
+        except IllegalAction:
+            return False
+        return True
 
     def why_illegal(self, action: str) -> str:
         try:
-            verb, card_text, _ = parse(action)
+            self.canonical(action)
+        except IllegalAction as exc:
+            return exc.reason
+        return "legal"
+
+    def canonical(self, action: str) -> str:
+        """The one text of the move ``action`` writes, for the seat to act; IllegalAction (with
+        ``template`` and ``params`` for translation) when it is not legal now."""
+        try:
+            return self._read(action)
+        except Refusal as exc:
+            error = IllegalAction(action, str(exc))
+            error.template, error.params = exc.template, exc.params  # type: ignore[attr-defined]
+            raise error from None
+
+    def _read(self, action: str) -> str:
+        words = action.upper().split()
+        if self.turn is None:
+            raise Refusal("the game is over")
+        if len(words) < 2:
+            raise Refusal("not a Karusele action: write take / sweep / build / trail and a card")
+        verb, card_text, rest = words[0].lower(), words[1], words[2:]
+        if verb not in ("take", "sweep", "build", "trail"):
+            raise Refusal("unknown verb {verb} (take / sweep / build / trail)", verb=words[0].lower())
+        try:
             card = parse_card(card_text)
         except ValueError:
-            return "not a Karusele action (take / sweep / build / trail CARD ...)"
-        if verb not in ("take", "sweep", "build", "trail"):
-            return f"unknown verb {verb!r} (take / sweep / build / trail)"
-        if self.turn is None or card not in self.hands[self.turn]:
-            return f"{card_text} is not in your hand"
-        if verb == "trail" and card == BROOM:
-            return "the broom is never trailed: it sweeps the table"
-        if verb == "build" and value(card) is None:
-            return "only number cards (A-10, jokers) build"
-        if verb == "take" and value(card) is not None:
-            return ("not a legal capture: a capture takes every card or build of the card's value and sum "
-                    "groups until no further group fits; builds are taken whole")
-        return "not a legal move now"
+            raise Refusal("{card} is not a card", card=card_text) from None
+        if card not in self.hands[self.turn]:
+            raise Refusal("{card} is not in your hand", card=card_str(card))
+        if card == BROOM:
+            if verb != "sweep":
+                raise Refusal("the broom is never trailed: it sweeps the table")
+            if rest:
+                raise Refusal("the broom takes the whole table: write just sweep BR")
+            return "sweep BR"
+        if verb == "sweep":
+            raise Refusal("only the broom sweeps")
+        if verb == "trail":
+            if rest:
+                raise Refusal("a trail is one card: write just trail {card}", card=card_str(card))
+            return f"trail {card_str(card)}"
+        if verb == "build":
+            return read_build(card, self.hands[self.turn], rest, self.table)
+        return read_take(card, rest, self.table)
 
     def _apply(self, action: str) -> list[Event]:
         seat = self.turn

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from engine.cards import cards_str, deck, parse_card
-from engine.core import GameError, OptionsError, get_game
+from engine.core import GameError, IllegalAction, OptionsError, get_game
 from engine.games.karusele import describe
 from engine.record import make_record, replay
 from engine.selfplay import play_game
@@ -67,7 +67,9 @@ def splits_into(values: list[int], target: int) -> bool:
 
 
 def capture_ok(card: str, table: list[tuple[str, ...]], taken: list[tuple[str, ...]]) -> bool:
-    """Is taking exactly the items ``taken`` with ``card`` legal (saturated, builds whole)?"""
+    """Is taking exactly the items ``taken`` with ``card`` legal? Every item of the card's value,
+    builds whole, the loose rest split into groups of the value (issue 13: the groups are the
+    player's choice, so loose cards that would still make a group may stay behind)."""
     if court(card):
         same = [it for it in table if len(it) == 1 and court(it[0]) and it[0][:-1] == card[:-1]]
         return all(it in same for it in taken) and (len(taken) == 1 or (len(taken) == 3 == len(same)))
@@ -84,10 +86,7 @@ def capture_ok(card: str, table: list[tuple[str, ...]], taken: list[tuple[str, .
             return False  # courts never, builds only whole and equal
         if iv < v:
             loose_taken.append(iv)
-    if not splits_into(sorted(loose_taken, reverse=True), v):
-        return False
-    leftover = [item_val(it) for it in rest if len(it) == 1 and (item_val(it) or 99) < v]
-    return not has_sum(leftover, v)  # type: ignore[arg-type]
+    return splits_into(sorted(loose_taken, reverse=True), v)
 
 
 def parse_groups(words: list[str]) -> list[tuple[str, ...]]:
@@ -227,9 +226,78 @@ def test_equal_values_and_several_groups_at_once():
     assert len(s.piles[0]) == 6
 
 
-def test_capture_choices_are_saturated():
+def test_capture_groups_are_the_players_choice():
+    # The sample lists the largest captures; a smaller set of groups is legal as well (issue 13).
     s = start(["6S KC KD KS", "QS QC QD JS"], "AD 5C 2H 3H 9H 9D 8D 8C")
     assert sorted(takes_for(s, "6S")) == ["take 6S AD+2H+3H", "take 6S AD+5C"]
+    s = start(["6S 2C 3C 4C", "KS KD KC QS"], "6D AH 5C 4H 2S KH QH QD")
+    assert s.is_legal(0, "take 6S 6D AH+5C") and s.is_legal(0, "take 6S 6D 2S+4H") and s.is_legal(0, "take 6S 6D")
+    assert "6D is worth 6 too" in s.why_illegal("take 6S AH+5C")  # equal cards always go
+    events = s.act(0, "take 6S 4H+2S 6D")
+    assert events[0]["action"] == "take 6S 6D 2S+4H"
+    assert sorted(it["cards"][0] for it in s.view(None)["table"]) == sorted(["AH", "5C", "KH", "QH", "QD"])
+
+
+def _six_trails_position():
+    """Issue 13's 14-card table: 2C AC 4C 3C 6C 5C and AH-8H (six of the hearts trailed)."""
+    s = start(["3H 5H 7H 10S", "4H 6H 8H KS"], "2C AC 4C 3C 6C 5C AH 2H")
+    for action in ("trail 3H", "trail 4H", "trail 5H", "trail 6H", "trail 7H", "trail 8H"):
+        s.act(s.to_act, action)
+    return s
+
+
+def test_issue13_capture_on_fourteen_cards_is_accepted():
+    s = _six_trails_position()
+    assert len(s.table) == 14
+    action = "take 10S 2C+8H 3H+7H 4C+6H 5H+5C AC+3C+6C"
+    assert s.is_legal(0, action)
+    taken = {"2C", "8H", "3H", "7H", "4C", "6H", "5H", "5C", "AC", "3C", "6C"}
+    left = {"AH", "2H", "4H"}
+    for written in (action, "take 10s 6C+AC+3C 5C+5H 8H+2C 7H+3H 6H+4C",
+                    "take 10S 2C 8H 3H 7H 4C 6H 5H 5C AC 3C 6C"):  # any order, grouping or case
+        state = s.clone()
+        events = state.act(0, written)
+        assert events[0]["action"] == action and set(events[0]["cards"]) == taken
+        assert {it["cards"][0] for it in state.view(None)["table"]} == left
+
+
+def test_issue13_fifteen_joker_leaves_what_it_chooses():
+    s = start(["J11 2C 3C 5S", "J15 KD KC QS"], "AH 5C JD 10C 8D 4D KH QH")
+    s.act(0, "trail J11")
+    assert s.why_illegal("take J15 5C+4D") == "5C+4D adds up to 9, not 15"
+    events = s.act(1, "take J15 4D+J11")
+    assert sorted(events[0]["cards"]) == ["4D", "J11"]
+    left = {it["cards"][0] for it in s.view(None)["table"]}
+    assert {"5C", "10C"} <= left and not {"4D", "J11"} & left
+
+
+def test_refusals_name_what_is_wrong():
+    s = _six_trails_position()
+    cases = {
+        "take 10S": "name the table cards that 10S takes",
+        "take 10S 9D": "9D is not on the table",
+        "take 10S 2C+8H 8H+2H": "8H is named twice",
+        "take 10S AH+2H": "AH+2H adds up to 3, not 10",
+        "take 10S AH 2H": "AH+2H add up to 3, which is not whole groups of 10",
+        "take 10S 8H 6C 6H": "6H+6C+8H cannot be split into groups of 10 each",
+        "take 9S 2C+7H": "9S is not in your hand",
+        "take 10S X9": "X9 is not a card",
+        "fish 10S 2C+8H": "unknown verb fish (take / sweep / build / trail)",
+        "trail 10S 2C": "a trail is one card: write just trail 10S",
+    }
+    for action, reason in cases.items():
+        before = s.to_json()
+        with pytest.raises(IllegalAction) as err:
+            s.act(0, action)
+        assert err.value.reason == reason, action
+        assert s.to_json() == before  # nothing changed
+    b = start(["AH 6S 2C 3C", "AS 7C 5D KC"], "5C 9H KH QH JD JC QD KD")
+    b.act(0, "build AH 5C")
+    assert b.why_illegal("take 5D 5C") == "the build (5C+AH) is taken whole and on its own"
+    assert b.why_illegal("build AS (AH+5C)") == "legal"  # a build named in any card order
+    assert b.why_illegal("build 5D (5C+AH)") == "you need another card worth 11 in your hand to build 11"
+    assert "worth 6 too" in start(["6S 2C 3C 4C", "KS KD KC QS"], "6D AH 5C 4H 2S KH QH QD").why_illegal(
+        "take 6S AH+5C")
 
 
 def test_broom_sweeps_and_is_never_trailed():
@@ -434,6 +502,8 @@ def _replay_with_checks(state, actions, options: dict[str, Any]) -> None:
         before = state.view(seat)
         hand = list(before["hand"])
         table = [tuple(it["cards"]) for it in before["table"]]
+        for a in state.legal_actions():  # the sample: canonical texts of legal moves
+            assert state.canonical(a) == a, a
         if len(table) <= 9:
             for card in set(hand) - {"BR"}:
                 if val(card) is None and not court(card):
@@ -442,7 +512,10 @@ def _replay_with_checks(state, actions, options: dict[str, Any]) -> None:
                     frozenset(c for w in a.split()[2:] for c in w.strip("()").split("+"))
                     for a in state.legal_actions() if a.startswith(f"take {card} ")
                 }
-                assert engine_sets == all_captures(card, table), f"captures of {card} on {table}"
+                legal_sets = all_captures(card, table)
+                assert engine_sets <= legal_sets, f"captures of {card} on {table}"
+                for taken in legal_sets:  # every legal capture is accepted, written any way
+                    assert state.is_legal(seat, f"take {card} " + " ".join(sorted(taken, reverse=True)))
                 completeness_checked += 1
         events = state.act(seat, action)
         after = state.view(seat)
@@ -466,3 +539,172 @@ def _replay_with_checks(state, actions, options: dict[str, Any]) -> None:
                 assert it["value"] == sum(val(c) for c in it["cards"])  # type: ignore[misc]
                 assert 0 <= it["owner"] < state.n
     assert completeness_checked > 0
+
+
+# -- every capture the player could make is accepted (issue 13) --------------------------------
+
+NUMBER_CARDS = [c for c in cards_str(deck(56)) if val(c) is not None]
+
+
+def _random_groups(rng, loose: list[str], v: int) -> list[list[str]]:
+    """Random disjoint groups of ``loose`` each adding up to ``v``, built one at a time (constructive)."""
+    pool = [c for c in loose if (val(c) or 99) < v]
+    rng.shuffle(pool)
+    groups: list[list[str]] = []
+    wanted = rng.randint(0, 6)
+    while len(groups) < wanted:
+        found = _find_group(rng, pool, v)
+        if found is None:
+            break
+        groups.append(found)
+        pool = [c for c in pool if c not in found]
+    return groups
+
+
+def _find_group(rng, pool: list[str], v: int) -> list[str] | None:
+    order = pool[:]
+    rng.shuffle(order)
+
+    def dfs(i: int, left: int, chosen: list[str]) -> list[str] | None:
+        if left == 0:
+            return chosen if len(chosen) >= 2 else None
+        for j in range(i, len(order)):
+            x = val(order[j]) or 99
+            if x <= left:
+                got = dfs(j + 1, left - x, [*chosen, order[j]])
+                if got:
+                    return got
+        return None
+
+    return dfs(0, v, [])
+
+
+def _write(rng, card: str, equal: list[tuple[str, ...]], groups: list[list[str]]) -> str:
+    """A capture written the way a person might: any order, grouped or not, any letter case."""
+    words = []
+    for it in equal:
+        cards = list(it)
+        rng.shuffle(cards)
+        words.append(f"({'+'.join(cards)})" if len(cards) > 1 and rng.random() < 0.5 else "+".join(cards))
+    for g in groups:
+        g = g[:]
+        rng.shuffle(g)
+        words.extend(g if rng.random() < 0.3 else ["+".join(g)])
+    rng.shuffle(words)
+    text = f"take {card} " + " ".join(words)
+    return text.lower() if rng.random() < 0.2 else text
+
+
+def _random_position(rng, size: int):
+    """A Karusele position with ``size`` table items (loose cards, courts, trailed jokers, builds)
+    and one number card in seat 0's hand."""
+    s = start(["6S 2C 3C 4C", "KS KD KC QS"], "AD 5C 9H KH QH QD 8D 7D")
+    pack = [c for c in cards_str(deck(56)) if c != "BR"]
+    rng.shuffle(pack)
+    table: list[dict[str, Any]] = []
+    while len(table) < size and pack:
+        c = pack.pop()
+        if val(c) is not None and val(c) <= 9 and rng.random() < 0.15:
+            partner = next((d for d in pack if val(d) is not None and val(d) + val(c) <= 20), None)
+            if partner is not None:
+                pack.remove(partner)
+                table.append({"cards": [_code(c), _code(partner)], "owner": 1, "since": 1})
+                continue
+        table.append({"cards": [_code(c)], "owner": None, "since": None})
+    hand_card = next(c for c in pack if val(c) is not None)
+    s.table, s.hands, s.turn, s._legal_cache = table, [[_code(hand_card)], []], 0, None
+    return s, hand_card
+
+
+def test_constructed_captures_on_tables_up_to_20_are_accepted():
+    import random
+
+    rng = random.Random(13)
+    accepted = refused = 0
+    for trial in range(400):
+        s, card = _random_position(rng, rng.randint(8, 20))
+        v = val(card)
+        view = s.view(0)["table"]
+        equal = [tuple(it["cards"]) for it in view if it["value"] == v]
+        loose = [it["cards"][0] for it in view if not it.get("build") and val(it["cards"][0]) is not None]
+        groups = _random_groups(rng, loose, v)
+        if not equal and not groups:
+            continue
+        text = _write(rng, card, equal, groups)
+        events = s.clone().act(0, text)
+        want = {c for it in equal for c in it} | {c for g in groups for c in g}
+        assert set(events[0]["cards"]) == want, text
+        accepted += 1
+        shorter = [g for g in groups if len(g) > 1]
+        if shorter:  # one card less can never be whole groups: refused, naming the cards
+            g = shorter[0]
+            broken = [*[x for x in groups if x is not g], g[1:]]
+            with pytest.raises(IllegalAction):
+                s.clone().act(0, f"take {card} " + " ".join("+".join(x) for x in broken) + " "
+                              + " ".join("+".join(it) for it in equal))
+            refused += 1
+        if equal and (groups or len(equal) > 1):
+            with pytest.raises(IllegalAction, match="too: a capture takes every card"):
+                s.clone().act(0, f"take {card} " + " ".join("+".join(g) for g in groups) + " "
+                              + " ".join("+".join(it) for it in equal[1:]))
+    assert accepted > 250 and refused > 100
+
+
+def test_checker_agrees_with_brute_force_on_small_tables():
+    import random
+
+    rng = random.Random(7)
+    checked = 0
+    for trial in range(60):
+        s, card = _random_position(rng, rng.randint(3, 8))
+        view = s.view(0)["table"]
+        table = [tuple(it["cards"]) for it in view]
+        hand_cards = [card, *rng.sample([c for c in NUMBER_CARDS if (c,) not in table], 2)]
+        courts = [it[0] for it in table if court(it[0])]
+        for c in hand_cards + ([f"{courts[0][:-1]}{'SHDC'.replace(courts[0][-1], '')[0]}"] if courts else []):
+            if any(c in it for it in table):
+                continue
+            s.hands[0], s._legal_cache = [_code(c)], None
+            for r in range(1, len(table) + 1):
+                for subset in itertools.combinations(table, r):
+                    text = f"take {c} " + " ".join(" ".join(it) for it in subset)
+                    assert s.is_legal(0, text) == capture_ok(c, table, list(subset)), (text, table)
+                    checked += 1
+    assert checked > 3000
+
+
+def test_random_games_taking_random_captures_on_growing_tables():
+    """Whole games where players mostly trail (the table grows to 20 cards and more) and capture
+    with randomly constructed groups, written any way: the engine accepts every one, the game
+    stays consistent and its record replays."""
+    import random
+
+    biggest = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = GAME.new(2 + seed % 2, seed=seed, options={"target": 40})
+        first = state.clone()
+        actions: list[tuple[int, str]] = []
+        while not state.over and len(actions) < 2000:
+            seat = state.to_act
+            view = state.view(seat)
+            biggest = max(biggest, len(view["table"]))
+            hand = view["hand"]
+            action = None
+            numbers = [c for c in hand if val(c) is not None]
+            if numbers and rng.random() < (0.25 if len(view["table"]) < 20 else 0.9):
+                card = rng.choice(numbers)
+                v = val(card)
+                equal = [tuple(it["cards"]) for it in view["table"] if it["value"] == v]
+                loose = [it["cards"][0] for it in view["table"] if not it.get("build") and val(it["cards"][0])]
+                groups = _random_groups(rng, loose, v)
+                if equal or groups:
+                    action = _write(rng, card, equal, groups)
+            if action is None:
+                action = rng.choice([a for a in state.legal_actions() if not a.startswith("take")]
+                                    or state.legal_actions())
+            state.act(seat, action)
+            state.check_invariants()
+            actions.append((seat, action))
+        assert replay(make_record(first, actions)) == state
+    assert biggest >= 20
