@@ -20,11 +20,20 @@ Action verbs (canonical text):
 - ``name H``: round 2, name a suit other than the turned one as trump (S H D C);
 - ``dix``: swap the trump 7 for the turned card (only when the turned suit became trump in
   round 1, and only before the holder has played to the first trick; it is his own turn then);
+- ``keep``: the dealer's answer when he does not exchange before the lead (phase ``dix``).
+
+Phase ``dix`` (RULES.md 3.2 and 3.3.8): when the turned suit became trump and the turned card is
+not itself the trump 7, the dealer acts once before the non-dealer leads: ``dix`` (if he holds
+the 7) or ``keep``. He gets this turn whether or not he holds the 7, so that the turn itself
+tells the non-dealer nothing about his hand. Sequences declared at the lead then count the
+dealer's hand after the exchange. After ``keep`` he may still exchange later, until he plays to
+the first trick (the sequences are settled by then).
 - ``play C``: play a card, e.g. ``play JH``, ``play 10S``.
 
 Deals alternate. Both passing twice, or an accepted schmeiss, annuls the deal (recorded on the
 sheet with 0 points) and the other player deals. Sequences are settled at the first lead from
-both hands as they are then (the dealer's dix after the lead does not change them); only the
+both hands as they are then (a dealer's dix made before the lead counts; one made after the
+lead does not change them); only the
 holder of the best sequence scores all of his, and they are shown to both players.
 Scoring: maker above the opponent: both score their own totals; equal: the opponent only;
 below: the maker is bete and the opponent scores both totals (option ``bete: double_own``:
@@ -199,6 +208,8 @@ class KlaberjassState(State):
             return nd if len(self.auction) % 2 == 0 else self.dealer
         if self.phase == "schmeiss":
             return 1 - self.schmeisser  # type: ignore[operator]
+        if self.phase == "dix":
+            return self.dealer
         return (self.trick_leader + len(self.trick)) % 2
 
     def _legal(self) -> list[str]:
@@ -209,6 +220,8 @@ class KlaberjassState(State):
         if self.phase == "bid2":
             turned = suit_of(self.upcard)
             return [f"name {s}" for i, s in enumerate(SUITS) if i != turned] + ["pass"]
+        if self.phase == "dix":
+            return (["dix"] if self._dix_allowed(self.dealer) else []) + ["keep"]
         seat = self._to_act()
         assert seat is not None
         actions = []
@@ -242,8 +255,12 @@ class KlaberjassState(State):
         if seat is None:
             return "the game is over"
         verb = action.split(" ", 1)[0]
-        if self.phase in ("bid1", "bid2", "schmeiss") and verb in ("play", "dix"):
+        if self.phase in ("bid1", "bid2", "schmeiss") and verb in ("play", "dix", "keep"):
             return "the trump is not settled yet"
+        if self.phase == "dix" and verb == "play":
+            return "the dealer first says dix or keep (before the lead)"
+        if verb == "keep" and self.phase != "dix":
+            return "keep is the dealer's answer before the lead only"
         if verb == "name" and self.phase == "bid2":
             return "name a suit other than the turned card's (S H D C)"
         if verb == "play" and self.phase == "play" and self.trick:
@@ -262,7 +279,11 @@ class KlaberjassState(State):
         verb, _, arg = action.partition(" ")
         if self.phase in ("bid1", "bid2", "schmeiss"):
             return self._bid(seat, verb, arg)
+        if verb == "keep":
+            self.phase = "play"
+            return [{"type": "keep", "seat": seat}]
         if verb == "dix":
+            self.phase = "play"
             seven = make(7, self.trump)  # type: ignore[arg-type]
             self.hands[seat].remove(seven)
             self.hands[seat].append(self.upcard)
@@ -300,6 +321,8 @@ class KlaberjassState(State):
             self.hands[s].extend(self.extra[s])
             self.extra[s] = []
         self.phase = "play"
+        if turned and rank_of(self.upcard) != 7:
+            self.phase = "dix"  # the dealer may exchange before the lead (see the module docstring)
         self.trick_leader = 1 - self.dealer
         return [{"type": "trump", "maker": maker, "trump": SUITS[trump], "turned": turned,
                  "bottom_card": card_str(self.stock[-1])}]
@@ -407,7 +430,7 @@ class KlaberjassState(State):
             "hand_size": 6 if self.phase in ("bid1", "bid2", "schmeiss") else TRICKS,
             "trump": trump_letter(trump) if trump is not None else None,
             "trump_card": card_str(self.upcard),
-            "bottom_card": card_str(self.stock[-1]) if self.phase == "play" else None,
+            "bottom_card": card_str(self.stock[-1]) if self.phase in ("dix", "play") else None,
             "bids": None,
             "auction": [dict(a) for a in self.auction],
             "maker": self.maker,
@@ -445,7 +468,7 @@ class KlaberjassState(State):
         assert sorted(everything) == sorted(deck(32)), "the 32 cards are not all accounted for"
         played = self.played[0] + self.played[1]
         assert sorted(played) == sorted(self.taken[0] + self.taken[1] + [c for _, c in self.trick]), "played != taken"
-        if self.phase == "play":
+        if self.phase in ("dix", "play"):
             assert len(self.hands[0]) + len(self.hands[1]) + len(played) == 2 * TRICKS, "hand sizes"
             assert abs(len(self.hands[0]) - len(self.hands[1])) <= 1, "hand sizes differ by more than one"
             trump: int = self.trump  # type: ignore[assignment]

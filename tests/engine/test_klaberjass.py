@@ -199,6 +199,7 @@ def test_round2_names_another_suit_or_redeal() -> None:
 def test_dix_until_holder_has_played_to_trick_one() -> None:
     s = new()
     s.act(1, "take")
+    s.act(0, "keep")  # the dealer's turn before the lead (issue 13): no exchange now
     assert "dix" not in s.legal_actions()  # seat 1 has no 7C
     s.act(1, "play AD")
     assert "dix" in s.legal_actions(0)  # the dealer may still swap before he plays
@@ -210,6 +211,7 @@ def test_dix_until_holder_has_played_to_trick_one() -> None:
     # Not after playing: a fresh game where the dealer plays first without swapping.
     s = new()
     s.act(1, "take")
+    s.act(0, "keep")  # the dealer's turn before the lead (issue 13): no exchange now
     s.act(1, "play AD")
     s.act(0, "play 9D")
     assert all(a != "dix" for a in s.legal_actions())
@@ -218,6 +220,7 @@ def test_dix_until_holder_has_played_to_trick_one() -> None:
 def test_trump_lead_must_be_headed_and_void_must_trump() -> None:
     s = new()
     s.act(1, "take")  # clubs
+    s.act(0, "keep")  # the dealer's turn before the lead (issue 13): no exchange now
     s.act(1, "play 9C")  # menel led: seat 0 has 7C 8C only, cannot head it -> any trump
     assert set(s.legal_actions()) == {"dix", "play 7C", "play 8C"}
     s.act(0, "play 8C")
@@ -243,6 +246,7 @@ def test_overtrump_when_able() -> None:
 def test_bella_scores_20_and_is_announced_at_the_queen() -> None:
     s = new()
     s.act(1, "take")
+    s.act(0, "keep")  # the dealer's turn before the lead (issue 13): no exchange now
     events = []
     for seat, a in [(1, "play KC"), (0, "play 7C"), (1, "play QC")]:
         events += s.act(seat, a)
@@ -258,6 +262,7 @@ def test_sequences_compared_and_revealed() -> None:
     spec = deal_spec("AS KS QS JS 9H 8H 7H 9D 8D", "AC KC QC 8C 7D 10D AH KH QH", "JC")
     s = new(spec)
     s.act(1, "take")
+    s.act(0, "keep")  # the dealer's turn before the lead (issue 13): no exchange now
     events = s.act(1, "play 7D")
     seq = next(e for e in events if e["type"] == "sequences")
     assert seq["seat"] == 0 and seq["points"] == 50 + 20  # A-J spades 50, 9-7 hearts 20
@@ -373,3 +378,56 @@ def test_rank_helpers_match_rules() -> None:
     assert sorted(trumps, key=TRUMP_ORDER, reverse=True) == trumps
     assert sorted(plain, key=PLAIN_ORDER, reverse=True) == plain
     assert all(suit_of(c) == 3 and rank_of(c) for c in trumps)
+
+
+# -- the dealer's dix before the lead (issue 13) -------------------------------------------------
+# Hearts turned (JH). The dealer (seat 0) holds 7H KH QH: the exchange gives him K-Q-J of trumps,
+# a sequence of 20 that only exists after it. He takes every trick (with bella).
+DIX_DEAL = deal_spec(
+    "7H KH QH QD AC KC AS 9H AD",
+    "10C AH 10H 9D 9S 10D QC 7D KS",
+    "JH",
+)
+DIX_PLAY = ["play AH", "play JH", "play 9H", "play 10H", "play KH", "play KS", "play QH", "play 9S", "play AS",
+            "play 10D", "play AD", "play 9D", "play QD", "play 7D", "play AC", "play 10C", "play KC", "play QC"]
+
+
+def _dix_deal(before_lead: bool) -> dict[str, Any]:
+    s = new(DIX_DEAL)
+    s.act(1, "pass")
+    s.act(0, "take")
+    assert s.to_act == 0 and s.view(None)["phase"] == "dix"  # the dealer speaks before the lead
+    assert s.legal_actions() == ["dix", "keep"]
+    s.act(0, "dix" if before_lead else "keep")
+    for action in DIX_PLAY:
+        if action == "play JH" and not before_lead:
+            assert "dix" in s.legal_actions(0)  # still allowed until he plays, but the lead has been made
+            s.act(0, "dix")
+        s.act(s.to_act, action)
+    return s.sheet()["deals"][0]
+
+
+def test_dealer_dix_before_the_lead_counts_his_sequence() -> None:
+    deal = _dix_deal(before_lead=True)
+    assert deal["declaration"]["seat"] == 0 and deal["declaration"]["sequences"] == [["KH", "QH", "JH"]]
+    assert deal["bella"] == [20, 0] and deal["tricks"] == [9, 0]
+    assert deal["points"] == [179, 0]
+    late = _dix_deal(before_lead=False)  # the exchange after the lead: the sequence is not there
+    assert late["declaration"]["seat"] is None and late["points"] == [159, 0]
+
+
+def test_dealer_gets_the_turn_before_the_lead_without_the_seven() -> None:
+    """The turn before the lead comes whether or not the dealer holds the 7, so it gives nothing away."""
+    s = new()  # clubs turned; the dealer (seat 0) holds 7C
+    s.act(1, "take")
+    assert s.to_act == 0 and s.legal_actions() == ["dix", "keep"]
+    spec = deal_spec("8C 9S AS 10S KS QH 9H 8H 9D", "AC 10C KC QC 7C AD 10D KD 7H", "JC")
+    t = new(spec)  # now the non-dealer holds the 7
+    t.act(1, "take")
+    assert t.to_act == 0 and t.legal_actions() == ["keep"]
+    assert t.view(1)["to_act"] == s.view(1)["to_act"] == 0 and t.view(1)["phase"] == s.view(1)["phase"] == "dix"
+    t.act(0, "keep")
+    assert t.to_act == 1 and "dix" in t.legal_actions()  # the non-dealer swaps at his lead
+    u = new(deal_spec("JC 8C AS 10S KS QH 9H 8H 9D", "AC 10C KC QC 9C AD 10D KD 7H", "7C"))
+    u.act(1, "take")  # the turned card is the 7 itself: no exchange is possible, no extra turn
+    assert u.to_act == 1 and u.view(None)["phase"] == "play"

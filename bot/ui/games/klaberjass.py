@@ -26,6 +26,8 @@ def action_label(action: str, lang: str) -> str | None:
         return t(lang, "Trump") + " " + words.suit(arg)
     if verb == "dix":
         return "🔁 " + t(lang, "Dix: swap the 7 for the turned card")
+    if verb == "keep":
+        return "▶️ " + t(lang, "No exchange: on to the lead")
     return None
 
 
@@ -95,7 +97,7 @@ def table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> list[s
     else:
         head += " · " + t(lang, "turned card {card}", card=words.cards([view["trump_card"]]))
     lines = [head]
-    if view.get("bottom_card") and view.get("phase") == "play":
+    if view.get("bottom_card") and view.get("phase") in ("dix", "play"):
         lines.append(t(lang, "Bottom card: {card}", card=words.cards([view["bottom_card"]])))
     playing = view.get("phase") == "play"
     scores = view.get("scores") or [0, 0]
