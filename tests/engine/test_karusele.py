@@ -621,7 +621,7 @@ def test_constructed_captures_on_tables_up_to_20_are_accepted():
 
     rng = random.Random(13)
     accepted = refused = 0
-    for trial in range(400):
+    for _trial in range(400):
         s, card = _random_position(rng, rng.randint(8, 20))
         v = val(card)
         view = s.view(0)["table"]
@@ -655,7 +655,7 @@ def test_checker_agrees_with_brute_force_on_small_tables():
 
     rng = random.Random(7)
     checked = 0
-    for trial in range(60):
+    for _trial in range(60):
         s, card = _random_position(rng, rng.randint(3, 8))
         view = s.view(0)["table"]
         table = [tuple(it["cards"]) for it in view]
