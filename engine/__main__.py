@@ -51,6 +51,14 @@ def main(argv: list[str] | None = None) -> int:
                 print(json.dumps({"error": str(exc), "index": exc.index, "action": exc.action,
                                   "reason": exc.reason}, ensure_ascii=False), file=sys.stderr)
                 return 2
+            except json.JSONDecodeError as exc:
+                print(f"error: {args.file} is not JSON: {exc}", file=sys.stderr)
+                return 2
+            except (GameError, OptionsError, OSError, ValueError, KeyError):
+                raise
+            except Exception as exc:  # noqa: BLE001 - a bad record never ends in a traceback
+                print(f"error: the record could not be replayed ({type(exc).__name__}: {exc})", file=sys.stderr)
+                return 2
             print(json.dumps(summary(state), ensure_ascii=False, indent=1))
             return 0
         policies = POLICIES if args.policy == "mixed" else (args.policy,)

@@ -11,9 +11,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.core import IllegalAction, State, get_game
+from engine.cards import card_str, parse_card
+from engine.core import GameError, IllegalAction, OptionsError, State, get_game
+from engine.record_check import (
+    FORMAT,
+    RecordError,
+    Rotation,
+    check_action,
+    check_deal_count,
+    check_deals,
+    check_shape,
+)
 
-FORMAT = "kozyr-record/1"
+__all__ = ["FORMAT", "RecordError", "ReplayError", "dumps", "load", "make_record", "replay", "start", "summary"]
 
 
 class ReplayError(ValueError):
@@ -52,24 +62,86 @@ def make_record(
 
 
 def start(record: dict[str, Any]) -> State:
-    """The initial state a record describes."""
-    if record.get("format", FORMAT) != FORMAT:
-        raise ValueError(f"unknown record format {record.get('format')!r}")
-    game = get_game(record["game"])
-    players = record["players"]
-    count = players if isinstance(players, int) else len(players)
-    return game.new(count, seed=record.get("seed", 0), options=record.get("options"), deals=record.get("deals"))
+    """The initial state a record describes; RecordError (one line: field and problem) when the
+    record is malformed."""
+    game_id, players, seed, options, deals = check_shape(record)
+    try:
+        game = get_game(game_id)
+    except GameError as exc:
+        raise RecordError("game", str(exc)) from None
+    if not game.min_players <= players <= game.max_players:
+        raise RecordError("players", f"{game_id} is for {game.min_players}-{game.max_players} players, not {players}")
+    check_deals(deals, players)
+    try:
+        state = game.new(players, seed=seed, options=options, deals=deals)
+    except OptionsError as exc:
+        raise RecordError("options", str(exc)) from None
+    except GameError as exc:
+        raise RecordError("deals", str(exc)) from None
+    check_deal_count(state, deals)
+    return state
 
 
 def replay(record: dict[str, Any], upto: int | None = None) -> State:
-    """Replay a record (finished or not); raise ReplayError at the first illegal action."""
+    """Replay a record (finished or not); RecordError for a malformed record, ReplayError at the
+    first illegal action. An action differing from a legal one only in letter case (``play 10h``)
+    is read as that action."""
     state = start(record)
-    for index, (seat, action) in enumerate(record.get("actions", [])[:upto]):
+    game_id, players, seed, options, deals = check_shape(record)
+    rotation = Rotation(state.game, players, seed, options, deals)
+    actions = record.get("actions", [])
+    for index, item in enumerate(actions[:upto]):
+        seat, action = check_action(index, item, players)
+        action = _cased(state, seat, action)
         try:
-            state.act(int(seat), str(action))
+            events = state.act(seat, action)
         except IllegalAction as exc:
-            raise ReplayError(index, int(seat), str(action), exc.reason) from None
+            raise ReplayError(index, seat, action, _explain(state, seat, action, exc.reason)) from None
+        try:
+            rotation.step(seat, action, state, events)
+        except IllegalAction:
+            rotation.shadow = None  # the shadow cannot follow: nothing more to compare
+    played = state.view(None).get("deal_no")
+    if state.over and upto is None and isinstance(played, int) and len(deals) > played:
+        raise RecordError("deals", f"{len(deals)} explicit deals, but the game ended after {played}")
     return state
+
+
+def _cased(state: State, seat: int, action: str) -> str:
+    """``play 10h`` -> ``play 10H`` when exactly one legal action matches it but for letter case."""
+    legal = state.legal_actions(seat)
+    if action in legal:
+        return action
+    folded = [a for a in legal if a.lower() == action.lower()]
+    return folded[0] if len(folded) == 1 else action
+
+
+def _explain(state: State, seat: int, action: str, reason: str) -> str:
+    """Say which verb or card was not understood when the game gives only the generic reason."""
+    if reason != "not a legal action now":
+        return reason
+    legal = state.legal_actions(seat)
+    if not legal:
+        return reason
+    words = action.split()
+    verbs = sorted({a.split()[0] for a in legal})
+    if words[0].lower() not in verbs:
+        return f"{reason}: the verb {words[0]!r} is not understood here (now: {', '.join(verbs)})"
+    known = {w.upper() for a in legal for w in a.split()[1:]}
+    for word in words[1:]:
+        if word.upper() in known:
+            continue
+        try:
+            card = card_str(parse_card(word.upper()))
+        except ValueError:
+            return f"{reason}: {word!r} is not understood (not a card, nor a word of a legal action)"
+        return f"{reason}: {card} cannot be used that way now (legal: {_some(legal)})"
+    return f"{reason} (legal: {_some(legal)})"
+
+
+def _some(legal: list[str], limit: int = 12) -> str:
+    shown = ", ".join(legal[:limit])
+    return shown + (f" and {len(legal) - limit} more" if len(legal) > limit else "")
 
 
 def summary(state: State) -> dict[str, Any]:

@@ -95,7 +95,9 @@ class CalabrasellaState(State):
         if k < len(self.deals):
             spec = self.deals[k]
             if spec.get("dealer") is not None:
-                self.dealer = int(spec["dealer"]) % 3
+                if spec["dealer"] not in (0, 1, 2) or isinstance(spec["dealer"], bool):  # not read modulo 3
+                    raise GameError(f"calabrasella explicit deal: dealer {spec['dealer']!r} is not a seat (0..2)")
+                self.dealer = spec["dealer"]
             hands, widow = self._explicit(spec)
         else:
             cards = deck(40)

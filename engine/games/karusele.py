@@ -144,6 +144,8 @@ class KaruseleState(State):
         self._start_deal(first=True)
 
     def _explicit_deal(self, k: int, deal: dict[str, Any]) -> tuple[int | None, list[list[int]], list[int], list[int]]:
+        if not isinstance(deal, dict):
+            raise GameError(f"karusele deal {k}: must be an object, not {deal!r}")
         try:
             hands = [parse_cards(h) for h in deal["hands"]]
             table = parse_cards(deal["table"])
@@ -166,7 +168,7 @@ class KaruseleState(State):
         elif sorted(stock) != rest:
             raise GameError(f"karusele deal {k}: hands, table and stock must make the 56-card pack")
         dealer = deal.get("dealer")
-        if dealer is not None and not (isinstance(dealer, int) and 0 <= dealer < self.n):
+        if dealer is not None and (isinstance(dealer, bool) or not (isinstance(dealer, int) and 0 <= dealer < self.n)):
             raise GameError(f"karusele deal {k}: bad dealer {dealer!r}")
         return dealer, hands, table, stock
 

@@ -147,8 +147,12 @@ class KlaberjassState(State):
         nd = 1 - self.dealer
         if k < len(self.deals):
             spec = self.deals[k]
+            if not isinstance(spec, dict):
+                raise GameError(f"klaberjass explicit deal {k}: must be an object, not {spec!r}")
             if spec.get("dealer") is not None:
-                self.dealer = int(spec["dealer"])
+                if spec["dealer"] not in (0, 1) or isinstance(spec["dealer"], bool):
+                    raise GameError(f"klaberjass explicit deal {k}: dealer {spec['dealer']!r} is not a seat (0..1)")
+                self.dealer = spec["dealer"]
                 nd = 1 - self.dealer
             hands9, upcard, stock = self._explicit(spec)
         else:

@@ -149,7 +149,21 @@ class OhHellState(State):
         self.totals = [0] * self.n
         self.history = []
         self.last_trick = None
+        self._check_no_trump_deals()
         self._deal(0)
+
+    def _check_no_trump_deals(self) -> None:
+        """An explicit deal may not name a trump for a deal the rules play at no trump (the last deal
+        with ``last_deal_no_trump``, a deal of the whole pack): checked up front, before any play."""
+        if len(self.deals) > len(self.sizes):
+            raise GameError(f"oh_hell: {len(self.deals)} explicit deals, but this game has {len(self.sizes)}")
+        for index, spec in enumerate(self.deals):
+            last = self.options.last_deal_no_trump and index == len(self.sizes) - 1
+            whole_pack = self.n * self.sizes[index] >= PACK
+            trump = spec.get("trump") if isinstance(spec, dict) else None
+            if (last or whole_pack) and trump is not None and str(trump).upper() != "NT":
+                raise GameError(f"oh_hell: explicit deal {index + 1} names trump {trump!r}, but that deal is "
+                                "played at no trump (write NT or null)")
 
     def _deal(self, index: int) -> Event:
         n = self.n

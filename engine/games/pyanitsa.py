@@ -39,7 +39,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from engine.cards import ACE, RANK_NAMES, CardError, card_str, deck, parse_card, rank_of
+from engine.cards import ACE, JOKER, RANK_NAMES, CardError, card_str, deck, parse_card, rank_of
 from engine.core import Event, Game, GameError, Options, State, View, deal_rng, register
 
 
@@ -127,6 +127,13 @@ class PyanitsaState(State):
             self.aside = [parse_card(t) for t in data.get("aside", [])]
         except (CardError, TypeError, AttributeError) as exc:
             raise GameError(f"explicit deal: {exc}") from None
+        seen: set[int] = set()
+        for card in [c for pile in self.piles for c in pile] + self.aside:  # issue 13: no joker, no card twice
+            if card >= JOKER:
+                raise GameError(f"explicit deal: piles: {card_str(card)} is a joker: Pyanitsa has none")
+            if card in seen:
+                raise GameError(f"explicit deal: piles: {card_str(card)} appears twice")
+            seen.add(card)
 
     def _every_card(self) -> list[int]:
         cards = list(self.aside) + [card for _, card, _ in self.table]

@@ -151,7 +151,7 @@ def test_bidding_and_the_first_lead_start_left_of_the_dealer() -> None:
 # -- play: follow suit, no duty to trump, the winner --------------------------------------------------------
 def test_void_player_may_discard_instead_of_trumping() -> None:
     deals = [{"dealer": 2, "hands": [["AS", "2D", "4D"], ["3H", "2C", "5H"], ["KH", "QD", "3S"]], "trump": "C"}]
-    state = GAME.new(3, seed=1, options={"hand_sizes": [3]}, deals=deals)
+    state = GAME.new(3, seed=1, options={"hand_sizes": [3], "last_deal_no_trump": False}, deals=deals)
     for _ in range(3):
         state.act(state.to_act, "bid 1")
     state.act(0, "play AS")
@@ -173,7 +173,8 @@ def test_void_player_may_discard_instead_of_trumping() -> None:
 
 def test_explicit_deal_validation() -> None:
     good = {"dealer": 0, "hands": [["AS"], ["KS"], ["QS"]], "trump": "JS"}
-    assert GAME.new(3, seed=1, options={"hand_sizes": [1]}, deals=[good]).view(None)["trump_card"] == "JS"
+    one_trumped = {"hand_sizes": [1], "last_deal_no_trump": False}
+    assert GAME.new(3, seed=1, options=one_trumped, deals=[good]).view(None)["trump_card"] == "JS"
     for bad in (
         {"dealer": 0, "hands": [["AS"], ["AS"], ["QS"]], "trump": "C"},  # a card twice
         {"dealer": 0, "hands": [["AS"], ["KS"], ["QS"]], "trump": "AS"},  # trump card also in a hand
@@ -183,7 +184,7 @@ def test_explicit_deal_validation() -> None:
         {"dealer": 0, "trump": None},
     ):
         with pytest.raises(GameError):
-            GAME.new(3, seed=1, options={"hand_sizes": [1]}, deals=[bad])
+            GAME.new(3, seed=1, options={"hand_sizes": [1], "last_deal_no_trump": False}, deals=[bad])
 
 
 # -- options ---------------------------------------------------------------------------------------------
@@ -226,7 +227,7 @@ def test_views_show_only_the_own_hand() -> None:
 
 def test_trick_view_names_the_best_card_so_far() -> None:
     deals = [{"dealer": 2, "hands": [["5S", "2D"], ["9S", "2C"], ["KH", "QH"]], "trump": "C"}]
-    state = GAME.new(3, seed=1, options={"hand_sizes": [2]}, deals=deals)
+    state = GAME.new(3, seed=1, options={"hand_sizes": [2], "last_deal_no_trump": False}, deals=deals)
     for _ in range(3):
         state.act(state.to_act, "bid 0")
     state.act(0, "play 5S")
