@@ -528,3 +528,73 @@ def read_build(card: int, hand: list[int], words: list[str], table: list[Item]) 
     head = f"build {card_str(card)} {group_text(base['cards'], is_build(base))}"
     parts = sorted(extras, key=lambda cs: sorted(card_key(c) for c in cs))
     return " ".join([head, *(group_text(sorted(cs, key=card_key), False) for cs in parts)])
+
+
+# --- building a capture card by card (the bot's capture builder) ---------------------------------
+
+def capture_parts(card: int, table: list[Item]) -> tuple[list[int], list[int]]:
+    """(items always taken, items the player may add) for a capture by ``card``, as table indices:
+    a number card always takes the items of its value and may add loose number cards below it;
+    a court card may pick courts of its rank."""
+    if is_court(card):
+        return [], [i for i, it in enumerate(table) if not is_build(it) and is_court(it["cards"][0])
+                    and rank_of(it["cards"][0]) == rank_of(card)]
+    v = value(card)
+    if v is None:
+        return [], []
+    equal = [i for i, it in enumerate(table) if item_value(it) == v]
+    optional = [i for i, it in enumerate(table) if not is_build(it) and (item_value(it) or 99) < v]
+    return equal, optional
+
+
+def capture_words(card: int, table: list[Item], chosen: list[int]) -> str:
+    """The ``take`` text for the items of ``capture_parts`` the player chose (the engine checks it)."""
+    equal, _ = capture_parts(card, table)
+    items = [table[i] for i in sorted(set(equal) | set(chosen))]
+    return " ".join(["take", card_str(card), *(group_text(it["cards"], is_build(it)) for it in items)])
+
+
+def completable(card: int, table: list[Item], chosen: list[int]) -> bool:
+    """Can the optional items ``chosen`` (table indices) still be completed into a legal capture by
+    ``card``, by adding more? Exact (no step budget): the chosen loose cards must all fit into groups
+    adding up to the card's value, topped up with other loose cards."""
+    equal, optional = capture_parts(card, table)
+    if any(i not in optional for i in chosen):
+        return False
+    if is_court(card):
+        return len(chosen) <= 1 or len(optional) == 3
+    v = value(card) or 0
+    must = [table[i]["cards"][0] for i in chosen]
+    rest = [table[i]["cards"][0] for i in optional if i not in chosen]
+    if not must:
+        return bool(equal) or has_subset_sum(rest, v)
+    values = sorted({value(c) or 0 for c in must + rest}, reverse=True)
+    need = tuple(sum(1 for c in must if value(c) == x) for x in values)
+    have = tuple(sum(1 for c in rest if value(c) == x) for x in values)
+    return _extendable(need, have, values, v, {})
+
+
+def _extendable(need: tuple[int, ...], have: tuple[int, ...], values: list[int], target: int, memo: dict) -> bool:
+    """Do groups of ``target`` exist that use every card counted in ``need`` and some of ``have``?
+    The group of the largest needed card is tried in every way; a group takes needed cards of a
+    value before optional ones (they are interchangeable, and that leaves fewer obligations)."""
+    key = (need, have)
+    if key in memo:
+        return memo[key]
+    i = next((j for j, k in enumerate(need) if k), None)
+    if i is None:
+        return True
+    need_left = list(need)
+    need_left[i] -= 1
+    both = [a + b for a, b in zip(need_left, have, strict=True)]
+    answer = False
+    budget = _Budget(1 << 62)  # never spent: the search is exact
+    for comp in _sub_multisets(list(both), values, 0, target - values[i], budget):  # larger optional cards too
+        from_need = [min(c, n) for c, n in zip(comp, need_left, strict=True)]
+        next_need = tuple(n - f for n, f in zip(need_left, from_need, strict=True))
+        next_have = tuple(h - (c - f) for h, c, f in zip(have, comp, from_need, strict=True))
+        if _extendable(next_need, next_have, values, target, memo):
+            answer = True
+            break
+    memo[key] = answer
+    return answer

@@ -673,6 +673,28 @@ def test_checker_agrees_with_brute_force_on_small_tables():
     assert checked > 3000
 
 
+def test_builder_completable_agrees_with_brute_force():
+    """The capture builder's 'can this selection still become a capture?' against every superset."""
+    import random
+
+    from engine.games._karusele_moves import capture_parts, completable
+
+    rng = random.Random(11)
+    checked = 0
+    for _trial in range(80):
+        s, card = _random_position(rng, rng.randint(6, 11))
+        table = [tuple(it["cards"]) for it in s.view(0)["table"]]
+        equal, optional = capture_parts(_code(card), s.table)
+        legal = [set(sub) for r in range(len(optional) + 1) for sub in itertools.combinations(optional, r)
+                 if capture_ok(card, table, [table[i] for i in [*equal, *sub]])]
+        for r in range(len(optional) + 1):
+            for chosen in itertools.combinations(optional, r):
+                want = any(set(chosen) <= t for t in legal)
+                assert completable(_code(card), s.table, list(chosen)) == want, (card, table, chosen)
+                checked += 1
+    assert checked > 1000
+
+
 def test_random_games_taking_random_captures_on_growing_tables():
     """Whole games where players mostly trail (the table grows to 20 cards and more) and capture
     with randomly constructed groups, written any way: the engine accepts every one, the game
