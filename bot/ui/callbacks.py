@@ -37,3 +37,14 @@ class Pick(CallbackData, prefix="pk"):
     w: str  # the verb, e.g. "discard"
     m: int  # bit i set: candidate card i is selected
     go: int = 0  # 1: submit the selection
+
+
+class Cap(CallbackData, prefix="cp"):
+    """Building a Karusele capture card by card: the hand card and the table cards chosen so far
+    travel in the data (bit j: the j-th card the capture may add, in table order)."""
+
+    t: int
+    v: int
+    c: str  # the hand card, e.g. "J15"
+    m: int = 0  # the chosen cards
+    go: int = 0  # 1: submit the capture

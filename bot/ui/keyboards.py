@@ -106,6 +106,9 @@ def play_keyboard(game: str, table_id: int, version: int, legal: Sequence[str], 
         buttons.append(InlineKeyboardButton(text=action_label(game, legal[i], lang),
                                             callback_data=Move(t=table_id, v=version, i=i).pack()))
     rows = _rows(buttons)
+    extra = hook(game, "menu_buttons")  # a game's own rows under a second step (Karusele: the capture builder)
+    if extra is not None:
+        rows += extra(table_id, version, [legal[i] for i in groups[group]], lang)
     rows.append([InlineKeyboardButton(text="« " + t(lang, "Back"),
                                       callback_data=Menu(t=table_id, v=version, g=-1).pack())])
     return InlineKeyboardMarkup(inline_keyboard=rows)

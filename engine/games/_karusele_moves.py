@@ -34,7 +34,7 @@ Item = dict[str, Any]
 
 SPECIAL_VALUE = {JOKER11: 11, JOKER15: 15, JOKER20: 20}
 SEARCH_BUDGET = 2500  # search steps of the *sample* enumeration per hand card or build base
-SAMPLE_CAPTURES = 6  # captures per hand card in the sample (the largest first)
+SAMPLE_CAPTURES = 4  # captures per hand card in the sample (the largest first): the one-press shortcuts
 MAX_EXTRA = 6  # extra-build groupings per build base in the sample
 
 

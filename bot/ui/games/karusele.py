@@ -1,15 +1,35 @@
-"""Karusele words: pick a hand card, then one of its captures or builds (the engine describes each);
-the table with its builds, the stock, what everyone has captured."""
+"""Karusele words: pick a hand card, then one of its captures or builds (the engine describes each),
+or build a capture card by card; the table with its builds, the stock, what everyone has captured.
+
+The capture builder (issue 13): the second step of a hand card offers its few largest captures
+as one-press shortcuts and a button that opens the builder, where the player toggles table cards
+(a mark shows which would leave no way to finish the capture) and confirms; the engine checks
+the capture and a refusal is shown translated."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
 from bot.ui import words
+from bot.ui.callbacks import Cap, Menu
 from bot.ui.games._common import deal_head, mark, points, score_line, totals, who
 from bot.ui.i18n import t
-from engine.games.karusele import describe
+from engine.cards import parse_card, pretty
+from engine.games._karusele_moves import (
+    Refusal,
+    capture_parts,
+    capture_words,
+    completable,
+    is_court,
+    read_take,
+    value,
+)
+from engine.games.karusele import describe, table_item_view
+
+MAX_BUILDER_ITEMS = 40  # the chosen cards travel as a bit mask in 64 bytes of callback data
 
 PICK_VERBS: frozenset[str] = frozenset()  # card groups, not card sets: never the card-by-card choice
 
@@ -86,3 +106,107 @@ def table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> list[s
 def table_chapter(view: dict[str, Any]) -> str:
     """A fresh table message for each round of four cards, so it stays near the log it goes with."""
     return str(view.get("stock_count", 0))
+
+
+# --- the capture builder -------------------------------------------------------------------------
+
+def menu_buttons(table_id: int, version: int, actions: Sequence[str], lang: str) -> list[list[InlineKeyboardButton]]:
+    """Under a hand card's shortcuts: the button that opens the capture builder for that card."""
+    card = actions[0].split()[1] if actions else ""
+    try:
+        code = parse_card(card)
+    except ValueError:
+        return []
+    if value(code) is None and not is_court(code):
+        return []  # the broom sweeps: nothing to choose
+    data = Cap(t=table_id, v=version, c=card).pack()
+    return [[InlineKeyboardButton(text="🧩 " + t(lang, "Choose the cards to take…"), callback_data=data)]]
+
+
+def chosen_items(optional: Sequence[int], mask: int) -> list[int]:
+    """The table indices a builder mask selects (bit j: the j-th optional item)."""
+    return [i for j, i in enumerate(optional) if mask >> j & 1]
+
+
+def builder_keyboard(table_id: int, version: int, card: str, table: list[dict[str, Any]], mask: int,
+                     lang: str) -> InlineKeyboardMarkup:
+    """Toggle the table cards the capture may add (✅ chosen, 🚫 no longer completable), then confirm."""
+    code = parse_card(card)
+    equal, optional = capture_parts(code, table)
+    chosen = chosen_items(optional, mask)
+    buttons = []
+    for j, i in enumerate(optional):
+        on = bool(mask >> j & 1)
+        label = pretty(table[i]["cards"][0])
+        if on:
+            label = "✅ " + label
+        elif not completable(code, table, [*chosen, i]):
+            label = "🚫 " + label
+        buttons.append(InlineKeyboardButton(
+            text=label, callback_data=Cap(t=table_id, v=version, c=card, m=mask ^ (1 << j)).pack()))
+    rows = [buttons[k:k + 4] for k in range(0, len(buttons), 4)]
+    count = len(equal) + len(chosen)
+    submit = t(lang, "Take ({n})", n=count)
+    try:
+        read_take(code, capture_words(code, table, chosen).split()[2:], table)
+        submit = "✔️ " + submit  # a legal capture as it stands
+    except Refusal:
+        pass
+    rows.append([
+        InlineKeyboardButton(text=submit, callback_data=Cap(t=table_id, v=version, c=card, m=mask, go=1).pack()),
+        InlineKeyboardButton(text="« " + t(lang, "Back"), callback_data=Menu(t=table_id, v=version, g=-1).pack()),
+    ])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def builder_line(card: str, table: list[dict[str, Any]], lang: str) -> str:
+    """The text above the builder: which card captures, and what it takes in any case."""
+    equal, _ = capture_parts(parse_card(card), table)
+    line = t(lang, "Capture with {card}: tap the table cards to take, then confirm.", card=words.cards([card]))
+    if equal:
+        always = " ".join(_pretty_item(table[i]) for i in equal)
+        line += "\n" + t(lang, "Taken in any case (same value): {cards}", cards=always)
+    return line
+
+
+def _pretty_item(item: dict[str, Any]) -> str:
+    """``7♦``, or a build as ``(5♣+A♥)=6``."""
+    shown = table_item_view(item)
+    inner = "+".join(words.cards([c]) for c in shown["cards"])
+    return f"({inner})={shown['value']}" if shown.get("build") else inner
+
+
+def refusal_text(template: str, params: dict[str, Any], lang: str) -> str:
+    """An engine refusal (``IllegalAction.template``/``params``) in the player's language."""
+    known = {
+        "{group} adds up to {total}, not {value}": t(lang, "{group} adds up to {total}, not {value}"),
+        "{cards} add up to {total}, which is not whole groups of {value}":
+            t(lang, "{cards} add up to {total}, which is not whole groups of {value}"),
+        "{cards} cannot be split into groups of {value} each": t(lang, "{cards} cannot be split into groups of "
+                                                                     "{value} each"),
+        "{item} is worth {value} too: a capture takes every card and build of its value":
+            t(lang, "{item} is worth {value} too: a capture takes every card and build of its value"),
+        "name the table cards that {card} takes": t(lang, "name the table cards that {card} takes"),
+        "{card} is not on the table": t(lang, "{card} is not on the table"),
+        "{card} is not in your hand": t(lang, "{card} is not in your hand"),
+        "a court card takes one court of its rank, or all three when three lie on the table":
+            t(lang, "a court card takes one court of its rank, or all three when three lie on the table"),
+        "the build {build} is taken whole and on its own": t(lang, "the build {build} is taken whole and on its own"),
+        "the build {build} is worth {total}, not {value}": t(lang, "the build {build} is worth {total}, not {value}"),
+    }
+    text = known.get(template)
+    if text is None:
+        return t(lang, "That move is not available.")
+    return text.format(**{k: _pretty_param(v) for k, v in params.items()})
+
+
+def _pretty_param(value: Any) -> str:
+    """Card codes in a refusal's values with suit symbols (``5C+4D`` -> ``5♣+4♦``)."""
+    text = str(value)
+    out = []
+    for part in text.replace("(", " ( ").replace(")", " ) ").replace("+", " + ").split():
+        try:
+            out.append(pretty(parse_card(part)))
+        except ValueError:
+            out.append(part)
+    return "".join(out)
