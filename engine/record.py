@@ -109,9 +109,9 @@ def replay(record: dict[str, Any], upto: int | None = None) -> State:
 
 def _cased(state: State, seat: int, action: str) -> str:
     """``play 10h`` -> ``play 10H`` when exactly one legal action matches it but for letter case."""
-    legal = state.legal_actions(seat)
-    if action in legal:
+    if state.is_legal(seat, action):
         return action
+    legal = state.legal_actions(seat)
     folded = [a for a in legal if a.lower() == action.lower()]
     return folded[0] if len(folded) == 1 else action
 

@@ -104,6 +104,7 @@ class KaruseleOptions(Options):
 
 class KaruseleState(State):
     GAME_ID = "karusele"
+    LEGAL_ACTIONS_ARE_A_SAMPLE = True  # legal_actions() lists some captures; act() accepts all (see above)
     FIELDS = (
         "phase", "deal_no", "dealer", "turn", "move_no", "hands", "table", "stock",
         "piles", "last_capturer", "totals", "history",
