@@ -230,7 +230,28 @@ def number_captures_sample(card: int, table: list[Item], limit: int = SAMPLE_CAP
     for taken, groups in packings(loose, v, limit)[0]:
         if taken or forced:
             moves.append(_take_text(card, forced + [(g, False) for g in groups]))
+    if not moves and (forced or has_subset_sum(loose, v)):  # the search budget ran out: still offer one
+        group = one_group(loose, v)
+        moves.append(_take_text(card, forced + ([(group, False)] if group else [])))
     return moves
+
+
+def one_group(cards: list[int], target: int) -> list[int] | None:
+    """Some set of ``cards`` adding up to ``target`` (a subset-sum table walked back), or None."""
+    reach: dict[int, tuple[int, int] | None] = {0: None}  # sum -> (card index, previous sum)
+    for i, c in enumerate(cards):
+        x = value(c) or 0
+        for total in sorted(reach, reverse=True):
+            new = total + x
+            if new <= target and new not in reach:
+                reach[new] = (i, total)
+    if target not in reach:
+        return None
+    group, total = [], target
+    while reach[total] is not None:
+        i, total = reach[total]  # type: ignore[misc]
+        group.append(cards[i])
+    return sorted(group, key=card_key)
 
 
 def builds(card: int, hand: list[int], table: list[Item]) -> list[str]:

@@ -631,6 +631,8 @@ def test_constructed_captures_on_tables_up_to_20_are_accepted():
         if not equal and not groups:
             continue
         text = _write(rng, card, equal, groups)
+        # the sample offers the card at least one capture (so the bot opens its second step and builder)
+        assert any(a.startswith(f"take {card} ") for a in s.legal_actions()), (card, view)
         events = s.clone().act(0, text)
         want = {c for it in equal for c in it} | {c for g in groups for c in g}
         assert set(events[0]["cards"]) == want, text
@@ -730,3 +732,20 @@ def test_random_games_taking_random_captures_on_growing_tables():
             actions.append((seat, action))
         assert replay(make_record(first, actions)) == state
     assert biggest >= 20
+
+
+def test_one_group_finds_a_sum_when_there_is_one():
+    import random
+
+    from engine.games._karusele_moves import one_group
+
+    rng = random.Random(3)
+    for _ in range(500):
+        cards = rng.sample(NUMBER_CARDS[:40], rng.randint(1, 10))
+        target = rng.choice([5, 10, 15, 20])
+        found = one_group([_code(c) for c in cards], target)
+        exists = any(sum(val(c) for c in combo) == target  # type: ignore[misc]
+                     for r in range(1, len(cards) + 1) for combo in itertools.combinations(cards, r))
+        assert (found is not None) == exists, (cards, target)
+        if found is not None:
+            assert sum(val(c) for c in cards_str(found)) == target and set(cards_str(found)) <= set(cards)
