@@ -40,7 +40,7 @@ async def lobby_of_three(fake: FakeTelegram, db):
     for user in (bob, cat):
         await answered(fake, await user.press(lobby, "✋ Join"), timeout=30)
     await caught_up(fake, db)
-    return ann, bob, cat, group
+    return ann, bob, cat, group, lobby
 
 
 @pytest.mark.slow
@@ -65,7 +65,7 @@ async def test_sigkill_between_an_update_and_its_commit_then_the_command_is_appl
                 first = await BotProcess.spawn(env, tmp_path / "bot0.log")
                 processes.append(first)
                 await ready(fake, 0, first)
-                ann, _, _, group = await lobby_of_three(fake, db)
+                ann, _, _, group, _ = await lobby_of_three(fake, db)
                 monkeypatch.setitem(HANDLERS, "getChatMember", hanging_member)
                 await ann.send(group, "/begin")
                 begin_id = fake.updates.next_id - 1
@@ -116,8 +116,7 @@ async def test_sigterm_mid_game_stops_cleanly_and_what_is_left_is_sent_after_the
                 first = await BotProcess.spawn(env, tmp_path / "bot0.log")
                 processes.append(first)
                 await ready(fake, 0, first)
-                ann, bob, cat, group = await lobby_of_three(fake, db)
-                lobby = find(group, "✋ Join")
+                ann, bob, cat, group, lobby = await lobby_of_three(fake, db)
                 await answered(fake, await ann.press(lobby, "▶️ Start"), timeout=30)
                 await caught_up(fake, db)
                 # Mid-game, on a slow network: a move queues several messages; stop with a short grace.
