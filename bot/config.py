@@ -26,7 +26,7 @@ def mask_url(url: str) -> str:
 class Settings(BaseSettings):
     """Everything the bot reads at start; tests build one directly."""
 
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore",
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True,
                                       hide_input_in_errors=True)
 
     bot_token: str = Field(default="", alias="BOT_TOKEN", description="the token from @BotFather (required)")
