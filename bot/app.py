@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import sqlite3
 import time
 from importlib import metadata
 from typing import Any
@@ -49,7 +50,11 @@ def version() -> str:
         return "unknown"
 
 
-class TokenRefused(RuntimeError):
+class StartError(RuntimeError):
+    """A problem the operator must fix before the bot can run; reported as one line, exit code 2."""
+
+
+class TokenRefused(StartError):
     """Telegram answered 401: the token is wrong or revoked (retrying cannot help)."""
 
 
@@ -86,7 +91,11 @@ class App:
         AI seats, and handle whatever a previous process received but did not finish."""
         self.lock.acquire()
         self._locked = True
-        await self.store.open()
+        try:
+            await self.store.open()
+        except sqlite3.DatabaseError as exc:
+            await self.store.close()
+            raise StartError(f"cannot open the database {self.settings.database_path}: {exc}") from exc
         self._opened = True
         for name in self.store.migrated:
             log.info("database migrated: %s", name)
@@ -161,7 +170,12 @@ class App:
         if self.settings.webhook_url:
             secret = self.settings.webhook_secret or new_secret()
             self.webhook = WebhookServer(self.bot, self.intake, secret, self.report)
-            await self.webhook.start(self.settings.webhook_host, self.settings.webhook_port, self.settings.webhook_url)
+            try:
+                await self.webhook.start(self.settings.webhook_host, self.settings.webhook_port,
+                                         self.settings.webhook_url)
+            except OSError as exc:
+                raise StartError(f"cannot listen on {self.settings.webhook_host}:{self.settings.webhook_port} "
+                                 f"(WEBHOOK_HOST, WEBHOOK_PORT): {exc.strerror or exc}") from exc
             await asyncio.Event().wait()
         else:
             await self.bot.delete_webhook()
@@ -252,7 +266,7 @@ async def run(settings: Settings) -> int:
         await asyncio.wait({serving, stopping}, return_when=asyncio.FIRST_COMPLETED)
         if serving.done():
             exc = serving.exception()
-            if isinstance(exc, (TokenRefused, AlreadyRunning, SchemaTooNew)):
+            if isinstance(exc, (StartError, AlreadyRunning, SchemaTooNew)):
                 log.error("%s", exc)
                 code = 2
             elif exc is not None:

@@ -19,7 +19,7 @@ from tests.fakebot.server import FakeTelegram
 ROOT = Path(__file__).resolve().parents[2]
 # A standby process imports aiogram (slow on a busy machine) while the current one plays, then
 # runs exactly what ``python -m bot`` runs once the test writes a line to its stdin.
-STANDBY = "import sys; import bot.__main__ as m; sys.stdin.readline(); sys.exit(m.main())"
+STANDBY = "import sys; import bot.__main__ as m; import bot.app; sys.stdin.readline(); sys.exit(m.main())"
 START_TIMEOUT = 120.0
 
 
