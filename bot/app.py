@@ -85,6 +85,7 @@ class App:
         self._polling: asyncio.Task[None] | None = None
         self._heartbeat: asyncio.Task[None] | None = None
         self._stopping = False
+        self._hurry = asyncio.Event()
 
     async def start(self) -> None:
         """Lock the database, migrate it, learn the bot's name, wire the dispatcher, start the outbox and
@@ -201,6 +202,20 @@ class App:
                 "outbox": outbox, "inbox": waiting, "last_error": last_error.message,
                 "last_error_at": last_error.at}
 
+    def hurry(self) -> None:
+        """Stop waiting for the outbox (a second SIGTERM / Ctrl-C)."""
+        self._hurry.set()
+
+    async def _drained(self, timeout: float) -> bool:
+        """Wait until the outbox is empty, for at most ``timeout`` seconds or until ``hurry()``."""
+        drain = asyncio.create_task(self.outbox.drain(timeout=timeout))
+        hurry = asyncio.create_task(self._hurry.wait())
+        await asyncio.wait({drain, hurry}, return_when=asyncio.FIRST_COMPLETED)
+        hurry.cancel()
+        drain.cancel()
+        results = await asyncio.gather(drain, hurry, return_exceptions=True)
+        return results[0] is None
+
     async def stop(self, grace: float | None = None) -> None:
         """Stop taking updates, finish the handlers in flight, deliver what is queued for up to ``grace``
         seconds (the rest is sent after the restart), checkpoint and close the database."""
@@ -221,13 +236,10 @@ class App:
             await self.timers.stop()
         if self.tables is not None:
             await self.tables.stop()
-        if self._opened:
-            try:
-                await self.outbox.drain(timeout=max(0.0, deadline - time.monotonic()))
-            except TimeoutError:
-                async with self.store.read() as tx:
-                    left = (await tx.outbox_counts()).get("pending", 0)
-                log.warning("stopping with %d messages still queued; they are sent after the restart", left)
+        if self._opened and not await self._drained(max(0.0, deadline - time.monotonic())):
+            async with self.store.read() as tx:
+                left = (await tx.outbox_counts()).get("pending", 0)
+            log.warning("stopping with %d messages still queued; they are sent after the restart", left)
         await self.outbox.stop()
         if self._heartbeat is not None:
             self._heartbeat.cancel()
@@ -248,9 +260,12 @@ async def run(settings: Settings) -> int:
     stop = asyncio.Event()
     grace = [settings.stop_grace]
 
+    app = App(settings)
+
     def on_signal(sig: signal.Signals) -> None:
         if stop.is_set():
             grace[0] = 0.0
+            app.hurry()
             log.warning("%s again: stopping without waiting for the outbox", sig.name)
         else:
             log.info("%s received: stopping (up to %.0f s to deliver queued messages)", sig.name, grace[0])
@@ -258,7 +273,6 @@ async def run(settings: Settings) -> int:
 
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, on_signal, sig)
-    app = App(settings)
     serving = asyncio.create_task(app.serve(), name="serve")
     stopping = asyncio.create_task(stop.wait(), name="signals")
     code = 0
