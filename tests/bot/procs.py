@@ -32,11 +32,12 @@ class BotProcess:
 
     @classmethod
     async def spawn(cls, env: dict[str, str], log: Path, standby: bool = False, args: tuple[str, ...] = (),
-                    cwd: Path = ROOT) -> BotProcess:
+                    cwd: Path = ROOT, prefix: tuple[str, ...] = ()) -> BotProcess:
         argv = ["-c", STANDBY] if standby else ["-m", "bot", *args]
         with log.open("wb") as fh:
             proc = await asyncio.create_subprocess_exec(
-                sys.executable, *argv, cwd=cwd, env=env, stdin=asyncio.subprocess.PIPE, stdout=fh, stderr=fh)
+                *prefix, sys.executable, *argv, cwd=cwd, env=env, stdin=asyncio.subprocess.PIPE, stdout=fh,
+                stderr=fh)
         return cls(proc, log)
 
     def go(self) -> None:

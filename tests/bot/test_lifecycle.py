@@ -9,10 +9,13 @@ until the test lets it go), never by sleeping.
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import signal
 import socket
 import sqlite3
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -278,3 +281,37 @@ async def test_a_database_from_a_newer_kozyr_is_refused(tmp_path):
     text = process.output()
     assert f"schema version {latest() + 1}" in text and "newer version" in text and "Traceback" not in text, text
     assert db_value(db, "PRAGMA user_version") == latest() + 1
+
+
+def pid_namespaces_work() -> bool:
+    try:
+        return subprocess.run(["unshare", "--pid", "--fork", "--kill-child", "true"], timeout=30).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+@pytest.mark.slow
+async def test_sigterm_to_the_bot_as_pid_1_stops_it_cleanly(tmp_path):
+    """As a container's PID 1 (here: in its own PID namespace), a process gets no signal it has no handler
+    for; the bot installs its own, so SIGTERM stops it gracefully, at once."""
+    if not pid_namespaces_work():
+        pytest.skip("unshare --pid is not permitted here")
+    db = tmp_path / "k.sqlite3"
+    async with FakeTelegram(limits=RateLimits.loose()) as fake:
+        process = await BotProcess.spawn(bot_env(fake, db, LOG_LEVEL="INFO"), tmp_path / "bot.log",
+                                         prefix=("unshare", "--pid", "--fork", "--kill-child"))
+        try:
+            async with asyncio.timeout(TIMEOUT):
+                await ready(fake, 0, process)
+                children = Path(f"/proc/{process.proc.pid}/task/{process.proc.pid}/children").read_text().split()
+                (bot_pid,) = children
+                nspid = next(line for line in Path(f"/proc/{bot_pid}/status").read_text().splitlines()
+                             if line.startswith("NSpid:"))
+                assert nspid.split()[-1] == "1", nspid  # PID 1 in its namespace
+                os.kill(int(bot_pid), signal.SIGTERM)
+                assert await process.wait(60) == 0, process.output()[-3000:]
+        finally:
+            await process.kill()
+        text = process.output()
+        assert "SIGTERM received: stopping" in text and text.rstrip().endswith("stopped"), text[-2000:]
+        assert "Traceback" not in text
