@@ -2,7 +2,8 @@
 
 Why: the bot must run from its wheel, where nothing outside the package exists; a path built
 from ``__file__`` into the source tree breaks there. Everything the bot reads lives under
-``bot/assets/`` and is listed in pyproject's package data.
+``bot/assets/`` (fonts, rules texts), ``bot/locales/`` or ``bot/store/migrations/``, and is
+listed in pyproject's package data.
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ atexit.register(_files.close)
 
 
 @cache
-def assets_dir() -> Path:
-    """The package's ``assets`` folder as a real directory (Pillow opens fonts by path)."""
-    return Path(_files.enter_context(resources.as_file(resources.files("bot") / "assets")))
+def package_path(name: str) -> Path:
+    """A folder shipped in the ``bot`` package (``assets``, ``locales``) as a real directory
+    (Pillow opens fonts by path; Babel reads catalogs from files)."""
+    return Path(_files.enter_context(resources.as_file(resources.files("bot") / name)))
 
 
 def asset(*parts: str) -> Path:
     """The path of one shipped file, e.g. ``asset("fonts", "DejaVuSans.ttf")``."""
-    return assets_dir().joinpath(*parts)
+    return package_path("assets").joinpath(*parts)
