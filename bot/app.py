@@ -1,28 +1,61 @@
-"""Builds the bot: Bot, Dispatcher, routers, middlewares, store, outbox, tables; runs polling or a webhook."""
+"""Builds the bot (Bot, Dispatcher, routers, middlewares, store, outbox, tables) and runs its life:
+start (with retries while Telegram is unreachable), polling or a webhook, and a graceful stop."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import signal
+import sqlite3
+import time
+from importlib import metadata
+from typing import Any
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
-from aiogram.types import BotCommand
+from aiogram.exceptions import TelegramUnauthorizedError
+from aiogram.types import BotCommand, User
 
 from bot.config import Settings
 from bot.handlers import routers
 from bot.handlers.context import Context, Dedup
 from bot.handlers.help import COMMANDS
+from bot.handlers.status import status_router
+from bot.intake import Intake
+from bot.logs import last_error
+from bot.retry import Backoff, EveryMinute
 from bot.services.outbox import Outbox, RateLimiter
 from bot.services.pictures import Pictures
 from bot.services.tables import Tables
 from bot.services.timers import Timers
+from bot.store import inbox
+from bot.store.lock import AlreadyRunning, ProcessLock
+from bot.store.migrate import SchemaTooNew
 from bot.store.sqlite import Store
+from bot.ui.i18n import LANGS, t
+from bot.webhook import WebhookServer, new_secret
 
 log = logging.getLogger(__name__)
+
+HEARTBEAT_EVERY = 15.0  # seconds; ``python -m bot health`` (Docker's HEALTHCHECK) reads the file's age
+
+
+def version() -> str:
+    try:
+        return metadata.version("kozyr")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+class StartError(RuntimeError):
+    """A problem the operator must fix before the bot can run; reported as one line, exit code 2."""
+
+
+class TokenRefused(StartError):
+    """Telegram answered 401: the token is wrong or revoked (retrying cannot help)."""
 
 
 class App:
@@ -30,6 +63,7 @@ class App:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        self.lock = ProcessLock(settings.database_path)
         self.store = Store(settings.database_path, settings.sqlite_driver)
         session = None
         if settings.telegram_api_url:
@@ -43,85 +77,222 @@ class App:
         self.tables: Tables | None = None
         self.dedup: Dedup | None = None
         self.timers: Timers | None = None
+        self.intake: Intake | None = None
+        self.webhook: WebhookServer | None = None
+        self.started_at = time.time()
+        self._opened = False
+        self._locked = False
         self._polling: asyncio.Task[None] | None = None
+        self._heartbeat: asyncio.Task[None] | None = None
+        self._stopping = False
+        self._hurry = asyncio.Event()
 
     async def start(self) -> None:
-        """Open the store, learn the bot's name, wire the dispatcher, start the outbox and AI seats."""
-        await self.store.open()
-        me = await self.bot.get_me()
+        """Lock the database, migrate it, learn the bot's name, wire the dispatcher, start the outbox and
+        AI seats, and handle whatever a previous process received but did not finish."""
+        self.lock.acquire()
+        self._locked = True
+        try:
+            await self.store.open()
+        except sqlite3.DatabaseError as exc:
+            await self.store.close()
+            raise StartError(f"cannot open the database {self.settings.database_path}: {exc}") from exc
+        self._opened = True
+        for name in self.store.migrated:
+            log.info("database migrated: %s", name)
+        me = await self._whoami()
         if self.pictures is not None:
             await asyncio.to_thread(self.pictures.warm_up)
         self.tables = Tables(self.store, self.outbox, me.username or "kozyr_bot", self.settings.ai_delay,
                              self.pictures)
         self.outbox.on_unreachable = self.tables.user_unreachable
         dp = self.dispatcher
+        dp["status_report"] = self.report
+        dp["owner_id"] = self.settings.bot_owner_id
         self.dedup = Dedup(self.store)
         dp.update.outer_middleware(self.dedup)
         context = Context(self.store, self.tables)
         dp.message.outer_middleware(context)
         dp.callback_query.outer_middleware(context)
         dp.my_chat_member.outer_middleware(context)
-        dp.include_routers(*routers())
+        dp.include_routers(status_router(), *routers())
+        self.intake = Intake(self.store, dp, self.bot)
         self.outbox.start()
         self.timers = Timers(self.tables, self.settings.remind_after, self.settings.autoplay_after)
         self.timers.start()
         resumed = await self.tables.resume()
-        log.info("started as @%s; %d tables in play", me.username, resumed)
-        try:
-            await self.bot.set_my_commands([BotCommand(command=c, description=d) for c, d in COMMANDS])
-        except Exception:  # the menu is a nicety; never fail to start over it
-            log.warning("could not set the commands menu", exc_info=True)
+        again = await self.intake.resume()
+        self._heartbeat = asyncio.create_task(self._beat(), name="heartbeat")
+        log.info("started as @%s (Kozyr %s); %d tables in play, %d updates to finish", me.username, version(),
+                 resumed, again)
+        await self._set_commands()
+
+    async def _whoami(self) -> User:
+        """getMe, retried with backoff while Telegram cannot be reached (logged once a minute)."""
+        backoff, trouble = Backoff(), EveryMinute(log)
+        while True:
+            try:
+                me = await self.bot.get_me()
+            except TelegramUnauthorizedError as exc:
+                raise TokenRefused("Telegram refused BOT_TOKEN (401 Unauthorized): check it with @BotFather") from exc
+            except Exception as exc:  # network down, DNS, 5xx: wait and try again
+                trouble.failed("reaching Telegram (getMe)", exc)
+                await asyncio.sleep(backoff.next())
+                continue
+            trouble.ok("reaching Telegram")
+            return me
+
+    async def _set_commands(self) -> None:
+        """The commands menu, in English (the default) and in Russian for Russian-speaking clients."""
+        for lang in LANGS:
+            commands = [BotCommand(command=c, description=t(lang, d)) for c, d in COMMANDS]
+            try:
+                await self.bot.set_my_commands(commands, language_code=None if lang == "en" else lang)
+            except Exception:  # the menu is a nicety; never fail to start over it
+                log.warning("could not set the commands menu (%s)", lang, exc_info=True)
+
+    async def _beat(self) -> None:
+        path = self.settings.database_path.with_name(self.settings.database_path.name + ".alive")
+        while True:
+            try:
+                path.write_text(f"{time.time():.0f}\n")
+            except OSError as exc:
+                log.warning("cannot write the heartbeat file %s: %s", path, exc)
+            await asyncio.sleep(HEARTBEAT_EVERY)
 
     def start_polling(self) -> None:
-        self._polling = asyncio.create_task(self.dispatcher.start_polling(
-            self.bot, handle_signals=False, close_bot_session=False,
-            polling_timeout=self.settings.polling_timeout,
-            allowed_updates=["message", "callback_query", "my_chat_member"]))
+        assert self.intake is not None, "start() first"
+        self._polling = asyncio.create_task(self.intake.poll(self.settings.polling_timeout), name="polling")
+
+    async def serve(self) -> None:
+        """Start, then take updates until stopped (polling, or the webhook server)."""
+        await self.start()
+        assert self.intake is not None
+        if self.settings.webhook_url:
+            secret = self.settings.webhook_secret or new_secret()
+            self.webhook = WebhookServer(self.bot, self.intake, secret, self.report)
+            try:
+                await self.webhook.start(self.settings.webhook_host, self.settings.webhook_port,
+                                         self.settings.webhook_url)
+            except OSError as exc:
+                raise StartError(f"cannot listen on {self.settings.webhook_host}:{self.settings.webhook_port} "
+                                 f"(WEBHOOK_HOST, WEBHOOK_PORT): {exc.strerror or exc}") from exc
+            await asyncio.Event().wait()
+        else:
+            await self.bot.delete_webhook()
+            self.start_polling()
+            assert self._polling is not None
+            await self._polling
+            if self.intake.fatal is not None:
+                raise TokenRefused("Telegram refused BOT_TOKEN (401 Unauthorized) while polling: was it revoked?")
 
     def busy(self) -> bool:
         """Whether an update is being handled or an AI seat is thinking (tests wait for quiet)."""
-        return bool((self.dedup and self.dedup.in_flight) or (self.tables and self.tables.ai_busy()))
+        return bool((self.dedup and self.dedup.in_flight) or (self.intake and self.intake.in_flight)
+                    or (self.tables and self.tables.ai_busy()))
 
-    async def stop(self) -> None:
+    async def report(self) -> dict[str, Any]:
+        """What /status and /healthz show: version, uptime, tables by state, queue depths, last error."""
+        async with self.store.read() as tx:
+            rows = await tx.db.execute_fetchall("SELECT status, COUNT(*) AS n FROM tables GROUP BY status")
+            outbox = await tx.outbox_counts()
+            waiting = await inbox.depth(tx)
+        return {"status": "stopping" if self._stopping else "ok", "version": version(),
+                "uptime": round(time.time() - self.started_at), "tables": {r["status"]: r["n"] for r in rows},
+                "outbox": outbox, "inbox": waiting, "last_error": last_error.message,
+                "last_error_at": last_error.at}
+
+    def hurry(self) -> None:
+        """Stop waiting for the outbox (a second SIGTERM / Ctrl-C)."""
+        self._hurry.set()
+
+    async def _drained(self, timeout: float) -> bool:
+        """Wait until the outbox is empty, for at most ``timeout`` seconds or until ``hurry()``."""
+        drain = asyncio.create_task(self.outbox.drain(timeout=timeout))
+        hurry = asyncio.create_task(self._hurry.wait())
+        await asyncio.wait({drain, hurry}, return_when=asyncio.FIRST_COMPLETED)
+        hurry.cancel()
+        drain.cancel()
+        results = await asyncio.gather(drain, hurry, return_exceptions=True)
+        return results[0] is None
+
+    async def stop(self, grace: float | None = None) -> None:
+        """Stop taking updates, finish the handlers in flight, deliver what is queued for up to ``grace``
+        seconds (the rest is sent after the restart), checkpoint and close the database."""
+        grace = self.settings.stop_grace if grace is None else grace
+        self._stopping = True
+        deadline = time.monotonic() + grace
+        if self.webhook is not None:
+            await self.webhook.stop()
         if self._polling is not None:
-            try:
-                await self.dispatcher.stop_polling()
-            except RuntimeError:
-                pass
-            await self._polling
+            self._polling.cancel()
+            await asyncio.gather(self._polling, return_exceptions=True)
             self._polling = None
-        while self.dedup is not None and self.dedup.in_flight:
-            await asyncio.sleep(0.01)
+        if self.intake is not None:
+            await self.intake.drain(max(grace, 1.0))
+        while self.dedup is not None and self.dedup.in_flight and time.monotonic() < deadline + 1:
+            await asyncio.sleep(0.01)  # updates fed directly to the dispatcher (bench/bot.py)
         if self.timers is not None:
             await self.timers.stop()
         if self.tables is not None:
             await self.tables.stop()
+        if self._opened and not await self._drained(max(0.0, deadline - time.monotonic())):
+            async with self.store.read() as tx:
+                left = (await tx.outbox_counts()).get("pending", 0)
+            log.warning("stopping with %d messages still queued; they are sent after the restart", left)
         await self.outbox.stop()
-        await self.store.close()
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            await asyncio.gather(self._heartbeat, return_exceptions=True)
+        if self._opened:
+            await self.store.close()
+            self._opened = False
         await self.bot.session.close()
+        if self._locked:
+            self.lock.release()
+            self._locked = False
 
 
-async def run(settings: Settings) -> None:
-    """Run until interrupted: long polling, or a webhook server when WEBHOOK_URL is set."""
+async def run(settings: Settings) -> int:
+    """Run until SIGTERM or SIGINT (also as PID 1 in a container), then stop gracefully: exit code 0.
+    A second signal skips the grace period."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    grace = [settings.stop_grace]
+
     app = App(settings)
-    await app.start()
-    try:
-        if settings.webhook_url:
-            from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
-            from aiohttp import web
 
-            web_app = web.Application()
-            SimpleRequestHandler(dispatcher=app.dispatcher, bot=app.bot).register(web_app, path="/webhook")
-            setup_application(web_app, app.dispatcher, bot=app.bot)
-            await app.bot.set_webhook(settings.webhook_url.rstrip("/") + "/webhook")
-            runner = web.AppRunner(web_app)
-            await runner.setup()
-            await web.TCPSite(runner, "0.0.0.0", settings.webhook_port).start()
-            await asyncio.Event().wait()
+    def on_signal(sig: signal.Signals) -> None:
+        if stop.is_set():
+            grace[0] = 0.0
+            app.hurry()
+            log.warning("%s again: stopping without waiting for the outbox", sig.name)
         else:
-            await app.bot.delete_webhook()
-            app.start_polling()
-            assert app._polling is not None
-            await app._polling
+            log.info("%s received: stopping (up to %.0f s to deliver queued messages)", sig.name, grace[0])
+        stop.set()
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, on_signal, sig)
+    serving = asyncio.create_task(app.serve(), name="serve")
+    stopping = asyncio.create_task(stop.wait(), name="signals")
+    code = 0
+    try:
+        await asyncio.wait({serving, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        if serving.done():
+            exc = serving.exception()
+            if isinstance(exc, (StartError, AlreadyRunning, SchemaTooNew)):
+                log.error("%s", exc)
+                code = 2
+            elif exc is not None:
+                log.error("the bot stopped on an error", exc_info=exc)
+                code = 1
+        else:
+            serving.cancel()
+            await asyncio.gather(serving, return_exceptions=True)
     finally:
-        await app.stop()
+        stopping.cancel()
+        await app.stop(grace[0])
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(sig)
+    log.info("stopped")
+    return code

@@ -1,39 +1,141 @@
-"""Settings from the environment or ``.env`` (see .env.example)."""
+"""Settings from the environment or ``.env`` (see .env.example), checked before anything heavy is imported.
+
+Only pydantic is imported here, so ``python -m bot`` reports a bad setting in a fraction of a second,
+one line per problem, and never repeats a secret back (the token, a password in a URL).
+"""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+TOKEN = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{20,}$")
+SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
+LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def mask_url(url: str) -> str:
+    """``scheme://user:password@host`` with the password replaced by ``***``."""
+    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
 
 
 class Settings(BaseSettings):
     """Everything the bot reads at start; tests build one directly."""
 
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True,
+                                      hide_input_in_errors=True)
 
-    bot_token: str = Field(default="", alias="BOT_TOKEN")
-    database_url: str = Field(default="sqlite:///data/kozyr.sqlite3", alias="DATABASE_URL")
-    telegram_api_url: str | None = Field(default=None, alias="TELEGRAM_API_URL")
-    webhook_url: str | None = Field(default=None, alias="WEBHOOK_URL")
-    sqlite_driver: str = Field(default="inline", alias="KOZYR_SQLITE_DRIVER")
-    webhook_port: int = Field(default=8080, alias="WEBHOOK_PORT")
-    log_level: str = Field(default="INFO", alias="LOG_LEVEL")
+    bot_token: str = Field(default="", alias="BOT_TOKEN", description="the token from @BotFather (required)")
+    database_url: str = Field(default="sqlite:///data/kozyr.sqlite3", alias="DATABASE_URL",
+                              description="SQLite file: sqlite:///relative/path or sqlite:////absolute/path")
+    telegram_api_url: str | None = Field(default=None, alias="TELEGRAM_API_URL",
+                                         description="another Bot API server (self-hosted or a test server)")
+    webhook_url: str | None = Field(default=None, alias="WEBHOOK_URL",
+                                    description="public https URL: webhook mode instead of long polling; "
+                                                "Telegram posts to <WEBHOOK_URL>/webhook")
+    webhook_host: str = Field(default="127.0.0.1", alias="WEBHOOK_HOST",
+                              description="address the webhook server listens on (0.0.0.0: all interfaces)")
+    webhook_port: int = Field(default=8080, alias="WEBHOOK_PORT", ge=1, le=65535,
+                              description="port the webhook server listens on (also serves /healthz)")
+    webhook_secret: str | None = Field(default=None, alias="WEBHOOK_SECRET",
+                                       description="secret_token Telegram must send with every update "
+                                                   "(A-Z a-z 0-9 _ -, up to 256); a random one per start if unset")
+    bot_owner_id: int | None = Field(default=None, alias="BOT_OWNER_ID",
+                                     description="Telegram user id allowed to use /status")
+    log_level: str = Field(default="INFO", alias="LOG_LEVEL", description="DEBUG, INFO, WARNING or ERROR")
+    log_format: Literal["text", "json"] = Field(default="text", alias="LOG_FORMAT",
+                                                description="text lines, or json (one JSON object a line)")
+    stop_grace: float = Field(default=10.0, alias="KOZYR_STOP_GRACE", ge=0,
+                              description="seconds to deliver queued messages after SIGTERM/SIGINT")
+    sqlite_driver: str = Field(default="inline", alias="KOZYR_SQLITE_DRIVER",
+                               description="inline (sqlite3 on the event loop) or thread (aiosqlite)")
     # Outbox pacing, kept under Telegram's limits; tests shorten them.
-    per_chat_interval: float = Field(default=1.05, alias="KOZYR_PER_CHAT_INTERVAL")
-    group_per_minute: int = Field(default=20, alias="KOZYR_GROUP_PER_MINUTE")
-    global_per_second: int = Field(default=30, alias="KOZYR_GLOBAL_PER_SECOND")
-    ai_delay: float = Field(default=1.0, alias="KOZYR_AI_DELAY")
-    remind_after: float = Field(default=4 * 3600, alias="KOZYR_REMIND_AFTER")
-    autoplay_after: float = Field(default=24 * 3600, alias="KOZYR_AUTOPLAY_AFTER")
-    pictures: bool = Field(default=True, alias="KOZYR_PICTURES")
-    polling_timeout: int = Field(default=30, alias="KOZYR_POLLING_TIMEOUT")
+    per_chat_interval: float = Field(default=1.05, alias="KOZYR_PER_CHAT_INTERVAL", ge=0,
+                                     description="seconds between two messages to one chat")
+    group_per_minute: int = Field(default=20, alias="KOZYR_GROUP_PER_MINUTE", ge=1,
+                                  description="messages a minute to one group")
+    global_per_second: int = Field(default=30, alias="KOZYR_GLOBAL_PER_SECOND", ge=1,
+                                   description="messages a second in all")
+    ai_delay: float = Field(default=1.0, alias="KOZYR_AI_DELAY", ge=0,
+                            description="seconds an AI seat waits before moving")
+    remind_after: float = Field(default=4 * 3600, alias="KOZYR_REMIND_AFTER", ge=0,
+                                description="seconds before a player is reminded to act (0: never)")
+    autoplay_after: float = Field(default=24 * 3600, alias="KOZYR_AUTOPLAY_AFTER", ge=0,
+                                  description="seconds before the table plays for an absent player (0: never)")
+    pictures: bool = Field(default=True, alias="KOZYR_PICTURES", description="draw the table as pictures (1/0)")
+    polling_timeout: int = Field(default=30, alias="KOZYR_POLLING_TIMEOUT", ge=0, le=50,
+                                 description="long-polling timeout, seconds")
+
+    @field_validator("bot_token")
+    @classmethod
+    def _token(cls, value: str) -> str:
+        value = value.strip()
+        if value and not TOKEN.match(value):
+            raise ValueError("does not look like a bot token (digits, a colon, then 20+ letters); "
+                             "copy it again from @BotFather")
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _database(cls, value: str) -> str:
+        if not value.startswith("sqlite:///") or len(value) == len("sqlite:///"):
+            raise ValueError(f"only SQLite is supported: sqlite:///path/to/file.sqlite3 (got {mask_url(value)!r})")
+        return value
+
+    @field_validator("log_level")
+    @classmethod
+    def _level(cls, value: str) -> str:
+        if value.upper() not in LEVELS:
+            raise ValueError(f"must be one of {', '.join(LEVELS)}")
+        return value.upper()
+
+    @field_validator("sqlite_driver")
+    @classmethod
+    def _driver(cls, value: str) -> str:
+        if value not in ("inline", "thread"):
+            raise ValueError("must be inline or thread")
+        return value
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _secret(cls, value: str | None) -> str | None:
+        if value and not SECRET.match(value):
+            raise ValueError("1-256 characters of A-Z, a-z, 0-9, _ and - (Telegram's rule)")
+        return value or None
+
+    @field_validator("webhook_url", "telegram_api_url")
+    @classmethod
+    def _url(cls, value: str | None) -> str | None:
+        if value and not re.match(r"^https?://[^\s/]+", value):
+            raise ValueError(f"must be an http(s) URL (got {mask_url(value)!r})")
+        return value or None
 
     @property
     def database_path(self) -> Path:
         """The SQLite file named by DATABASE_URL (``sqlite:///relative`` or ``sqlite:////absolute``)."""
-        url = self.database_url
-        if not url.startswith("sqlite:///"):
-            raise ValueError(f"only sqlite:/// URLs are supported for now, got {url!r}")
-        return Path(url[len("sqlite:///"):])
+        return Path(self.database_url[len("sqlite:///"):])
+
+
+def problems_of(error: ValidationError) -> list[str]:
+    """One line per invalid setting, named by its environment variable, without the value itself."""
+    aliases = {name: field.alias or name.upper() for name, field in Settings.model_fields.items()}
+    lines = []
+    for item in error.errors(include_input=False, include_url=False):
+        loc = str(item["loc"][0]) if item["loc"] else "?"
+        message = str(item["msg"]).removeprefix("Value error, ")
+        lines.append(f"{aliases.get(loc, loc)}: {message}")
+    return lines
+
+
+def describe() -> str:
+    """The settings table ``python -m bot --help`` prints."""
+    rows = []
+    for name, field in Settings.model_fields.items():
+        default = field.default
+        shown = "" if default in (None, "") else f" (default: {default})"
+        rows.append(f"  {field.alias or name.upper():<24} {field.description or ''}{shown}")
+    return "\n".join(rows)

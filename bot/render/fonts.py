@@ -1,6 +1,6 @@
-"""The shipped fonts (assets/fonts), loaded once per size, and which characters each one covers.
+"""The shipped fonts (bot/assets/fonts), loaded once per size, and which characters each one covers.
 
-Only files under ``assets/fonts`` are loaded, never the system's fonts, so a picture looks the
+Only files under ``bot/assets/fonts`` are loaded, never the system's fonts, so a picture looks the
 same on every machine. Pillow does no font fallback, so ``text.py`` splits a string into runs
 by coverage; the coverage comes from the font's own ``cmap`` table, read here with a small
 parser (formats 4 and 12 are all that DejaVu and Noto use) to avoid a fontTools dependency.
@@ -14,7 +14,9 @@ from pathlib import Path
 
 from PIL import ImageFont
 
-FONT_DIR = Path(__file__).resolve().parents[2] / "assets" / "fonts"
+from bot.resources import asset
+
+FONT_DIR = asset("fonts")
 REGULAR = FONT_DIR / "DejaVuSans.ttf"
 BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
 EMOJI = FONT_DIR / "NotoColorEmoji.ttf"

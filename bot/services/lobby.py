@@ -6,6 +6,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any, get_args
 
+from bot.services import events as game_log
 from bot.services import outbox as out
 from bot.services.types import Actor, Answer, Where
 from bot.store.sqlite import SeatRow, TableRow, Tx
@@ -121,6 +122,7 @@ class LobbyService:
                                     join_link_keyboard(self.bot_username, f"j{table_id}", lang),
                                     thread_id=where.thread_id)
         self.outbox.wake()
+        game_log.opened(table_id, where.chat_id, game.id)
 
     async def open_table_id(self, where: Where) -> int | None:
         async with self.store.read() as tx:
@@ -226,6 +228,7 @@ class LobbyService:
                 await out.log_line(tx, row.chat_id, t(chat_lang, "The table was cancelled."), row.thread_id)
         self._cache.pop(table_id, None)
         self.outbox.wake()
+        game_log.cancelled(table_id, was_playing)
         return Answer(t(lang, "Cancelled."))
 
     async def start(self, table_id: int, actor: Actor, lang: str, is_admin: bool) -> Answer:
@@ -254,5 +257,6 @@ class LobbyService:
             await tx.save_table(row)
         self._cache[table_id] = (row.version, state)
         self.outbox.wake()
+        game_log.started(table_id, row.game, len(seats), sum(s.is_ai for s in seats))
         self._schedule_ai(table_id)
         return Answer(t(lang, "Let's play!"))

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from bot.resources import asset
 from bot.services import outbox as out
 from bot.services.types import Actor, Where
 from bot.ui import words
@@ -11,7 +10,7 @@ from bot.ui.i18n import t
 from engine.core import State
 from engine.record import dumps, make_record
 
-RULES_DIR = Path(__file__).resolve().parents[2] / "assets" / "rules"
+RULES_DIR = asset("rules")
 
 
 class Reports:

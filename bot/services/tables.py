@@ -13,6 +13,7 @@ import logging
 import time
 from typing import Any
 
+from bot.services import events as game_log
 from bot.services import outbox as out
 from bot.services.capture import CaptureBuilder
 from bot.services.lobby import LobbyService
@@ -186,6 +187,7 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder):
             row.status = "finished"
             totals = state.scores()
             await tx.add_results(row, seats, totals, words.places(totals))
+            game_log.finished(row.id, row.game, idx + 1)
         await tx.save_table(row)
         self._cache[row.id] = (row.version, state)
         self.moves += 1

@@ -19,7 +19,8 @@ from typing import Any
 
 import aiosqlite
 
-SCHEMA = (Path(__file__).with_name("schema.sql")).read_text(encoding="utf-8")
+from bot.store.migrate import upgrade
+
 OPEN = ("lobby", "playing")
 
 
@@ -404,6 +405,7 @@ class Store:
         self.driver = driver
         self._db: Any = None
         self._lock = asyncio.Lock()
+        self.migrated: list[str] = []
 
     async def open(self) -> Store:
         if str(self.path) != ":memory:":
@@ -414,11 +416,29 @@ class Store:
         await self._db.execute("PRAGMA synchronous=NORMAL")
         await self._db.execute("PRAGMA foreign_keys=ON")
         await self._db.execute("PRAGMA busy_timeout=5000")
-        await self._db.executescript(SCHEMA)
+        self.migrated = await self._migrate()
         return self
 
+    async def _migrate(self) -> list[str]:
+        """Apply pending schema migrations (bot/store/migrate.py) on a plain sqlite3 connection."""
+        if str(self.path) == ":memory:":
+            db = self._db._db if isinstance(self._db, InlineConnection) else None
+            if db is None:
+                raise ValueError("an in-memory database needs the inline driver")
+            return upgrade(db)
+        db = sqlite3.connect(self.path, isolation_level=None, timeout=5.0)
+        try:
+            return upgrade(db)
+        finally:
+            db.close()
+
     async def close(self) -> None:
+        """Close, after moving the WAL into the database file, so the file alone is a complete copy."""
         if self._db is not None:
+            try:
+                await self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error:
+                pass  # a busy reader (a running backup) only delays the checkpoint to the next start
             await self._db.close()
             self._db = None
 

@@ -7,12 +7,13 @@ the English texts, and a missing translation falls back to English.
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 from babel.messages.pofile import read_po
 
+from bot.resources import package_path
+
 LANGS = ("en", "ru")
-LOCALES = Path(__file__).resolve().parent.parent / "locales"
+LOCALES = package_path("locales")
 
 
 @cache

@@ -30,6 +30,7 @@ def settings_for(fake: FakeTelegram, db: Path, **overrides: Any) -> Settings:
         "KOZYR_AI_DELAY": 0.0,
         "KOZYR_POLLING_TIMEOUT": 1,
         "KOZYR_PICTURES": False,
+        "KOZYR_STOP_GRACE": 5.0,  # a test that stops with messages still queued (a 429 storm) waits less
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)

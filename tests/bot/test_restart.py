@@ -19,93 +19,27 @@ import json
 import os
 import random
 import signal
-import sys
 from pathlib import Path
+
+import pytest
 
 from engine.core import State
 from engine.record import start
 from tests.bot.harness import find, live_hand, play_buttons
 from tests.bot.helpers import answered, db_rows, group_text, log_lines, replay_log
+from tests.bot.procs import BotProcess, bot_env, caught_up, ready
 from tests.fakebot.errors import ApiError
 from tests.fakebot.methods_msg import HANDLERS
 from tests.fakebot.models import CallbackRecord
 from tests.fakebot.ratelimit import RateLimits
 from tests.fakebot.server import FakeTelegram
 
-ROOT = Path(__file__).resolve().parents[2]
-# A standby process imports aiogram (slow on a busy machine) while the current one plays, then
-# runs exactly what ``python -m bot`` runs once the test writes a line to its stdin.
-STANDBY = "import sys; import bot.__main__ as m; sys.stdin.readline(); sys.exit(m.main())"
-START_TIMEOUT = 120.0
 STANDBYS = 2  # processes importing ahead, so a restart rarely waits for an import
 TEST_TIMEOUT = 240.0
 
 
-class BotProcess:
-    """One ``python -m bot`` process (or a warm standby for the next restart)."""
-
-    def __init__(self, proc: asyncio.subprocess.Process, log: Path) -> None:
-        self.proc = proc
-        self.log = log
-
-    @classmethod
-    async def spawn(cls, env: dict[str, str], log: Path, standby: bool) -> BotProcess:
-        args = ["-c", STANDBY] if standby else ["-m", "bot"]
-        with log.open("wb") as fh:
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable, *args, cwd=ROOT, env=env, stdin=asyncio.subprocess.PIPE, stdout=fh, stderr=fh)
-        return cls(proc, log)
-
-    def go(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(b"go\n")
-
-    async def kill(self) -> None:
-        if self.proc.returncode is None:
-            self.proc.send_signal(signal.SIGKILL)
-        await self.proc.wait()
-
-
-def bot_env(fake: FakeTelegram, db: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("KOZYR_", "BOT_", "TELEGRAM_", "DATABASE_"))}
-    env.update({
-        "BOT_TOKEN": fake.token, "TELEGRAM_API_URL": fake.base_url, "DATABASE_URL": f"sqlite:///{db}",
-        "KOZYR_AI_DELAY": "0", "KOZYR_PER_CHAT_INTERVAL": "0", "KOZYR_GROUP_PER_MINUTE": "100000",
-        "KOZYR_GLOBAL_PER_SECOND": "100000", "KOZYR_POLLING_TIMEOUT": "1", "KOZYR_PICTURES": "0",
-        "LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1",
-    })
-    return env
-
-
-async def ready(fake: FakeTelegram, webhook_deletes: int, process: BotProcess) -> None:
-    """The bot calls deleteWebhook right before it starts polling."""
-    async def up() -> bool:
-        return len(fake.calls_of("deleteWebhook")) > webhook_deletes
-
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + START_TIMEOUT
-    while not await up():
-        if process.proc.returncode is not None:
-            raise AssertionError(f"the bot exited with {process.proc.returncode}:\n{process.log.read_text()[-3000:]}")
-        assert loop.time() < deadline, f"the bot did not start:\n{process.log.read_text()[-3000:]}"
-        await asyncio.sleep(0.05)
-
-
 async def quiet(fake: FakeTelegram, db: Path, timeout: float = 30) -> None:
-    """Every update fetched and confirmed, no request in flight for a while, nothing pending in the outbox."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while True:
-        if not fake.updates.undelivered() and not fake._in_flight and loop.time() - fake._last_activity >= 0.1:
-            pending = db_rows(db, "SELECT COUNT(*) FROM outbox WHERE status = 'pending'")[0][0]
-            if not fake.updates.pending and not pending:
-                return
-        if loop.time() > deadline:
-            rows = db_rows(db, "SELECT id, chat_id, method, slot, status, attempts, error FROM outbox")
-            calls = [(c.method, c.ok, c.description) for c in fake.calls[-10:]]
-            raise AssertionError(f"the bot did not go quiet: outbox {rows}; updates {fake.updates.pending}; "
-                                 f"in flight {fake._in_flight}; last calls {calls}")
-        await asyncio.sleep(0.05)
+    await caught_up(fake, db, timeout)
 
 
 def ends_a_deal(db: Path, data: str) -> bool:
@@ -157,6 +91,7 @@ def install_traps(fake: FakeTelegram, monkeypatch, trap: dict) -> None:
     monkeypatch.setitem(HANDLERS, "answerCallbackQuery", trapped_answer)
 
 
+@pytest.mark.slow
 async def test_sigkill_mid_game_loses_nothing_and_applies_nothing_twice(tmp_path, monkeypatch):
     db = tmp_path / "k.sqlite3"
     rng = random.Random(20240607)
@@ -294,8 +229,10 @@ async def test_sigkill_mid_game_loses_nothing_and_applies_nothing_twice(tmp_path
         assert db_rows(db, "SELECT COUNT(*) FROM outbox") == [(0,)]
         # Every press was answered: the one whose answer died with the process, by the next process.
         assert lost == [] and not fake.unanswered_callbacks()
-        # The committed-but-unconfirmed press came again: not applied again, its spinner stopped again (refused).
-        assert fake.callbacks[trapped["unconfirmed"]].answer_attempts == 2
+        # The committed-but-unconfirmed press came again: not applied again (checked above). Whether the next
+        # process answers it again depends on whether the killed one had marked it handled (then the repeat
+        # is dropped unseen) or not (then it is refused, and the spinner stopped again, which Telegram refuses).
+        assert fake.callbacks[trapped["unconfirmed"]].answer_attempts in (1, 2)
         assert fake.callbacks[trapped["unanswered"]].answered
         errors = {c.description for c in fake.errors if "not modified" not in (c.description or "")}
         assert errors <= {"Bad Gateway", "Bad Request: query is too old and response timeout expired or query ID is "

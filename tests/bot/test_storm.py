@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
+
 from bot.ui import words
 from tests.bot.harness import find, play_out, running_bot, settle
 from tests.bot.helpers import answered, db_rows, group_text, log_lines, plain, replay_log
@@ -16,6 +18,7 @@ STORM = RateLimits(per_chat_per_second=2.0, per_chat_burst=2, group_per_window=1
                    global_per_second=30)
 
 
+@pytest.mark.slow
 async def test_a_game_through_a_429_storm_loses_nothing(tmp_path):
     db = tmp_path / "k.sqlite3"
     began = time.monotonic()

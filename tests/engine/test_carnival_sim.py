@@ -171,6 +171,7 @@ def test_views_and_events(players: int) -> None:
 
 # -- thousands of cheap games ------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_thousands_of_games() -> None:
     seen: Counter[str] = Counter()
     games = 0

@@ -1,4 +1,4 @@
--- Kozyr's SQLite schema. Every statement is idempotent; the store runs it at start.
+-- Migration 1: the schema as it was before migrations existed (so it stays idempotent: IF NOT EXISTS).
 CREATE TABLE IF NOT EXISTS users (
     user_id     INTEGER PRIMARY KEY,
     first_name  TEXT NOT NULL DEFAULT '',

@@ -1,0 +1,137 @@
+"""Updates in: long polling (or the webhook) -> the inbox table -> the dispatcher, at least once.
+
+Why: aiogram's own polling confirms an update to Telegram (the next getUpdates' offset) while its
+handler may still be running, so a crash in between loses the command. Here an update is first
+written to the ``inbox`` table, and only then is the next getUpdates (which confirms it) sent, or
+the webhook answered 200. The row is removed in the transaction that marks the update id handled;
+at start, whatever is still in the inbox is handled again. Update ids already handled or already
+waiting are dropped, so a redelivery is never handled twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from aiogram import Bot, Dispatcher
+from aiogram.exceptions import (
+    TelegramConflictError,
+    TelegramRetryAfter,
+    TelegramUnauthorizedError,
+)
+from aiogram.types import Update
+
+from bot.retry import Backoff, EveryMinute
+from bot.store import inbox
+from bot.store.sqlite import Store
+
+log = logging.getLogger(__name__)
+
+ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
+
+
+class Intake:
+    """Accepts updates durably and runs each in its own task; ``drain`` waits for the running ones."""
+
+    def __init__(self, store: Store, dispatcher: Dispatcher, bot: Bot) -> None:
+        self.store = store
+        self.dispatcher = dispatcher
+        self.bot = bot
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.handled = 0
+        self.fatal: BaseException | None = None  # a reason to stop (a revoked token)
+
+    @property
+    def in_flight(self) -> int:
+        return len(self.tasks)
+
+    async def accept(self, update: Update) -> bool:
+        """Persist the update, then start handling it. False when it was seen before (nothing is done)."""
+        payload = update.model_dump_json(exclude_unset=True)
+        async with self.store.transaction() as tx:
+            fresh = await inbox.put(tx, update.update_id, payload)
+        if fresh:
+            self._spawn(update)
+        return fresh
+
+    async def resume(self) -> int:
+        """Handle what a previous process received but did not finish (a crash, a kill)."""
+        async with self.store.read() as tx:
+            rows = await inbox.waiting(tx)
+        for update_id, payload in rows:
+            log.info("handling update %d again: it was received before a stop but not finished", update_id)
+            self._spawn(Update.model_validate_json(payload, context={"bot": self.bot}))
+        return len(rows)
+
+    def _spawn(self, update: Update) -> None:
+        task = asyncio.create_task(self._handle(update), name=f"update-{update.update_id}")
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _handle(self, update: Update) -> None:
+        log.debug("update %d: %s", update.update_id, update.event_type)
+        try:
+            await self.dispatcher.feed_update(self.bot, update)
+        except asyncio.CancelledError:
+            raise  # not finished: it stays in the inbox and is handled after the restart
+        except Exception:
+            # A bug, not a crash: handling it again would fail again. Log it and let it go.
+            log.exception("update %d failed", update.update_id)
+        async with self.store.transaction() as tx:
+            await inbox.done(tx, update.update_id)
+        self.handled += 1
+
+    async def drain(self, timeout: float) -> bool:
+        """Wait for the running handlers; True if all finished in time (the rest are cancelled)."""
+        if not self.tasks:
+            return True
+        _, pending = await asyncio.wait(set(self.tasks), timeout=timeout)
+        for task in pending:
+            task.cancel()
+        if pending:
+            await asyncio.wait(pending)
+            log.warning("%d updates were still being handled at the stop; they are handled after the restart",
+                        len(pending))
+        return not pending
+
+    async def poll(self, timeout: int) -> None:
+        """Long polling until cancelled. The offset that confirms an update is sent only after the
+        update is in the inbox; network errors back off and are logged once a minute."""
+        offset: int | None = None
+        backoff = Backoff()
+        trouble = EveryMinute(log)
+        kwargs: dict[str, Any] = {}
+        if self.bot.session.timeout:
+            kwargs["request_timeout"] = int(self.bot.session.timeout + timeout)
+        while True:
+            try:
+                updates = await self.bot.get_updates(offset=offset, timeout=timeout,
+                                                     allowed_updates=ALLOWED_UPDATES, **kwargs)
+            except asyncio.CancelledError:
+                raise
+            except TelegramUnauthorizedError as exc:
+                log.error("Telegram refused the token (revoked?): %s", exc.message)
+                self.fatal = exc
+                return
+            except TelegramRetryAfter as exc:
+                await asyncio.sleep(exc.retry_after)
+                continue
+            except TelegramConflictError as exc:
+                trouble.failed("getUpdates (is another bot process using this token?)", exc)
+                await asyncio.sleep(backoff.next())
+                continue
+            except Exception as exc:  # network, 5xx: Telegram comes back eventually
+                trouble.failed("getUpdates", exc)
+                await asyncio.sleep(backoff.next())
+                continue
+            backoff.reset()
+            trouble.ok("getUpdates")
+            for update in updates:
+                try:
+                    await self.accept(update)
+                except Exception as exc:  # not stored: leave it unconfirmed, Telegram sends it again
+                    trouble.failed("storing an update", exc)
+                    await asyncio.sleep(backoff.next())
+                    break
+                offset = update.update_id + 1
