@@ -16,6 +16,7 @@ from bot.config import Settings
 from bot.handlers import routers
 from bot.handlers.context import Context, Dedup
 from bot.handlers.help import COMMANDS
+from bot.handlers.league import attach as attach_league
 from bot.services.outbox import Outbox, RateLimiter
 from bot.services.pictures import Pictures
 from bot.services.tables import Tables
@@ -62,6 +63,7 @@ class App:
         dp.callback_query.outer_middleware(context)
         dp.my_chat_member.outer_middleware(context)
         dp.include_routers(*routers())
+        self.league = attach_league(dp, self.tables)  # /top /stats /h2h /league and the season clock
         self.outbox.start()
         self.timers = Timers(self.tables, self.settings.remind_after, self.settings.autoplay_after)
         self.timers.start()

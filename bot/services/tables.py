@@ -13,6 +13,7 @@ import logging
 import time
 from typing import Any
 
+from bot.league.matches import record_finished
 from bot.services import outbox as out
 from bot.services.lobby import LobbyService
 from bot.services.outbox import Outbox
@@ -185,6 +186,7 @@ class Tables(LobbyService, Publisher, Reports):
             row.status = "finished"
             totals = state.scores()
             await tx.add_results(row, seats, totals, words.places(totals))
+            await record_finished(tx, row, seats, state)  # the league: every finished table is a match
         await tx.save_table(row)
         self._cache[row.id] = (row.version, state)
         self.moves += 1
