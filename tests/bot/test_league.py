@@ -182,8 +182,8 @@ async def test_a_table_across_the_season_boundary_counts_where_it_ended_and_the_
                 found = live_hand([ann, bob])
                 assert found is not None, "nobody can move but the game is not over"
                 user, hand = found
-                await answered(fake, await user.press(hand, lambda b, d=play_buttons(hand)[0]["callback_data"]:
-                                                      b.get("callback_data") == d))
+                flip = play_buttons(hand)[0]["callback_data"]
+                await answered(fake, await user.press(hand, lambda b, d=flip: b.get("callback_data") == d))
                 await settle(fake, app)
             assert db_rows(db, "SELECT season FROM league_matches ORDER BY id") == [("2026-11",), ("2026-12",)]
             top = await ask(fake, app, ann, group, "/top")
