@@ -45,22 +45,26 @@ async def rebuild(tx: Tx, chat_id: int | None = None) -> Rebuilt:
     for r in await tx._all("SELECT chat_id, topic, player FROM league_excluded"):
         excluded.setdefault((r["chat_id"], r["topic"]), set()).add(r["player"])
     out = Rebuilt()
-    book = out.standings
+    books: dict[tuple[int, int, str], dict[tuple[str, int], Standing]] = {}
+    nobody: set[int] = set()
     for match in await _matches(tx, chat_id):
         if match.removed:
             for s in match.seats:
                 out.seats[(match.id, s.seat)] = (None, None, None, None)
             continue
         scope = (match.chat_id, match.topic, match.season)
-        new = apply(match, excluded.get((match.chat_id, match.topic), set()),
-                    lambda game, player, scope=scope: book.get((*scope, game, player)))
-        for (game, player), standing in new.items():
-            book[(*scope, game, player)] = standing
+        book = books.setdefault(scope, {})
+        new = apply(match, excluded.get((match.chat_id, match.topic), nobody), lambda game, player, b=book:
+                    b.get((game, player)))
+        book.update(new)
         for s in match.seats:
             own, overall = new.get((match.game, s.player)), new.get((ALL_GAMES, s.player))
             out.seats[(match.id, s.seat)] = (own.mu if own else None, own.sigma if own else None,
                                              overall.mu if overall else None, overall.sigma if overall else None)
         out.matches += 1
+    for scope, book in books.items():
+        for (game, player), standing in book.items():
+            out.standings[(*scope, game, player)] = standing
     return out
 
 
