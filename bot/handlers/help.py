@@ -7,7 +7,7 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
 from bot.handlers.lobby import _answer_press
-from bot.league.service import league_note
+from bot.league.service import league_note, league_rules
 from bot.services.tables import Actor, Answer, Tables, Where, rules_text
 from bot.ui import words
 from bot.ui.i18n import t
@@ -66,6 +66,9 @@ async def games(message: Message, tables: Tables, actor: Actor, where: Where | N
 async def rules(message: Message, command: CommandObject, tables: Tables, actor: Actor, where: Where | None) -> None:
     lang = where.lang if where else actor.lang
     game_id = (command.args or "").strip().lower() or "carnival"
+    if game_id == "league":
+        await _say(tables, message, actor, where, league_rules(lang))
+        return
     try:
         get_game(game_id)
     except GameError:
@@ -74,7 +77,6 @@ async def rules(message: Message, command: CommandObject, tables: Tables, actor:
                                                     known=", ".join(g.id for g in all_games())))
         return
     text = rules_text(game_id, lang) or t(lang, "The rules of this game are not written yet.")
-    text += "\n\n" + league_note(lang)
     await _say(tables, message, actor, where, text)
 
 

@@ -47,6 +47,23 @@ def league_note(lang: str) -> str:
                    "A cancelled or abandoned table never counts, however far it got.")
 
 
+def league_rules(lang: str) -> str:
+    """``/rules league``: what a match is, how ratings and seasons work."""
+    return "\n\n".join([
+        "🏆 <b>" + t(lang, "The league") + "</b>",
+        league_note(lang),
+        t(lang, "Ratings: OpenSkill's Thurstone-Mosteller model with full pairing, per game and for all games "
+                "together. Every side is compared with every other; shared places are ties. Fixed partnerships "
+                "(Karusele 2 v 2) are rated as teams; games whose partners change every deal are rated by each "
+                "seat's final total. AI seats are rated as players of their own."),
+        t(lang, "The table shows mu − 3·sigma, a rating the player has earned with high confidence; it starts at 0 "
+                "and a rating from fewer than 5 games is marked ? (provisional)."),
+        t(lang, "Seasons are monthly unless the chat's admins choose quarterly, none or a number of days "
+              "(/league season). A match counts in the season in which it ended. When a season ends, its final "
+              "table is posted here and kept: /top GAME SEASON."),
+    ])
+
+
 class League:
     def __init__(self, store: Store, outbox: Outbox, pictures: bool) -> None:
         self.store = store

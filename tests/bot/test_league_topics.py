@@ -1,0 +1,67 @@
+"""Match recording from a real finished engine game: topics, teams, the stored game record, and what does
+not count (a table that did not reach the end of the game)."""
+
+from __future__ import annotations
+
+import json
+
+from bot.league import clock, queries
+from bot.league import store as db
+from bot.league.matches import record_finished
+from bot.league.seasons import SeasonRule
+from bot.store.sqlite import SeatRow, Store
+from engine.core import get_game
+from engine.record import replay
+from engine.selfplay import play_game
+
+NOV_15 = 1794787200.0
+
+
+async def finished_table(tx, chat_id: int, thread_id: int, game: str, options: dict, seed: int, seats: list[SeatRow],
+                         stop_after: int | None = None):
+    """A table row as the bot keeps it after a game (the actions logged), and the engine's final state."""
+    final, actions = play_game(game, len(seats), seed, options=options)
+    if stop_after is not None:  # an unfinished table: only the first moves were played
+        state = get_game(game).new(len(seats), seed=seed, options=options)
+        for seat, action in actions[:stop_after]:
+            state.act(seat, action)
+        final, actions = state, actions[:stop_after]
+    table_id = await tx.create_table(chat_id, thread_id, game, 1, options, seed)
+    await tx.set_seats(table_id, seats)
+    for i, (seat, action) in enumerate(actions):
+        await tx.append_action(table_id, i, seat, action)
+    row = await tx.table(table_id)
+    row.status = "finished" if final.over else "cancelled"
+    await tx.save_table(row)
+    return row, final
+
+
+async def test_topics_teams_record_and_unfinished_tables(tmp_path):
+    store = await Store(tmp_path / "k.sqlite3").open()
+    clock.set_source(lambda: NOV_15)
+    people = [SeatRow(0, 11, "Ann"), SeatRow(1, 12, "Bob"), SeatRow(2, 13, "Cid"), SeatRow(3, None, "🤖 Ada")]
+    try:
+        async with store.transaction() as tx:
+            await db.set_config(tx, -5, SeasonRule("quarter"), per_topic=True)
+            row, state = await finished_table(tx, -5, 42, "karusele", {"teams": True, "target": 10}, 7, people)
+            match = await record_finished(tx, row, people, state)
+            assert match is not None and match.topic == 42 and match.season == "2026-Q4"
+            assert match.teams == [[0, 2], [1, 3]]
+            assert await record_finished(tx, row, people, state) is None  # recorded once, whatever happens
+            # Not reaching the end of the game: not a match, however far it got.
+            row2, unfinished = await finished_table(tx, -5, 42, "karusele", {"target": 10}, 8, people, stop_after=30)
+            assert not unfinished.over and await record_finished(tx, row2, people, unfinished) is None
+        async with store.read() as tx:
+            stored = await tx._one("SELECT record, teams FROM league_matches WHERE table_id = ?", row.id)
+            assert replay(json.loads(stored["record"])).scores() == state.scores()  # the game record, replayable
+            in_topic = await queries.top(tx, -5, 42, "2026-Q4", "karusele", NOV_15)
+            elsewhere = await queries.top(tx, -5, 0, "2026-Q4", "karusele", NOV_15)
+            seats = await tx._all("SELECT player, team, place FROM league_seats ORDER BY seat")
+        assert {r.player for r in in_topic} == {11, 12, 13, -11} and elsewhere == []
+        # Partners share their side's place, and the winning side's players both count a win.
+        assert seats[0]["place"] == seats[2]["place"] and seats[1]["place"] == seats[3]["place"]
+        winners = {r.player for r in in_topic if r.wins == 1}
+        assert winners in ({11, 13}, {12, -11})
+    finally:
+        clock.set_source(None)
+        await store.close()
