@@ -44,7 +44,7 @@ class PlayerRef:
 def league_note(lang: str) -> str:
     """What counts as a match (for /help and /rules)."""
     return t(lang, "League: every table played to the end of the game is a match and is rated (OpenSkill). "
-                   "A cancelled or abandoned table never counts, however far it got.")
+                   "A cancelled or abandoned table never counts, however far it got. More: /rules league")
 
 
 def league_rules(lang: str) -> str:

@@ -58,6 +58,8 @@ async def ask(fake, app, user, chat, text: str):
     """Send a command; the bot's new messages in ``chat``."""
     before = last_id(chat)
     await user.send(chat, text)
+    # Wait for the answer itself: a settle alone can slip in before the update reaches a handler.
+    await fake.wait_for_message(chat, lambda m: m.message_id > before, timeout=30)
     await settle(fake, app)
     return newest(chat, before)
 
@@ -143,6 +145,17 @@ async def test_league_commands_pictures_admin_tools_and_isolation(tmp_path, now)
             assert [r["removed"] for r in lines if r["match"] == str(matches[1][0])] == ["1"] * 3
             refused = await ask(fake, app, bob, group, "/league export")
             assert "Only a chat admin" in refused[0].content
+
+            # What counts and how ratings work: /help points to /rules league, in both languages.
+            assert "More: /rules league" in (await ask(fake, app, ann, group, "/help"))[0].content
+            rules = await ask(fake, app, ann, group, "/rules league")
+            assert "never counts" in rules[0].content and "Thurstone-Mosteller" in rules[0].content
+            ivan = fake.user(first_name="Иван", language_code="ru")
+            await ivan.start_bot()
+            await settle(fake, app)
+            await ivan.send("/rules league")
+            await settle(fake, app)
+            assert "не засчитывается никогда" in ivan.last_dm().content
 
             async with app.store.read() as tx:
                 assert await check(tx) == []

@@ -105,3 +105,19 @@ async def test_cli_checks_and_rebuilds(tmp_path):
     good = cli("--check")
     assert good.returncode == 0 and "0 stored values differ" in good.stdout
     assert cli("--db-typo").returncode == 2  # argparse: a clear usage error
+
+
+def test_bench_script_runs_tiny(capsys):
+    """bench/league.py must keep working (a tiny run; the numbers themselves are the script's business)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("kozyr_bench_league", ROOT / "bench" / "league.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    result = bench.main(["--top-matches", "30", "--players", "8", "--runs", "4", "--recompute-matches", "60"])
+    assert result["top"]["matches"] == 30 and result["top"]["recompute_diffs"] == 0
+    assert result["top"]["players_rated"] >= 8  # the humans, plus AI seats now and then
+    assert result["recompute"]["matches"] == 60 and result["recompute"]["diffs_after_recompute"] == 0
+    out = capsys.readouterr().out
+    assert "/top with 30 matches" in out and "recompute of 60 matches" in out
