@@ -14,6 +14,7 @@ table (two AI seats of one level at one table cannot be one player in one match)
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from bot.league import clock
@@ -22,6 +23,8 @@ from bot.league.ledger import ALL_GAMES, Match, Seat, Standing, apply
 from bot.store.sqlite import SeatRow, TableRow, Tx
 from engine.core import State
 from engine.record import make_record
+
+log = logging.getLogger(__name__)
 
 AI_LEVELS = ("random",)  # engine/ai: the level every AI seat plays today
 AI_SLOTS = 10  # AI seats of one level at one table get ids -(level * AI_SLOTS + ordinal)
@@ -69,8 +72,27 @@ def build(row: TableRow, seats: list[SeatRow], scores: list[int], topic: int, se
 
 
 async def record_finished(tx: Tx, row: TableRow, seats: list[SeatRow], state: State) -> Match | None:
-    """Record a finished table as a match and rate it; a table already recorded is left alone."""
-    if not state.over or await db.has_match(tx, row.id):
+    """Record a finished table as a match and rate it; a table already recorded is left alone.
+
+    Runs inside the final move's transaction, in a savepoint: should the league fail (a bug, a full
+    disk for its tables), its part is undone and logged, and the move itself still commits, so a
+    game always finishes.
+    """
+    if not state.over:
+        return None
+    await tx.db.execute("SAVEPOINT league_match")
+    try:
+        match = await _record(tx, row, seats, state)
+    except Exception:
+        await tx.db.execute("ROLLBACK TO league_match")
+        log.exception("league: table %s could not be recorded as a match", row.id)
+        match = None
+    await tx.db.execute("RELEASE league_match")
+    return match
+
+
+async def _record(tx: Tx, row: TableRow, seats: list[SeatRow], state: State) -> Match | None:
+    if await db.has_match(tx, row.id):
         return None
     rule, per_topic = await db.config(tx, row.chat_id)
     now = clock.now()

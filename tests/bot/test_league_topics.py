@@ -65,3 +65,21 @@ async def test_topics_teams_record_and_unfinished_tables(tmp_path):
     finally:
         clock.set_source(None)
         await store.close()
+
+
+async def test_a_failing_league_never_stops_a_game_from_finishing(tmp_path, caplog):
+    store = await Store(tmp_path / "k.sqlite3").open()
+    people = [SeatRow(0, 11, "Ann"), SeatRow(1, 12, "Bob")]
+    try:
+        async with store.transaction() as tx:
+            await tx.db.execute("DROP TABLE league_seats")  # the league's part of the move will fail
+            row, state = await finished_table(tx, -5, 0, "klaberjass", {"target": 150}, 3, people)
+            assert await record_finished(tx, row, people, state) is None
+            await tx.append_action(row.id, 10_000, 0, "after")  # the move's transaction goes on
+        async with store.read() as tx:
+            assert (await tx.table(row.id)).status == "finished"
+            assert await tx._one("SELECT 1 FROM league_matches") is None  # nothing half-recorded
+            assert await tx._one("SELECT 1 FROM actions WHERE idx = 10000") is not None
+        assert "could not be recorded" in caplog.text
+    finally:
+        await store.close()
