@@ -41,6 +41,19 @@ class PlayerRef:
     end: int = 0  # where the mention ends in the command's text (what follows is e.g. the reason)
 
 
+def fit_lines(text: str, limit: int) -> str:
+    """Whole lines of ``text`` up to ``limit`` characters: cutting inside a line could split an HTML entity
+    or tag of an escaped name, which Telegram refuses."""
+    kept: list[str] = []
+    size = 0
+    for line in text.split("\n"):
+        if size + len(line) + 1 > limit:
+            break
+        kept.append(line)
+        size += len(line) + 1
+    return "\n".join(kept) or "…"
+
+
 def league_note(lang: str) -> str:
     """What counts as a match (for /help and /rules)."""
     return t(lang, "League: every table played to the end of the game is a match and is rated (OpenSkill). "
@@ -84,9 +97,9 @@ class League:
     async def _show(self, tx: Tx, chat_id: int, thread_id: int, spec: dict[str, Any], caption: str) -> None:
         """A picture when the bot draws pictures, else the caption as a message."""
         if self.pictures:
-            await out.send_picture(tx, chat_id, spec, caption[:1024], thread_id=thread_id)
+            await out.send_picture(tx, chat_id, spec, fit_lines(caption, 1024), thread_id=thread_id)
         else:
-            await out.send_text(tx, chat_id, caption[:4000], thread_id=thread_id)
+            await out.send_text(tx, chat_id, fit_lines(caption, 4000), thread_id=thread_id)
 
     @staticmethod
     def _title(lang: str, game: str | None) -> str:

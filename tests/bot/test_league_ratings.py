@@ -172,3 +172,12 @@ def test_the_fast_update_is_the_openskill_package_update():
         priors = [[(rng.uniform(0, 45), rng.uniform(0.3, 9)) for _ in range(size)] for _ in range(n)]
         ranks = [rng.randint(1, n) for _ in range(n)]
         close(model.rate(priors, ranks), model.rate_with_package(priors, ranks), tol=1e-12)
+
+
+def test_captions_are_cut_at_whole_lines_never_inside_an_escaped_name():
+    from bot.league.service import fit_lines
+
+    text = "🏆 <b>League</b>\n1. &lt;b&gt;Bob — 3.1\n2. Ann — 2.0"
+    assert fit_lines(text, 30) == "🏆 <b>League</b>"
+    assert fit_lines(text, 200) == text
+    assert fit_lines("x" * 50, 10) == "…"
