@@ -14,6 +14,8 @@ from bot.ui.i18n import t
 from engine.core import all_games
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
+USAGE = {"season": "/league season month|quarter|none|DAYS", "topics": "/league topics on|off",
+         "remove": "/league remove MATCH REASON"}
 
 
 def players_named(message: Message, actor: Actor) -> list[PlayerRef]:
@@ -104,8 +106,8 @@ async def settings(message: Message, command: CommandObject, league: League, act
         answer = await league.export(where, actor.user_id, actor.started)
     elif verb == "recompute":
         answer = await league.recompute(where, actor.user_id)
-    else:
-        answer = await league.settings_text(where)
+    else:  # a known verb with arguments that do not fit it: say how it is used, in one line
+        answer = t(lang, "Use: {usage}", usage=USAGE[verb])
     await league.say(where, answer)
 
 

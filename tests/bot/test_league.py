@@ -116,6 +116,8 @@ async def test_league_commands_pictures_admin_tools_and_isolation(tmp_path, now)
             assert db_rows(db, "SELECT COUNT(*) FROM league_log")[0][0] == 0
             no_reason = await ask(fake, app, ann, group, "/league exclude @bob_k")
             assert "Give a reason" in no_reason[0].content
+            usage = await ask(fake, app, ann, group, "/league remove latest")
+            assert usage[0].content == "Use: /league remove MATCH REASON"
 
             done = await ask(fake, app, ann, group, "/league exclude @bob_k left mid-season twice")
             assert "excluded from the league" in done[0].content
