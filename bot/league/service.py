@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.league import clock, names, queries
+from bot.league import clock, names, pictures, queries
 from bot.league import store as db
-from bot.league.matches import is_ai
 from bot.league.recompute import recompute
 from bot.league.seasons import ALL, KINDS, SeasonRule, is_key, midnight, season_end
 from bot.services import outbox as out
@@ -28,7 +27,6 @@ from bot.ui.i18n import t
 log = logging.getLogger(__name__)
 
 TICK = 60.0  # seconds between looks for a season that has ended
-CAPTION_ROWS = 10
 
 
 @dataclass
@@ -101,9 +99,6 @@ class League:
         else:
             await out.send_text(tx, chat_id, fit_lines(caption, 4000), thread_id=thread_id)
 
-    @staticmethod
-    def _title(lang: str, game: str | None) -> str:
-        return words.title(game, lang) if game else t(lang, "All games")
 
     async def _resolve(self, tx: Tx, where: Where, topic: int, ref: PlayerRef) -> tuple[int, str] | None:
         if ref.user_id is not None:
@@ -113,55 +108,27 @@ class League:
 
     # -- /top ----------------------------------------------------------------------------------------
     async def top(self, where: Where, game: str | None, season: str | None) -> None:
+        """``/top [game] [season]``: the current season unless one is named (an archived one, say)."""
         lang = where.lang
         now = clock.now()
         async with self.store.read() as tx:
             topic, rule = await self._scope(tx, where)
             current = rule.key(now)
-            if season is not None and season not in await queries.seasons(tx, where.chat_id, topic) \
-                    and season != current:
-                known = ", ".join((await queries.seasons(tx, where.chat_id, topic))[:8]) or current
-                text = t(lang, "No season {season} here. Seasons: {known}", season=words.name(season), known=known)
-                season = None
-            else:
-                text = ""
-                rows = await queries.top(tx, where.chat_id, topic, season or current, game, now)
-        if text:
-            await self.say(where, text)
+            known = await queries.seasons(tx, where.chat_id, topic)
+            chosen = season or current
+            rows = await queries.top(tx, where.chat_id, topic, chosen, game, now) if chosen in known else []
+        if chosen not in known and chosen != current:
+            await self.say(where, t(lang, "No season {season} here. Seasons: {known}", season=words.name(chosen),
+                                    known=", ".join(known[:8]) or current))
             return
-        chosen = season or current
         if not rows:
             await self.say(where, t(lang, "No rated matches in this league for {what} in season {season} yet.",
-                                    what=self._title(lang, game), season=chosen))
+                                    what=pictures.game_title(lang, game), season=chosen))
             return
-        spec, caption = self.top_picture(lang, game, chosen, rows)
+        spec, caption = pictures.top_picture(lang, game, chosen, rows)
         async with self.store.transaction() as tx:
             await self._show(tx, where.chat_id, where.thread_id, spec, caption)
         self.outbox.wake()
-
-    def top_picture(self, lang: str, game: str | None, season: str, rows: list[queries.Row],
-                    final: bool = False) -> tuple[dict[str, Any], str]:
-        title = (t(lang, "Season {season} is over: the final table", season=season) if final
-                 else t(lang, "League table") + " — " + self._title(lang, game))
-        subtitle = (self._title(lang, game) + " · " if final else "") + t(
-            lang, "Season {season} · rating = mu − 3·sigma · ? provisional (fewer than 5 games)", season=season)
-        shown_rows = []
-        for r in rows:
-            row = r.as_dict()
-            row["name"] = ("🤖 " if is_ai(r.player) and not r.name.startswith("🤖") else "") + names.clean(r.name)
-            shown_rows.append(row)
-        spec = {"kind": "league_top", "title": title, "subtitle": subtitle, "rows": shown_rows,
-                "labels": ["#", t(lang, "Player"), t(lang, "Rating"), t(lang, "Games"), t(lang, "Wins"),
-                           t(lang, "Week")],
-                "footer": t(lang, "▲▼ since a week ago, • new this week")}
-        lines = [f"🏆 <b>{words.name(title)}</b>"]
-        arrows = {1: "▲", -1: "▼", 0: "=", 2: "•"}
-        for row in shown_rows[:CAPTION_ROWS]:
-            lines.append(t(lang, "{rank}. {name} — {rating}{mark} ({games} games, {wins} wins) {trend}",
-                           rank=row["rank"], name=words.name(row["name"][:32]), rating=row["rating"],
-                           mark="?" if row["provisional"] else "", games=row["games"], wins=row["wins"],
-                           trend=arrows[row["trend"]]))
-        return spec, "\n".join(lines)
 
     # -- /stats --------------------------------------------------------------------------------------
     async def stats(self, where: Where, ref: PlayerRef) -> None:
@@ -173,28 +140,13 @@ class League:
         if found is None:
             await self.say(where, t(lang, "I don't know {who} in this chat's league.", who=words.name(ref.text)))
             return
-        player, name = found
-        name = names.clean(name)
+        name = names.clean(found[1])
         if not games:
             await self.say(where, t(lang, "{who} has no matches in this league yet.", who=words.name(name)))
             return
-        season = rule.key(clock.now())
-        rows = []
-        lines = [f"📊 <b>{words.name(name)}</b>"]
-        for g in games:
-            row = g.as_dict()
-            row["title"] = words.title(g.game, lang)
-            rows.append(row)
-            rating = "—" if g.rating is None else f"{g.rating}{'?' if g.provisional else ''}"
-            lines.append(t(lang, "{game}: {games} games, {wins} wins, average place {avg}, best score {best}, "
-                                 "rating {rating}", game=row["title"], games=g.games, wins=g.wins,
-                           avg=f"{g.avg_place:.2f}", best=g.best_score, rating=rating))
-        spec = {"kind": "league_stats", "title": name,
-                "subtitle": t(lang, "All seasons; rating and chart: season {season}", season=season),
-                "games": rows, "labels": [t(lang, "Game"), t(lang, "Games"), t(lang, "Wins"), t(lang, "Avg place"),
-                                          t(lang, "Best"), t(lang, "Rating"), t(lang, "Rating history")]}
+        spec, caption = pictures.stats_picture(lang, name, rule.key(clock.now()), games)
         async with self.store.transaction() as tx:
-            await self._show(tx, where.chat_id, where.thread_id, spec, "\n".join(lines))
+            await self._show(tx, where.chat_id, where.thread_id, spec, caption)
         self.outbox.wake()
 
     # -- /h2h ----------------------------------------------------------------------------------------
@@ -218,14 +170,7 @@ class League:
             await self.say(where, t(lang, "{a} and {b} have not met in this league yet.", a=words.name(a_name),
                                     b=words.name(b_name)))
             return
-        per_game = [[words.title(game, lang), *cell] for game, cell in sorted(result.per_game.items())]
-        title = t(lang, "Head to head: {meetings} matches", meetings=result.meetings)
-        spec = {"kind": "league_h2h", "title": title, "a": a_name, "b": b_name, "a_ahead": result.a_ahead,
-                "b_ahead": result.b_ahead, "level": result.level, "per_game": per_game,
-                "labels": [t(lang, "Game"), t(lang, "Matches"), a_name[:12], b_name[:12], t(lang, "Level")]}
-        caption = "⚔️ " + t(lang, "{a} {x} : {y} {b} (finished ahead; level {level}) in {meetings} matches",
-                           a=words.name(a_name[:32]), b=words.name(b_name[:32]), x=result.a_ahead, y=result.b_ahead,
-                           level=result.level, meetings=result.meetings)
+        spec, caption = pictures.h2h_picture(lang, a_name, b_name, result)
         async with self.store.transaction() as tx:
             await self._show(tx, where.chat_id, where.thread_id, spec, caption)
         self.outbox.wake()
@@ -367,7 +312,7 @@ class League:
                 await tx.db.execute("INSERT INTO league_seasons(chat_id, topic, season, closed_at) VALUES (?, ?, ?, ?)",
                                     (chat_id, topic, season, now))
                 if rows:
-                    spec, caption = self.top_picture(lang, None, season, rows, final=True)
+                    spec, caption = pictures.top_picture(lang, None, season, rows, final=True)
                     await self._show(tx, chat_id, topic, spec, caption)
             closed += 1
         if closed:

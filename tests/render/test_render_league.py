@@ -64,3 +64,21 @@ def test_names_are_neutralised():
     assert clean("\u200f") == "?"
     assert clean("👨‍👩‍👧 Семья") == "👨‍👩‍👧 Семья"  # emoji joiners survive
     assert len(clean("я" * 500)) == 64 and clean("я" * 500).endswith("…")
+
+
+def test_every_league_picture_in_both_languages_fits():
+    from bot.league.examples import league_pictures
+    from bot.render.league import layout_league
+
+    made = league_pictures()
+    assert {name for name, _, _ in made} >= {"league_top_ru", "league_stats_en", "league_h2h_ru", "league_final_en"}
+    for name, spec, caption in made:
+        layout = layout_league(spec)
+        check_boxes(layout)
+        if spec["kind"] == "league_top":
+            assert all("\u202e" not in text for text in drawn(layout, "name")), name  # neutralised before drawing
+            assert "🤖 Ada" in drawn(layout, "name")
+        if name.endswith("_ru"):
+            assert any(ch in caption for ch in "абвгдежзийклмнопрстуфхцчшщыэюя"), name
+            assert "Рейтинг" in drawn(layout, "head") or spec["kind"] == "league_h2h", name
+        assert "<Co>" not in caption  # names are escaped in captions
