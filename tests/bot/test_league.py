@@ -207,12 +207,12 @@ async def test_a_table_across_the_season_boundary_counts_where_it_ended_and_the_
             assert sorted(dec) == [("2026-11", 1), ("2026-12", 1)]  # each season starts fresh
 
             # The clock passed the end of November: the season is archived and its final table posted, once.
-            before = last_id(group)
-            assert await app.league.rollover() == 1
+            # (The season clock runs in the bot too, every minute; on a slow machine it may come first.)
+            assert app.league._task is not None and not app.league._task.done()
+            assert await app.league.rollover() in (0, 1)
             await settle(fake, app)
-            final = newest(group, before)
-            assert len(final) == 1 and final[0].kind == "photo"
-            assert "Season 2026-11 is over" in final[0].content and "Ann" in final[0].content
+            final = [m for m in group.messages() if "Season 2026-11 is over" in m.content]
+            assert len(final) == 1 and final[0].kind == "photo" and "Ann" in final[0].content
             assert db_rows(db, "SELECT season FROM league_seasons") == [("2026-11",)]
             assert await app.league.rollover() == 0
             old = await ask(fake, app, bob, group, "/top pyanitsa 2026-11")
