@@ -76,6 +76,8 @@ def league_rules(lang: str) -> str:
 
 
 class League:
+    """One per bot: answers league commands and, while the bot polls, closes seasons as they end."""
+
     def __init__(self, store: Store, outbox: Outbox, pictures: bool) -> None:
         self.store = store
         self.outbox = outbox
@@ -98,7 +100,6 @@ class League:
             await out.send_picture(tx, chat_id, spec, fit_lines(caption, 1024), thread_id=thread_id)
         else:
             await out.send_text(tx, chat_id, fit_lines(caption, 4000), thread_id=thread_id)
-
 
     async def _resolve(self, tx: Tx, where: Where, topic: int, ref: PlayerRef) -> tuple[int, str] | None:
         if ref.user_id is not None:
@@ -248,10 +249,7 @@ class League:
             return t(lang, "Give a reason: /league remove MATCH REASON")
         async with self.store.transaction() as tx:
             topic, _ = await self._scope(tx, where)
-            cur = await tx.db.execute(
-                "UPDATE league_matches SET removed = 1, removed_reason = ? WHERE id = ? AND chat_id = ? AND topic = ? "
-                "AND removed = 0", (reason, match_id, where.chat_id, topic))
-            if cur.rowcount != 1:
+            if not await db.remove_match(tx, where.chat_id, topic, match_id, reason):
                 return t(lang, "There is no match {id} in this league.", id=match_id)
             await db.log(tx, where.chat_id, topic, clock.now(), admin_id, "remove", str(match_id), reason)
             await recompute(tx, where.chat_id)
@@ -304,13 +302,10 @@ class League:
                           if c[2] != ALL and is_key(c[2]) and (season_end(c[2]) or now + 1) <= now]
         for chat_id, topic, season in candidates:
             async with self.store.transaction() as tx:
-                if await tx._one("SELECT 1 FROM league_seasons WHERE chat_id = ? AND topic = ? AND season = ?",
-                                 chat_id, topic, season):
-                    continue
+                if not await db.archive_season(tx, chat_id, topic, season, now):
+                    continue  # closed meanwhile
                 lang = await tx.chat_lang(chat_id)
                 rows = await queries.top(tx, chat_id, topic, season, None, now)
-                await tx.db.execute("INSERT INTO league_seasons(chat_id, topic, season, closed_at) VALUES (?, ?, ?, ?)",
-                                    (chat_id, topic, season, now))
                 if rows:
                     spec, caption = pictures.top_picture(lang, None, season, rows, final=True)
                     await self._show(tx, chat_id, topic, spec, caption)

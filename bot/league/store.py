@@ -48,6 +48,20 @@ async def log(tx: Tx, chat_id: int, topic: int, at: float, admin_id: int, action
                         "VALUES (?, ?, ?, ?, ?, ?, ?)", (chat_id, topic, at, admin_id, action, target, reason))
 
 
+async def remove_match(tx: Tx, chat_id: int, topic: int, match_id: int, reason: str) -> bool:
+    """Mark a match of this league removed (it stays in the log, out of every rating); False if there is none."""
+    cur = await tx.db.execute("UPDATE league_matches SET removed = 1, removed_reason = ? WHERE id = ? AND chat_id = ? "
+                              "AND topic = ? AND removed = 0", (reason, match_id, chat_id, topic))
+    return cur.rowcount == 1
+
+
+async def archive_season(tx: Tx, chat_id: int, topic: int, season: str, at: float) -> bool:
+    """Mark a season closed; False when it already was."""
+    cur = await tx.db.execute("INSERT OR IGNORE INTO league_seasons(chat_id, topic, season, closed_at) "
+                              "VALUES (?, ?, ?, ?)", (chat_id, topic, season, at))
+    return cur.rowcount == 1
+
+
 async def insert_match(tx: Tx, table_id: int, match: Match, options: dict[str, Any], record: dict[str, Any]) -> int:
     cur = await tx.db.execute(
         "INSERT INTO league_matches(table_id, chat_id, topic, season, game, finished_at, options, teams, record) "
