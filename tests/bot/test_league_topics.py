@@ -83,3 +83,31 @@ async def test_a_failing_league_never_stops_a_game_from_finishing(tmp_path, capl
         assert "could not be recorded" in caplog.text
     finally:
         await store.close()
+
+
+async def test_csv_export_is_this_leagues_only_and_spreadsheet_safe(tmp_path):
+    import csv
+    import io
+
+    from bot.league.matches import build, rate_stored
+    from bot.store.sqlite import TableRow
+
+    store = await Store(tmp_path / "k.sqlite3").open()
+    try:
+        async with store.transaction() as tx:
+            for table_id, chat in ((1, -5), (2, -6)):
+                row = TableRow(table_id, chat, 0, "klaberjass", "finished", 1, {}, 1, 1, None, {})
+                seats = [SeatRow(0, 11, '=HYPERLINK("http://x","Ann")'), SeatRow(1, 12, "Борис, \"Б\"\n2")]
+                match = build(row, seats, [162, 90], 0, "2026-11", NOV_15)
+                await db.insert_match(tx, table_id, match, {}, {"secret": "the deal"})
+                await rate_stored(tx, match)
+            data = await queries.export_csv(tx, -5, 0)
+        text = data.decode("utf-8")
+        assert text.startswith("\ufeff")  # spreadsheets then read Cyrillic right
+        rows = list(csv.DictReader(io.StringIO(text[1:])))
+        assert [r["table"] for r in rows] == ["1", "1"]  # the other chat's match is not in it
+        assert rows[0]["name"] == "'=HYPERLINK(\"http://x\",\"Ann\")"  # a formula is neutralised
+        assert rows[1]["name"] == "Борис, \"Б\"\n2" and rows[0]["place"] == "1" and rows[1]["place"] == "2"
+        assert float(rows[0]["mu"]) > 25 > float(rows[1]["mu"]) and "the deal" not in text  # no game record
+    finally:
+        await store.close()
