@@ -18,7 +18,7 @@ USAGE = {"season": "/league season month|quarter|none|DAYS", "topics": "/league 
          "remove": "/league remove MATCH REASON"}
 
 
-def players_named(message: Message, actor: Actor) -> list[PlayerRef]:
+def players_named(message: Message) -> list[PlayerRef]:
     """The players a command names, in order: text mentions (users without a username), @usernames,
     then the author of the replied-to message."""
     refs: list[PlayerRef] = []
@@ -57,13 +57,16 @@ async def top(message: Message, command: CommandObject, league: League, where: W
     await league.top(where, game, season)
 
 
-async def stats(message: Message, league: League, actor: Actor, where: Where) -> None:
-    refs = players_named(message, actor)
+async def stats(message: Message, command: CommandObject, league: League, actor: Actor, where: Where) -> None:
+    """``/stats`` (yourself), ``/stats @user``, a reply with /stats, or ``/stats NAME`` as played in this league."""
+    refs = players_named(message)
+    if not refs and (command.args or "").strip():
+        refs = [PlayerRef(text=(command.args or "").strip())]
     await league.stats(where, refs[0] if refs else PlayerRef(user_id=actor.user_id, name=actor.name))
 
 
 async def h2h(message: Message, league: League, actor: Actor, where: Where) -> None:
-    refs = players_named(message, actor)
+    refs = players_named(message)
     if len(refs) == 1:
         refs.insert(0, PlayerRef(user_id=actor.user_id, name=actor.name))
     if len(refs) != 2:
@@ -92,7 +95,7 @@ async def settings(message: Message, command: CommandObject, league: League, act
     elif verb == "topics" and len(rest) == 1 and rest[0].lower() in ("on", "off"):
         answer = await league.set_topics(where, actor.user_id, rest[0].lower() == "on")
     elif verb in ("exclude", "include"):
-        refs = players_named(message, actor)
+        refs = players_named(message)
         if not refs:
             answer = t(lang, "Name the player: /league {verb} @user REASON", verb=verb)
         else:

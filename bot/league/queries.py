@@ -186,11 +186,16 @@ async def find_player(tx: Tx, chat_id: int, topic: int, username: str) -> tuple[
     row = await tx._one("SELECT user_id, first_name FROM users WHERE lower(username) = lower(?)", username)
     if row is not None:
         return row["user_id"], row["first_name"]
-    row = await tx._one(
-        "SELECT s.player, s.name FROM league_seats s JOIN league_matches m ON m.id = s.match_id "
-        "WHERE m.chat_id = ? AND m.topic = ? AND lower(s.name) = lower(?) ORDER BY s.match_id DESC LIMIT 1",
-        chat_id, topic, username)
-    return (row["player"], row["name"]) if row else None
+    # SQLite's lower() knows only ASCII: compare names case-insensitively here (Cyrillic too).
+    wanted = " ".join(username.split()).casefold()
+    rows = await tx._all(
+        "SELECT s.player, s.name, MAX(s.match_id) AS last FROM league_seats s JOIN league_matches m "
+        "ON m.id = s.match_id WHERE m.chat_id = ? AND m.topic = ? GROUP BY s.player, s.name ORDER BY last DESC",
+        chat_id, topic)
+    for r in rows:
+        if " ".join(r["name"].split()).casefold() == wanted:
+            return r["player"], r["name"]
+    return None
 
 
 async def recent_matches(tx: Tx, chat_id: int, topic: int, limit: int = 10) -> list[dict[str, Any]]:

@@ -98,6 +98,8 @@ async def test_league_commands_pictures_admin_tools_and_isolation(tmp_path, now)
             assert stats[0].kind == "photo" and "Ann" in stats[0].content and "Pyanitsa: 2 games" in stats[0].content
             mine = await ask(fake, app, cid, group, "/stats")
             assert "Сидор" in mine[0].content and "1 games" in mine[0].content
+            by_name = await ask(fake, app, ann, group, "/stats сидор 🃏")  # no @username: the name played under
+            assert by_name[0].content == mine[0].content
 
             h2h = await ask(fake, app, ann, group, "/h2h @bob_k")
             assert h2h[0].kind == "photo" and "in 2 matches" in h2h[0].content
