@@ -137,6 +137,9 @@ async def test_league_commands_pictures_admin_tools_and_isolation(tmp_path, now)
             assert "is removed" in removed[0].content
             assert db_rows(db, "SELECT COUNT(*) FROM league_ratings WHERE player = ?", cid.id)[0][0] == 0
 
+            redo = await ask(fake, app, ann, group, "/league recompute")
+            assert redo[0].content == "Ratings recomputed from 1 matches."  # the removed one is not rated
+
             # The export goes to the admin's DM, one line per seat, names as typed (formulas neutralised).
             before = len(ann.inbox())
             answer = await ask(fake, app, ann, group, "/league export")
@@ -220,6 +223,10 @@ async def test_a_table_across_the_season_boundary_counts_where_it_ended_and_the_
             old = await ask(fake, app, bob, group, "/top pyanitsa 2026-11")
             assert old[0].kind == "photo" and "Bob" in old[0].content
 
+            shown = await ask(fake, app, bob, group, "/league")
+            assert "League: seasons monthly; current season 2026-12; a league per topic: no" in shown[0].content
+            topics = await ask(fake, app, ann, group, "/league topics on")
+            assert "Each forum topic keeps its own league" in topics[0].content
             # A chat with seasons of 10 days: the next match counts in a season named by its first day.
             answer = await ask(fake, app, ann, group, "/league season 10")
             assert "the current season is 2026-12-01+10d" in answer[0].content
