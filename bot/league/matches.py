@@ -47,6 +47,18 @@ def teams_of(game: str, options: dict[str, Any], n: int) -> list[list[int]]:
     return [[s] for s in range(n)]
 
 
+def deal_teams(game: str, sheet: dict[str, Any], n: int) -> list[list[list[int]]]:
+    """Per deal, the partnerships of games whose partners change every deal (kept with the match, not rated)."""
+    out: list[list[list[int]]] = []
+    for deal in sheet.get("deals") or []:
+        if game == "variety" and deal.get("attackers"):
+            attackers = sorted(deal["attackers"])
+            out.append([attackers, [s for s in range(n) if s not in attackers]])
+        elif game == "calabrasella" and deal.get("soloist") is not None:
+            out.append([[deal["soloist"]], [s for s in range(n) if s != deal["soloist"]]])
+    return out
+
+
 def places(totals: list[int]) -> list[int]:
     """Competition ranking, highest total first; ties share a place: 30, 10, 10, 5 -> 1, 2, 2, 4."""
     return [1 + sum(1 for other in totals if other > mine) for mine in totals]
@@ -99,7 +111,7 @@ async def _record(tx: Tx, row: TableRow, seats: list[SeatRow], state: State) -> 
     topic = row.thread_id if per_topic else 0
     match = build(row, seats, state.scores(), topic, rule.key(now), now)
     record = make_record(state, await tx.actions(row.id), [s.name for s in seats])
-    await db.insert_match(tx, row.id, match, row.options, record)
+    await db.insert_match(tx, row.id, match, row.options, record, deal_teams(row.game, state.sheet(), len(seats)))
     await rate_stored(tx, match)
     return match
 

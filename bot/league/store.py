@@ -62,12 +62,14 @@ async def archive_season(tx: Tx, chat_id: int, topic: int, season: str, at: floa
     return cur.rowcount == 1
 
 
-async def insert_match(tx: Tx, table_id: int, match: Match, options: dict[str, Any], record: dict[str, Any]) -> int:
+async def insert_match(tx: Tx, table_id: int, match: Match, options: dict[str, Any], record: dict[str, Any],
+                       deal_teams: list[list[list[int]]] | None = None) -> int:
     cur = await tx.db.execute(
-        "INSERT INTO league_matches(table_id, chat_id, topic, season, game, finished_at, options, teams, record) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO league_matches(table_id, chat_id, topic, season, game, finished_at, options, teams, deal_teams, "
+        "record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (table_id, match.chat_id, match.topic, match.season, match.game, match.finished_at,
          json.dumps(options, separators=(",", ":")), json.dumps(match.teams, separators=(",", ":")),
+         json.dumps(deal_teams or [], separators=(",", ":")),
          json.dumps(record, ensure_ascii=False, separators=(",", ":"))))
     match.id = int(cur.lastrowid or 0)
     await tx.db.executemany(

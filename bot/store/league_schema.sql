@@ -17,6 +17,8 @@ CREATE TABLE IF NOT EXISTS league_matches (
     finished_at REAL NOT NULL,
     options     TEXT NOT NULL DEFAULT '{}',
     teams       TEXT NOT NULL,                  -- JSON: the seats rated together, e.g. [[0,2],[1,3]]
+    deal_teams  TEXT NOT NULL DEFAULT '[]',     -- JSON: per deal, partnerships that change every deal (Variety's
+                                                -- auction partners, Calabrasella's soloist against two); not rated
     record      TEXT NOT NULL DEFAULT '{}',     -- the game record (engine/record.py)
     removed     INTEGER NOT NULL DEFAULT 0,     -- an admin removed it (league_log says who and why)
     removed_reason TEXT

@@ -51,12 +51,22 @@ async def test_topics_teams_record_and_unfinished_tables(tmp_path):
             # Not reaching the end of the game: not a match, however far it got.
             row2, unfinished = await finished_table(tx, -5, 42, "karusele", {"target": 10}, 8, people, stop_after=30)
             assert not unfinished.over and await record_finished(tx, row2, people, unfinished) is None
+            # Variety's partners change every deal: each deal's partnership is kept with the match.
+            row3, variety = await finished_table(tx, -5, 42, "variety", {"deals": 3}, 9, people)
+            assert await record_finished(tx, row3, people, variety) is not None
         async with store.read() as tx:
             stored = await tx._one("SELECT record, teams FROM league_matches WHERE table_id = ?", row.id)
+            kept = await tx._one("SELECT teams, deal_teams FROM league_matches WHERE table_id = ?", row3.id)
+            assert json.loads(kept["teams"]) == [[0], [1], [2], [3]]  # rated by each seat's total
+            deals = json.loads(kept["deal_teams"])
+            attackers = [d["attackers"] for d in variety.sheet()["deals"]]
+            assert len(deals) == 3 and [sorted(d[0]) for d in deals] == [sorted(a) for a in attackers]
+            assert all(sorted(d[0] + d[1]) == [0, 1, 2, 3] for d in deals)
             assert replay(json.loads(stored["record"])).scores() == state.scores()  # the game record, replayable
             in_topic = await queries.top(tx, -5, 42, "2026-Q4", "karusele", NOV_15)
             elsewhere = await queries.top(tx, -5, 0, "2026-Q4", "karusele", NOV_15)
-            seats = await tx._all("SELECT player, team, place FROM league_seats ORDER BY seat")
+            seats = await tx._all("SELECT player, team, place FROM league_seats WHERE match_id = "
+                                  "(SELECT id FROM league_matches WHERE table_id = ?) ORDER BY seat", row.id)
         assert {r.player for r in in_topic} == {11, 12, 13, -11} and elsewhere == []
         # Partners share their side's place, and the winning side's players both count a win.
         assert seats[0]["place"] == seats[2]["place"] and seats[1]["place"] == seats[3]["place"]
