@@ -6,7 +6,8 @@ abandoned table never counts, however far it got: its totals are not a result an
 Sides: seats rated together. Only partnerships fixed for the whole game are teams here (Karusele's
 ``teams`` option: seats 0+2 against 1+3). Variety's auction partners and Calabrasella's soloist
 change every deal and the game's result is each seat's own total, so those games are rated as a
-free-for-all of their final totals; Klaberjass is one against one.
+free-for-all of their final totals (each deal's partnership is kept with the match, in ``deal_teams``);
+Klaberjass is one against one.
 
 AI seats are players of their own: one synthetic negative id per AI level and per AI seat at the
 table (two AI seats of one level at one table cannot be one player in one match), never a human's.

@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from bot.league import clock, queries
 from bot.league import store as db
 from bot.league.matches import record_finished
 from bot.league.seasons import SeasonRule
 from bot.store.sqlite import SeatRow, Store
-from engine.core import get_game
+from engine.core import all_games, get_game
 from engine.record import replay
 from engine.selfplay import play_game
 
 NOV_15 = 1794787200.0
+SHORT = {"carnival": {"quarters": 1}, "oh_hell": {"hand_sizes": "2,1"}, "klaberjass": {"target": 150},
+         "calabrasella": {"deals": 2}, "variety": {"deals": 2}, "karusele": {"target": 10},
+         "pyanitsa": {"max_rounds": 10}}
 
 
 async def finished_table(tx, chat_id: int, thread_id: int, game: str, options: dict, seed: int, seats: list[SeatRow],
@@ -119,5 +124,25 @@ async def test_csv_export_is_this_leagues_only_and_spreadsheet_safe(tmp_path):
         assert rows[0]["name"] == "'=HYPERLINK(\"http://x\",\"Ann\")"  # a formula is neutralised
         assert rows[1]["name"] == "Борис, \"Б\"\n2" and rows[0]["place"] == "1" and rows[1]["place"] == "2"
         assert float(rows[0]["mu"]) > 25 > float(rows[1]["mu"]) and "the deal" not in text  # no game record
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("game", [g.id for g in all_games()])
+async def test_every_game_finishes_into_a_rated_match(tmp_path, game):
+    """No game's end trips the league (its failures are caught and logged, so this is where they would show)."""
+    spec = get_game(game)
+    n = min(max(spec.min_players, 3), spec.max_players)
+    people = [SeatRow(s, 100 + s, f"P{s}") for s in range(n)]
+    store = await Store(tmp_path / "k.sqlite3").open()
+    try:
+        async with store.transaction() as tx:
+            row, state = await finished_table(tx, -7, 0, game, SHORT.get(game, {}), 21, people)
+            match = await record_finished(tx, row, people, state)
+        assert match is not None and len(match.seats) == n
+        assert [s.place for s in match.seats] == [1 + sum(o > m for o in state.scores()) for m in state.scores()]
+        async with store.read() as tx:
+            rated = await tx._all("SELECT player FROM league_ratings WHERE game = ?", game)
+        assert sorted(r["player"] for r in rated) == [100 + s for s in range(n)]
     finally:
         await store.close()
