@@ -61,14 +61,12 @@ def team_places(match: Match, rated: Collection[int]) -> tuple[list[list[Seat]],
 
     A side's place is the best place among its seats (teammates share a total, so they share a place).
     """
-    sides: list[list[Seat]] = []
-    places: list[int] = []
-    for team in range(len(match.teams)):
-        members = [s for s in match.seats if s.team == team and s.player in rated]
-        if members:
-            sides.append(members)
-            places.append(min(s.place for s in members))
-    return sides, places
+    by_team: dict[int, list[Seat]] = {}
+    for s in match.seats:
+        if s.player in rated:
+            by_team.setdefault(s.team, []).append(s)
+    sides = [by_team[team] for team in sorted(by_team)]
+    return sides, [min(s.place for s in side) for side in sides]
 
 
 def apply(match: Match, excluded: Collection[int], lookup: Lookup) -> dict[tuple[str, int], Standing]:
