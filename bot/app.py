@@ -23,8 +23,10 @@ from bot.config import Settings
 from bot.handlers import routers
 from bot.handlers.context import Context, Dedup
 from bot.handlers.help import COMMANDS
+from bot.handlers.league import attach as attach_league
 from bot.handlers.status import status_router
 from bot.intake import Intake
+from bot.league.service import League
 from bot.logs import last_error
 from bot.retry import Backoff, EveryMinute
 from bot.services.outbox import Outbox, RateLimiter
@@ -78,6 +80,7 @@ class App:
         self.dedup: Dedup | None = None
         self.timers: Timers | None = None
         self.intake: Intake | None = None
+        self.league: League | None = None
         self.webhook: WebhookServer | None = None
         self.started_at = time.time()
         self._opened = False
@@ -117,7 +120,9 @@ class App:
         dp.my_chat_member.outer_middleware(context)
         dp.include_routers(status_router(), *routers())
         self.intake = Intake(self.store, dp, self.bot)
+        self.league = attach_league(dp, self.tables)  # /top /stats /h2h /league and the season clock
         self.outbox.start()
+        await self.league.start()  # the season clock (the intake does not emit aiogram's startup event)
         self.timers = Timers(self.tables, self.settings.remind_after, self.settings.autoplay_after)
         self.timers.start()
         resumed = await self.tables.resume()
@@ -234,6 +239,8 @@ class App:
             await asyncio.sleep(0.01)  # updates fed directly to the dispatcher (bench/bot.py)
         if self.timers is not None:
             await self.timers.stop()
+        if self.league is not None:
+            await self.league.stop()
         if self.tables is not None:
             await self.tables.stop()
         if self._opened and not await self._drained(max(0.0, deadline - time.monotonic())):

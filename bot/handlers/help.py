@@ -1,4 +1,4 @@
-"""/start, /help, /games, /rules, /score, /record, /top, and the answers to everything else."""
+"""/start, /help, /games, /rules, /score, /record, and the answers to everything else (the league: league.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
 from bot.handlers.lobby import _answer_press
+from bot.league.service import league_note, league_rules
 from bot.services.tables import Actor, Answer, Tables, Where, rules_text
 from bot.ui import words
 from bot.ui.i18n import t
@@ -22,7 +23,10 @@ COMMANDS = (
     ("rules", "the rules of a game: /rules carnival"),
     ("score", "the score sheet"),
     ("record", "the game record (JSON)"),
-    ("top", "the chat's league table"),
+    ("top", "the league table: /top [game] [season]"),
+    ("stats", "a player's league record: /stats [@user]"),
+    ("h2h", "head to head: /h2h @a @b"),
+    ("league", "league seasons and admin tools"),
     ("settings", "language"),
     ("help", "this list"),
 )
@@ -31,6 +35,7 @@ COMMANDS = (
 def help_text(lang: str) -> str:
     lines = ["<b>Kozyr</b> — " + t(lang, "card games for group chats"), ""]
     lines += [f"/{cmd} — {t(lang, desc)}" for cmd, desc in COMMANDS]
+    lines += ["", league_note(lang)]
     return "\n".join(lines)
 
 
@@ -61,6 +66,9 @@ async def games(message: Message, tables: Tables, actor: Actor, where: Where | N
 async def rules(message: Message, command: CommandObject, tables: Tables, actor: Actor, where: Where | None) -> None:
     lang = where.lang if where else actor.lang
     game_id = (command.args or "").strip().lower() or "carnival"
+    if game_id == "league":
+        await _say(tables, message, actor, where, league_rules(lang))
+        return
     try:
         get_game(game_id)
     except GameError:
@@ -78,18 +86,6 @@ async def score(message: Message, tables: Tables, where: Where) -> None:
 
 async def record(message: Message, tables: Tables, where: Where) -> None:
     await tables.record(where)
-
-
-async def top(message: Message, command: CommandObject, tables: Tables, where: Where) -> None:
-    game = (command.args or "").strip().lower() or None
-    if game is not None:
-        try:
-            get_game(game)
-        except GameError:
-            await tables.say(where, t(where.lang, "I don't know the game {game}. Games: {known}",
-                                      game=words.name(game), known=", ".join(g.id for g in all_games())))
-            return
-    await tables.top(where, game)
 
 
 async def group_only(message: Message, tables: Tables, actor: Actor) -> None:
@@ -132,8 +128,7 @@ def router() -> Router:
     router.message.register(rules, Command("rules"))
     router.message.register(score, Command("score"), F.chat.type.in_({"group", "supergroup"}))
     router.message.register(record, Command("record"), F.chat.type.in_({"group", "supergroup"}))
-    router.message.register(top, Command("top"), F.chat.type.in_({"group", "supergroup"}))
-    router.message.register(group_only, Command("score", "record", "top"), F.chat.type == "private")
+    router.message.register(group_only, Command("score", "record"), F.chat.type == "private")
     router.message.register(migrated, F.migrate_to_chat_id)
     router.callback_query.register(unknown_button)
     router.my_chat_member.register(dm_status, F.chat.type == "private")

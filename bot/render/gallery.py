@@ -93,6 +93,11 @@ def main(out: Path) -> None:
         done = real_game(3, 10_000, seed=11)
         sheet = done.sheet()
         save("real_grid_3_full_en", render_grid(sheet, names[:3]), caption_grid(sheet, names[:3]))
+    from bot.league.examples import league_pictures  # the league's pictures (bot/render/league.py)
+    from bot.render.league import render_league
+
+    for name, spec, caption in league_pictures():
+        save(name, render_league(spec), caption)
     for path in written:
         print(path, path.stat().st_size, "bytes")
 

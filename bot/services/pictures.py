@@ -58,6 +58,10 @@ class Pictures:
                                 list(totals if totals is not None else spec["sheet"].get("totals") or []), spec["lang"])
         if kind == "standings":
             return render_standings(spec["names"], spec["totals"], spec["lang"])
+        if kind.startswith("league_"):  # the league's pictures (bot/render/league.py)
+            from bot.render.league import render_league
+
+            return render_league(spec)
         raise ValueError(f"unknown picture kind {kind!r}")
 
     @staticmethod

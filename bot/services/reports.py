@@ -1,4 +1,4 @@
-"""Reading a chat's tables: the score sheet, the game record, the league table; and /start."""
+"""Reading a chat's tables: the score sheet, the game record; and /start. (The league: bot/league.)"""
 
 from __future__ import annotations
 
@@ -49,21 +49,6 @@ class Reports:
                                     t(where.lang, "Replay it with: python -m engine replay FILE"),
                                     thread_id=where.thread_id)
         self.outbox.wake()
-
-    async def top(self, where: Where, game: str | None) -> None:
-        async with self.store.read() as tx:
-            rows = await tx.league(where.chat_id, game)
-        lang = where.lang
-        if not rows:
-            await self.say(where, t(lang, "No finished games in this chat yet."))
-            return
-        head = t(lang, "League table") + (f" — {words.title(game, lang)}" if game else "")
-        lines = [f"🏆 <b>{head}</b>"]
-        for i, r in enumerate(rows, 1):
-            lines.append(t(lang, "{i}. {name}: rating {rating}, {games} games, {wins} wins, {points} points",
-                           i=i, name=words.name(r["name"]), rating=r["rating"], games=r["games"], wins=r["wins"],
-                           points=r["points"]))
-        await self.say(where, "\n".join(lines))
 
     async def deep_start(self, actor: Actor, payload: str) -> None:
         """``/start j<table>`` from the Join link: the DM is open now, so complete the join."""

@@ -13,6 +13,7 @@ import logging
 import time
 from typing import Any
 
+from bot.league.matches import record_finished
 from bot.services import events as game_log
 from bot.services import outbox as out
 from bot.services.capture import CaptureBuilder
@@ -188,6 +189,7 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder):
             totals = state.scores()
             await tx.add_results(row, seats, totals, words.places(totals))
             game_log.finished(row.id, row.game, idx + 1)
+            await record_finished(tx, row, seats, state)  # the league: every finished table is a match
         await tx.save_table(row)
         self._cache[row.id] = (row.version, state)
         self.moves += 1

@@ -22,6 +22,8 @@ import aiosqlite
 from bot.store.migrate import upgrade
 
 OPEN = ("lobby", "playing")
+LEAGUE_CHAT_TABLES = ("league_config", "league_matches", "league_ratings", "league_excluded", "league_seasons",
+                      "league_log")
 
 
 @dataclass
@@ -149,7 +151,7 @@ class Tx:
         """A group became a supergroup: everything of the old id moves to the new one."""
         await self.db.execute("INSERT OR IGNORE INTO chats(chat_id, title, lang) "
                               "SELECT ?, title, lang FROM chats WHERE chat_id = ?", (new_id, old_id))
-        for table in ("tables", "outbox", "results"):
+        for table in ("tables", "outbox", "results", *LEAGUE_CHAT_TABLES):
             await self.db.execute(f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
         # Old messages cannot be edited under the new id: forget them, so edits become new messages.
         await self.db.execute("DELETE FROM slots WHERE chat_id = ?", (old_id,))
@@ -330,15 +332,6 @@ class Tx:
               len(seats), now) for s in seats],
         )
 
-    async def league(self, chat_id: int, game: str | None = None, limit: int = 20) -> list[sqlite3.Row]:
-        """Per human player in a chat: games, wins, average place share and total score."""
-        where = "chat_id = ? AND user_id IS NOT NULL" + (" AND game = ?" if game else "")
-        args: list[Any] = [chat_id] + ([game] if game else [])
-        return await self._all(
-            "SELECT user_id, MAX(name) AS name, COUNT(*) AS games, SUM(place = 1) AS wins, "
-            "SUM(score) AS points, ROUND(AVG(1.0 * (players - place) / MAX(players - 1, 1)), 3) AS rating "
-            f"FROM results WHERE {where} GROUP BY user_id ORDER BY rating DESC, wins DESC, points DESC LIMIT ?",
-            *args, limit)
 
 
 def _outbox(row: sqlite3.Row) -> OutboxRow:
