@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from aiogram import BaseMiddleware
+from aiogram import BaseMiddleware, Bot
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, User
 
@@ -98,3 +98,16 @@ async def is_admin(event: Message | CallbackQuery, user_id: int) -> bool:
         return False
     member = await event.bot.get_chat_member(chat.id, user_id)
     return member.status in ("creator", "administrator")
+
+
+async def is_member(bot: Bot | None, chat_id: int, user_id: int) -> bool:
+    """Whether the user belongs to the group now (asks Telegram; any error counts as no)."""
+    if bot is None:
+        return False
+    try:
+        member = await bot.get_chat_member(chat_id, user_id)
+    except TelegramAPIError:
+        return False
+    if member.status in ("creator", "administrator", "member"):
+        return True
+    return member.status == "restricted" and bool(getattr(member, "is_member", False))

@@ -18,6 +18,7 @@ from bot.ui.keyboards import (
 )
 from engine.core import GameError, OptionsError, all_games, get_game
 
+JOIN_TOKEN_BYTES = 12  # 96 random bits: 16 URL-safe characters in the deep link (Telegram allows 64)
 AI_NAMES = ("🤖 Ada", "🤖 Boris", "🤖 Chip", "🤖 Dora", "🤖 Emil", "🤖 Fira", "🤖 Gleb")
 
 
@@ -110,6 +111,8 @@ class LobbyService:
                 return
             table_id = await tx.create_table(where.chat_id, where.thread_id, game.id, actor.user_id, options,
                                              secrets.randbelow(2**53))
+            token = secrets.token_urlsafe(JOIN_TOKEN_BYTES)
+            await tx.set_join_token(table_id, token)
             seats = [SeatRow(0, actor.user_id, actor.name)] if actor.started else []
             await tx.set_seats(table_id, seats)
             row = await tx.table(table_id)
@@ -118,7 +121,7 @@ class LobbyService:
             if not actor.started:
                 await out.send_text(tx, where.chat_id, t(lang, "{who}, open the bot once so I can send you your cards.",
                                                          who=words.name(actor.name)),
-                                    join_link_keyboard(self.bot_username, f"j{table_id}", lang),
+                                    join_link_keyboard(self.bot_username, f"j{token}", lang),
                                     thread_id=where.thread_id)
         self.outbox.wake()
 
@@ -127,10 +130,26 @@ class LobbyService:
             row = await tx.open_table(where.chat_id, where.thread_id)
         return row.id if row else None
 
+    async def table_is_here(self, table_id: int, where: Where) -> bool:
+        """Whether the table lives in this chat and forum topic (a lobby press acts only there)."""
+        async with self.store.read() as tx:
+            row = await tx.table(table_id)
+        return row is not None and row.chat_id == where.chat_id and row.thread_id == where.thread_id
+
+    async def join_payload(self, table_id: int) -> str:
+        """The deep-link payload of the table's Join link: ``j`` and the table's secret token."""
+        async with self.store.read() as tx:
+            token = await tx.join_token(table_id)
+        if token is None:  # a table opened before tokens existed gets one now
+            token = secrets.token_urlsafe(JOIN_TOKEN_BYTES)
+            async with self.store.transaction() as tx:
+                await tx.set_join_token(table_id, token)
+        return f"j{token}"
+
     async def join(self, table_id: int, actor: Actor, lang: str) -> Answer:
         if not actor.started:
             return Answer(t(lang, "Open the bot first, then you are seated."),
-                          url=f"https://t.me/{self.bot_username}?start=j{table_id}")
+                          url=f"https://t.me/{self.bot_username}?start={await self.join_payload(table_id)}")
         async with self.lock(table_id), self.store.transaction() as tx:
             loaded = await self._load(tx, table_id)
             if loaded is None or loaded.row.status != "lobby":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bot.services import outbox as out
@@ -66,15 +67,23 @@ class Reports:
                            points=r["points"]))
         await self.say(where, "\n".join(lines))
 
-    async def deep_start(self, actor: Actor, payload: str) -> None:
-        """``/start j<table>`` from the Join link: the DM is open now, so complete the join."""
+    async def deep_start(self, actor: Actor, payload: str,
+                         is_member: Callable[[int], Awaitable[bool]] | None = None) -> None:
+        """``/start j<token>`` from a table's Join link: the DM is open now, so complete the join.
+
+        The link must carry the table's secret token, and the user must be a member of the table's
+        group (``is_member(chat_id)`` asks Telegram): a stranger learns nothing, not even the title."""
         lang = actor.lang
         async with self.store.transaction() as tx:
             await tx.set_user_started(actor.user_id)
         actor.started = True  # read before this /start was recorded
-        if payload.startswith("j") and payload[1:].isdigit():
-            answer = await self.join(int(payload[1:]), actor, lang)
-            text = answer.text
+        if payload.startswith("j"):
+            async with self.store.read() as tx:
+                table = await tx.token_table(payload[1:]) if len(payload) > 1 else None
+            if table is None or is_member is None or not await is_member(table.chat_id):
+                text = t(lang, "This link does not open a table for you. Press Join in the group's lobby.")
+            else:
+                text = (await self.join(table.id, actor, lang)).text
         else:
             text = t(lang, "Hello! Add me to a group and type /new carnival to open a table. /help lists commands.")
         async with self.store.transaction() as tx:

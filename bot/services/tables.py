@@ -165,8 +165,10 @@ class Tables(LobbyService, Publisher, Reports):
             if loaded is None:
                 return
             seat = next((s.seat for s in loaded.seats if s.user_id == user_id), None)
+            if seat is None or chat_id != user_id:  # only a hand message in the seated player's own DM
+                return
             current = f"h{table_id}:{seat}:{loaded.row.ui.get('hand_deal')}"
-            if seat is not None and loaded.row.status == "playing" and await tx.slot_message(current) == message_id:
+            if loaded.row.status == "playing" and await tx.slot_message(current) == message_id:
                 return
             await tx.enqueue(chat_id, "clear_markup", {"message_id": message_id})
         self.outbox.wake()

@@ -83,3 +83,8 @@ CREATE TABLE IF NOT EXISTS results (
     finished_at REAL NOT NULL,
     PRIMARY KEY (table_id, seat)
 );
+-- issue 9: the secret in a table's Join link (t.me/<bot>?start=j<token>); a table id alone is guessable.
+CREATE TABLE IF NOT EXISTS join_tokens (
+    token       TEXT PRIMARY KEY,
+    table_id    INTEGER NOT NULL UNIQUE
+);

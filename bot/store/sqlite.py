@@ -21,6 +21,14 @@ import aiosqlite
 
 SCHEMA = (Path(__file__).with_name("schema.sql")).read_text(encoding="utf-8")
 OPEN = ("lobby", "playing")
+BUSY_TIMEOUT_MS = 0  # SQLite's own lock wait blocks the thread it runs on: the event loop's (see _begin)
+LOCK_PATIENCE = 120.0  # seconds a transaction waits for another connection's lock before it fails
+
+
+def is_busy(exc: BaseException) -> bool:
+    """A transient lock error (another connection writes): worth waiting for and retrying."""
+    text = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
 
 
 @dataclass
@@ -210,6 +218,19 @@ class Tx:
             "WHERE s.user_id = ? AND t.status = 'playing'", user_id)
         return [_table(r) for r in rows]
 
+    async def set_join_token(self, table_id: int, token: str) -> None:
+        await self.db.execute("INSERT OR REPLACE INTO join_tokens(token, table_id) VALUES (?, ?)", (token, table_id))
+
+    async def join_token(self, table_id: int) -> str | None:
+        row = await self._one("SELECT token FROM join_tokens WHERE table_id = ?", table_id)
+        return row["token"] if row else None
+
+    async def token_table(self, token: str) -> TableRow | None:
+        """The table a Join link's token opens (None for an unknown or forged token)."""
+        row = await self._one("SELECT t.* FROM join_tokens j JOIN tables t ON t.id = j.table_id WHERE j.token = ?",
+                              token)
+        return _table(row) if row else None
+
     # -- the action log -----------------------------------------------------------
     async def append_action(self, table_id: int, idx: int, seat: int, action: str) -> None:
         await self.db.execute("INSERT INTO actions(table_id, idx, seat, action, at) VALUES (?, ?, ?, ?, ?)",
@@ -350,9 +371,9 @@ class InlineConnection:
 
     Why: with aiosqlite every query is two thread switches and, on a busy loop, a wait for a loop
     turn, while the store's lock is held for the whole transaction. bench/bot.py measured p99 from
-    update to committed move at 2.4 s with 200 busy tables that way, and 7 ms with this. In WAL
-    mode with synchronous=NORMAL a commit does not wait for the disk (only checkpoints do), so a
-    query blocks the loop for microseconds.
+    update to committed move at 2.4 s with 200 busy tables that way, and 7 ms with this. A query
+    blocks the loop for microseconds; a commit (synchronous=FULL) for one fsync of the WAL, and a
+    lock held by another connection never (busy_timeout is 0; ``Store`` retries with asyncio sleeps).
     """
 
     def __init__(self, path: str | Path, **kwargs: Any) -> None:
@@ -404,6 +425,8 @@ class Store:
         self.driver = driver
         self._db: Any = None
         self._lock = asyncio.Lock()
+        self.lock_patience = LOCK_PATIENCE
+        self.busy_waits = 0  # how often a BEGIN found the database locked by another connection
 
     async def open(self) -> Store:
         if str(self.path) != ":memory:":
@@ -411,10 +434,14 @@ class Store:
         self._db = await DRIVERS[self.driver](self.path, isolation_level=None)
         self._db.row_factory = sqlite3.Row
         await self._db.execute("PRAGMA journal_mode=WAL")
-        await self._db.execute("PRAGMA synchronous=NORMAL")
+        # FULL: a commit is on disk before the move it records is acknowledged (NORMAL could lose the
+        # last commits on power loss). Measured cost in the README (bench/bot.py).
+        await self._db.execute("PRAGMA synchronous=FULL")
         await self._db.execute("PRAGMA foreign_keys=ON")
-        await self._db.execute("PRAGMA busy_timeout=5000")
-        await self._db.executescript(SCHEMA)
+        # Never wait for a lock inside SQLite: with the inline driver that wait would freeze the event
+        # loop. A busy database is retried in ``transaction`` with asyncio sleeps instead.
+        await self._db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        await self._begin(self._db.executescript, SCHEMA)
         return self
 
     async def close(self) -> None:
@@ -422,16 +449,39 @@ class Store:
             await self._db.close()
             self._db = None
 
+    async def _begin(self, call: Any, sql: str) -> None:
+        """Run ``sql`` (a BEGIN, or the schema), waiting out a lock held by another connection with
+        asyncio sleeps (backing off to half a second), so the event loop never blocks on it.
+        After ``lock_patience`` seconds the "database is locked" error is raised."""
+        deadline = time.monotonic() + self.lock_patience
+        pause = 0.005
+        while True:
+            try:
+                await call(sql)
+                return
+            except sqlite3.OperationalError as exc:
+                if not is_busy(exc) or time.monotonic() + pause > deadline:
+                    raise
+                self.busy_waits += 1
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.5)
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
-        """One explicit write transaction; committed on success, rolled back on any error."""
+        """One explicit write transaction; committed on success, rolled back on any error.
+
+        The error that ended the transaction is the one raised: SQLite may already have rolled back
+        by itself (SQLITE_FULL, SQLITE_IOERR), and the failing ROLLBACK then must not replace it."""
         assert self._db is not None, "store is not open"
         async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+            await self._begin(self._db.execute, "BEGIN IMMEDIATE")
             try:
                 yield Tx(self._db)
             except BaseException:
-                await self._db.execute("ROLLBACK")
+                try:
+                    await self._db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass  # no transaction is active any more: the original error tells what happened
                 raise
             else:
                 await self._db.execute("COMMIT")
