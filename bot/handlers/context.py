@@ -11,7 +11,8 @@ from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, 
 
 from bot.services.tables import Actor, Tables, Where
 from bot.store.sqlite import Store
-from bot.ui.i18n import lang_of
+from bot.ui.i18n import lang_of, t
+from bot.ui.names import plain_name
 
 
 class Dedup(BaseMiddleware):
@@ -62,14 +63,21 @@ class Context(BaseMiddleware):
         user: User | None = data.get("event_from_user")
         chat: Chat | None = data.get("event_chat")
         data["tables"] = self.tables
+        if isinstance(event, Message) and (user is None or user.is_bot or event.sender_chat is not None):
+            # An anonymous admin (the group itself) or a channel: nobody the bot could seat or check.
+            if chat is not None and (event.text or "").startswith("/"):
+                await self._as_yourself(event, chat)
+                return None
+            return await handler(event, data)
         if user is None or user.is_bot:
             return await handler(event, data)
         lang_hint = lang_of(user.language_code)
-        known = (user.full_name, user.username, lang_hint)
+        full_name = plain_name(user.full_name)  # no direction overrides or invisible characters, anywhere
+        known = (full_name, user.username, lang_hint)
         if self._known.get(user.id) != known or (chat is not None and chat.type != "private"
                                                  and chat.id not in self._chats):
             async with self.store.transaction() as tx:
-                await tx.upsert_user(user.id, user.full_name, user.username, lang_hint)
+                await tx.upsert_user(user.id, full_name, user.username, lang_hint)
                 if chat is not None and chat.type != "private":
                     await tx.ensure_chat(chat.id, chat.title or "", lang_hint)
             self._known[user.id] = known
@@ -79,7 +87,7 @@ class Context(BaseMiddleware):
             row = await tx.user(user.id)
             chat_lang = await tx.chat_lang(chat.id) if chat is not None and chat.type != "private" else None
         lang = row["lang"] if row else lang_hint
-        data["actor"] = Actor(user.id, user.full_name, lang, bool(row and row["started"]))
+        data["actor"] = Actor(user.id, full_name, lang, bool(row and row["started"]))
         if chat is not None and chat.type != "private":
             thread = 0
             message = event.message if isinstance(event, CallbackQuery) else event
@@ -89,6 +97,14 @@ class Context(BaseMiddleware):
         else:
             data["where"] = None
         return await handler(event, data)
+
+    async def _as_yourself(self, message: Message, chat: Chat) -> None:
+        """One line asking for the command again from the person's own account."""
+        async with self.store.read() as tx:
+            lang = await tx.chat_lang(chat.id) if chat.type != "private" else "en"
+        thread = message.message_thread_id if message.is_topic_message and message.message_thread_id else 0
+        await self.tables.say(Where(chat.id, thread, chat.title or "", lang),
+                              t(lang, "Please send commands as yourself, not on behalf of the group or a channel."))
 
 
 async def is_admin(event: Message | CallbackQuery, user_id: int) -> bool:

@@ -12,6 +12,7 @@ from aiogram.types import CallbackQuery, Message
 from bot.handlers.context import is_admin
 from bot.services.tables import Actor, Answer, Tables, Where
 from bot.ui.callbacks import Lobby
+from bot.ui.clip import clip_plain
 from bot.ui.i18n import t
 from bot.ui.keyboards import join_link_keyboard
 from bot.ui.words import name
@@ -24,7 +25,7 @@ async def _answer_press(query: CallbackQuery, answer: Answer) -> None:
     """Answer a press. A query already answered or too old (the same press delivered again after a
     restart, or answered late) cannot be answered again: that is no error, the press was handled."""
     try:
-        await query.answer(answer.text or None, show_alert=answer.alert, url=answer.url)
+        await query.answer(clip_plain(answer.text) or None, show_alert=answer.alert, url=answer.url)
     except TelegramBadRequest as exc:
         if "query is too old" not in exc.message and "query id is invalid" not in exc.message.lower():
             raise

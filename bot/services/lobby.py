@@ -10,6 +10,7 @@ from bot.services import outbox as out
 from bot.services.types import Actor, Answer, Where
 from bot.store.sqlite import SeatRow, TableRow, Tx
 from bot.ui import words
+from bot.ui.clip import clip_plain
 from bot.ui.i18n import t
 from bot.ui.keyboards import (
     join_link_keyboard,
@@ -18,6 +19,7 @@ from bot.ui.keyboards import (
 )
 from engine.core import GameError, OptionsError, all_games, get_game
 
+OPTIONS_ERROR_LIMIT = 600  # characters of a house-rules error shown (700 bogus options made 31,718)
 JOIN_TOKEN_BYTES = 12  # 96 random bits: 16 URL-safe characters in the deep link (Telegram allows 64)
 AI_NAMES = ("🤖 Ada", "🤖 Boris", "🤖 Chip", "🤖 Dora", "🤖 Emil", "🤖 Fira", "🤖 Gleb")
 
@@ -101,7 +103,8 @@ class LobbyService:
                                     game=words.name(game_id), known=known))
             return
         except OptionsError as exc:
-            await self.say(where, t(lang, "Those house rules don't work: {error}", error=words.name(str(exc))))
+            error = words.name(clip_plain(str(exc), OPTIONS_ERROR_LIMIT))  # cut on text, then escape
+            await self.say(where, t(lang, "Those house rules don't work: {error}", error=error))
             return
         async with self.store.transaction() as tx:
             if await tx.open_table(where.chat_id, where.thread_id):
@@ -254,6 +257,9 @@ class LobbyService:
                 return Answer(t(lang, "This button is not valid any more."), alert=True)
             if loaded.row.status != "lobby":
                 return Answer(t(lang, "This table has already started."), alert=True)
+            if loaded.row.ui.get("paused"):  # the bot is not in the group (bot/services/presence.py)
+                return Answer(t(lang, "The game is paused: I am not in the group. It goes on when I am added back."),
+                              alert=True)
             row, seats = loaded.row, loaded.seats
             if actor.user_id != row.creator_id and not is_admin:
                 return Answer(t(lang, "Only the table's creator or an admin can start the game."), alert=True)

@@ -30,6 +30,7 @@ from aiogram.exceptions import (
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
 
 from bot.store.sqlite import OutboxRow, Store, Tx
+from bot.ui.clip import CAPTION_LIMIT, TEXT_LIMIT, clip_html
 
 log = logging.getLogger(__name__)
 
@@ -51,14 +52,14 @@ def markup_data(markup: InlineKeyboardMarkup | None) -> dict[str, Any] | None:
 async def send_text(tx: Tx, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
                     slot: str | None = None, thread_id: int = 0) -> None:
     """A new message (or, with a slot, the message that slot names from now on)."""
-    payload = {"text": text, "markup": markup_data(markup), "thread": thread_id}
+    payload = {"text": clip_html(text, TEXT_LIMIT), "markup": markup_data(markup), "thread": thread_id}
     await tx.enqueue(chat_id, "send", payload, slot=slot, merge_key=f"slot:{slot}" if slot else None)
 
 
 async def edit_text(tx: Tx, chat_id: int, slot: str, text: str, markup: InlineKeyboardMarkup | None = None,
                     thread_id: int = 0) -> None:
     """Edit the slot's message; pending edits of it merge into one (the newest content)."""
-    payload = {"text": text, "markup": markup_data(markup), "thread": thread_id}
+    payload = {"text": clip_html(text, TEXT_LIMIT), "markup": markup_data(markup), "thread": thread_id}
     await tx.enqueue(chat_id, "edit", payload, slot=slot, merge_key=f"slot:{slot}")
 
 
@@ -74,19 +75,22 @@ async def send_picture(tx: Tx, chat_id: int, picture: dict[str, Any], caption: s
                        thread_id: int = 0) -> None:
     """A picture described by ``picture`` (what to draw, from what view); drawn at delivery, in a
     thread, so a move's transaction stays short and merged edits draw only the latest picture."""
-    payload = {"picture": picture, "caption": caption, "markup": markup_data(markup), "thread": thread_id}
+    payload = {"picture": picture, "caption": clip_html(caption, CAPTION_LIMIT), "markup": markup_data(markup),
+               "thread": thread_id}
     await tx.enqueue(chat_id, "photo", payload, slot=slot, merge_key=f"slot:{slot}" if slot else None)
 
 
 async def edit_picture(tx: Tx, chat_id: int, slot: str, picture: dict[str, Any], caption: str,
                        markup: InlineKeyboardMarkup | None = None, thread_id: int = 0) -> None:
-    payload = {"picture": picture, "caption": caption, "markup": markup_data(markup), "thread": thread_id}
+    payload = {"picture": picture, "caption": clip_html(caption, CAPTION_LIMIT), "markup": markup_data(markup),
+               "thread": thread_id}
     await tx.enqueue(chat_id, "edit_photo", payload, slot=slot, merge_key=f"slot:{slot}")
 
 
 async def send_document(tx: Tx, chat_id: int, data: bytes, filename: str, caption: str = "",
                         thread_id: int = 0) -> None:
-    payload = {"blob": await put_blob(tx, data), "filename": filename, "caption": caption, "thread": thread_id}
+    payload = {"blob": await put_blob(tx, data), "filename": filename, "caption": clip_html(caption, CAPTION_LIMIT),
+               "thread": thread_id}
     await tx.enqueue(chat_id, "document", payload)
 
 
@@ -94,6 +98,7 @@ async def log_line(tx: Tx, chat_id: int, line: str, thread_id: int = 0) -> None:
     """A short line for the group's log. Lines queued before the last one went out are sent
     together as one message, which keeps a busy table inside the group's 20 messages a minute."""
     key = f"log:{chat_id}:{thread_id}"
+    line = clip_html(line, LOG_LIMIT)
     row = await tx.pending(key)
     if row is not None and row.attempts == 0 and len(row.payload["text"]) + len(line) < LOG_LIMIT:
         row.payload["text"] += "\n" + line

@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bot.services import outbox as out
+from bot.services.public_log import FINISHED, public_log
 from bot.services.types import Actor, Where
 from bot.ui import words
 from bot.ui.i18n import t
@@ -31,7 +32,7 @@ class Reports:
         async with self.store.transaction() as tx:
             if not await self._grid(tx, row, state, names, where.lang, where.chat_id, where.thread_id):
                 text = words.sheet_text(row.game, state.sheet(), names, state.scores(), where.lang)
-                await out.send_text(tx, where.chat_id, text[:4000], thread_id=where.thread_id)
+                await out.send_text(tx, where.chat_id, text, thread_id=where.thread_id)  # clipped there
         self.outbox.wake()
 
     async def record(self, where: Where) -> None:
@@ -43,13 +44,19 @@ class Reports:
         if row is None or row.state is None:
             await self.say(where, t(where.lang, "No game has been played here yet."))
             return
-        state = State.from_json(row.state)
-        record = make_record(state, actions, [s.name for s in seats])
-        data = dumps(record).encode()
+        names = [s.name for s in seats]
+        if row.status in FINISHED:
+            record = make_record(State.from_json(row.state), actions, names)
+            data = dumps(record).encode()
+            filename = f"kozyr-{row.game}-{row.id}.json"
+            caption = t(where.lang, "Replay it with: python -m engine replay FILE")
+        else:  # the seed and the actions would rebuild every hand: only what the table has shown
+            data = public_log(row.game, row.options, row.seed, names, actions, where.lang).encode()
+            filename = f"kozyr-{row.game}-{row.id}-so-far.txt"
+            caption = t(where.lang, "The game is still on: this is its public log. "
+                                    "The full record, to replay, comes when the game ends.")
         async with self.store.transaction() as tx:
-            await out.send_document(tx, where.chat_id, data, f"kozyr-{row.game}-{row.id}.json",
-                                    t(where.lang, "Replay it with: python -m engine replay FILE"),
-                                    thread_id=where.thread_id)
+            await out.send_document(tx, where.chat_id, data, filename, caption, thread_id=where.thread_id)
         self.outbox.wake()
 
     async def top(self, where: Where, game: str | None) -> None:

@@ -186,6 +186,11 @@ class Tx:
         row = await self._one("SELECT * FROM tables WHERE id = ?", table_id)
         return _table(row) if row else None
 
+    async def open_tables_of_chat(self, chat_id: int) -> list[TableRow]:
+        """The chat's tables in the lobby or in play, every forum topic."""
+        rows = await self._all("SELECT * FROM tables WHERE chat_id = ? AND status IN ('lobby', 'playing')", chat_id)
+        return [_table(r) for r in rows]
+
     async def playing_tables(self) -> list[TableRow]:
         return [_table(r) for r in await self._all("SELECT * FROM tables WHERE status = 'playing'")]
 
