@@ -18,6 +18,7 @@ from bot.handlers.context import Context, Dedup
 from bot.handlers.help import COMMANDS
 from bot.services.outbox import Outbox, RateLimiter
 from bot.services.pictures import Pictures
+from bot.services.retention import Retention
 from bot.services.tables import Tables
 from bot.services.timers import Timers
 from bot.store.sqlite import Store
@@ -43,6 +44,7 @@ class App:
         self.tables: Tables | None = None
         self.dedup: Dedup | None = None
         self.timers: Timers | None = None
+        self.retention: Retention | None = None
         self._polling: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -65,6 +67,9 @@ class App:
         self.outbox.start()
         self.timers = Timers(self.tables, self.settings.remind_after, self.settings.autoplay_after)
         self.timers.start()
+        # issue 9 (retention): prune processed update ids, failed rows, finished games' slots, stale blobs.
+        self.retention = Retention(self.store, latest_update=lambda: self.dedup.latest if self.dedup else None)
+        self.retention.start()
         resumed = await self.tables.resume()
         log.info("started as @%s; %d tables in play", me.username, resumed)
         try:
@@ -92,6 +97,8 @@ class App:
             self._polling = None
         while self.dedup is not None and self.dedup.in_flight:
             await asyncio.sleep(0.01)
+        if self.retention is not None:
+            await self.retention.stop()
         if self.timers is not None:
             await self.timers.stop()
         if self.tables is not None:

@@ -23,6 +23,7 @@ class Dedup(BaseMiddleware):
     def __init__(self, store: Store) -> None:
         self.store = store
         self.in_flight = 0  # updates being handled now (graceful stop and tests wait for zero)
+        self.latest: int | None = None  # the newest update id handled (retention keeps ids near it)
 
     async def __call__(self, handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
                        event: TelegramObject, data: dict[str, Any]) -> Any:
@@ -41,6 +42,7 @@ class Dedup(BaseMiddleware):
                         pass
                 return None
             data["update_id"] = event.update_id
+            self.latest = event.update_id
             result = await handler(event, data)
             async with self.store.transaction() as tx:
                 await tx.mark_update(event.update_id)
