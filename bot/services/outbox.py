@@ -29,7 +29,7 @@ from aiogram.exceptions import (
 )
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
 
-from bot.store.sqlite import OutboxRow, Store, Tx
+from bot.store.sqlite import OutboxRow, Store, Tx, is_busy
 from bot.ui.clip import CAPTION_LIMIT, TEXT_LIMIT, clip_html
 
 log = logging.getLogger(__name__)
@@ -42,6 +42,7 @@ _RESPONSE_MODELS = tuple(Response[m.__returning__] for m in (
     api.SendMessage, api.EditMessageText, api.AnswerCallbackQuery, api.SendPhoto, api.EditMessageMedia,
     api.SendDocument, api.DeleteMessage, api.GetChatMember, api.EditMessageReplyMarkup))
 
+LOCKED_RETRY = 5.0  # seconds before a row whose delivery met a locked database is tried again
 LOG_LIMIT = 3500  # a merged log message stays well under Telegram's 4096 characters
 
 
@@ -230,6 +231,12 @@ class Outbox:
         try:
             await self._deliver_row(row)
         except Exception as exc:  # never lose the row: keep it as failed and say why
+            if is_busy(exc):
+                # The database stayed locked from outside longer than the store waits: a transient fault,
+                # never a reason to give the row up. It stays pending and is tried again shortly.
+                log.warning("outbox row %s waits: the database is locked", row.id)
+                self.limiter.retry_after(row.chat_id, time.monotonic(), LOCKED_RETRY)
+                return
             log.exception("outbox row %s failed", row.id)
             self.failures += 1
             async with self.store.transaction() as tx:
