@@ -44,7 +44,7 @@ class Dedup(BaseMiddleware):
             data["update_id"] = event.update_id
             self.latest = event.update_id
             result = await handler(event, data)
-            async with self.store.transaction() as tx:
+            async with self.store.transaction(durable=False) as tx:
                 await tx.mark_update(event.update_id)
             return result
         finally:
@@ -78,7 +78,7 @@ class Context(BaseMiddleware):
         known = (full_name, user.username, lang_hint)
         if self._known.get(user.id) != known or (chat is not None and chat.type != "private"
                                                  and chat.id not in self._chats):
-            async with self.store.transaction() as tx:
+            async with self.store.transaction(durable=False) as tx:
                 await tx.upsert_user(user.id, full_name, user.username, lang_hint)
                 if chat is not None and chat.type != "private":
                     await tx.ensure_chat(chat.id, chat.title or "", lang_hint)

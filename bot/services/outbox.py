@@ -267,13 +267,13 @@ class Outbox:
             except TelegramBadRequest as exc:
                 text = exc.message.lower()
                 if "message is not modified" in text:
-                    async with self.store.transaction() as tx:
+                    async with self.store.transaction(durable=False) as tx:
                         await tx.outbox_done(row)
                 elif "message to edit not found" in text and row.method in ("edit", "edit_photo"):
                     row.method = "send" if row.method == "edit" else "photo"
                     continue
                 elif "message to delete not found" in text or (row.method == "clear_markup" and "not found" in text):
-                    async with self.store.transaction() as tx:
+                    async with self.store.transaction(durable=False) as tx:
                         await tx.outbox_done(row)
                 else:
                     raise
@@ -291,7 +291,7 @@ class Outbox:
                 self.failures += 1
                 return
             except (TelegramNetworkError, TelegramServerError) as exc:
-                async with self.store.transaction() as tx:
+                async with self.store.transaction(durable=False) as tx:
                     await tx.outbox_attempted(row.id, str(exc))
                 self.limiter.retry_after(row.chat_id, time.monotonic(), min(30.0, 0.5 * 2 ** min(row.attempts, 6)))
                 return
@@ -344,7 +344,8 @@ class Outbox:
             await self.bot.edit_message_reply_markup(chat_id=row.chat_id, message_id=p["message_id"])
         else:
             raise ValueError(f"unknown outbox method {method!r}")
-        async with self.store.transaction() as tx:
+        # Not fsynced on its own (durable=False): lost on power loss, the row is sent once more, no worse.
+        async with self.store.transaction(durable=False) as tx:
             await tx.outbox_done(row, **learned)
 
     async def _image(self, payload: dict[str, Any]) -> tuple[str, bytes, str | None]:
@@ -353,7 +354,7 @@ class Outbox:
             raise RuntimeError("a picture was queued but this outbox cannot draw")
         data = await asyncio.to_thread(self.render, payload["picture"])
         key = hashlib.sha1(data).hexdigest()
-        async with self.store.transaction() as tx:
+        async with self.store.transaction(durable=False) as tx:
             await tx.put_blob(key, b"")  # remember only the file id of drawn pictures, not their bytes
             _, file_id = await tx.blob(key)
         return key, data, file_id

@@ -404,6 +404,11 @@ class InlineConnection:
     async def execute_fetchall(self, sql: str, parameters: Any = ()) -> list[Any]:
         return self._db.execute(sql, parameters).fetchall()
 
+    async def commit_off_loop(self) -> None:
+        """COMMIT in a worker thread: a durable commit waits for an fsync (milliseconds), and the event
+        loop must not wait with it. The store's lock keeps every other use of the connection out meanwhile."""
+        await asyncio.to_thread(self._db.execute, "COMMIT")
+
     async def close(self) -> None:
         self._db.close()
 
@@ -431,6 +436,7 @@ class Store:
         self._db: Any = None
         self._lock = asyncio.Lock()
         self.lock_patience = LOCK_PATIENCE
+        self._synchronous = "FULL"
         self.busy_waits = 0  # how often a BEGIN found the database locked by another connection
 
     async def open(self) -> Store:
@@ -442,6 +448,7 @@ class Store:
         # FULL: a commit is on disk before the move it records is acknowledged (NORMAL could lose the
         # last commits on power loss). Measured cost in the README (bench/bot.py).
         await self._db.execute("PRAGMA synchronous=FULL")
+        self._synchronous = "FULL"
         await self._db.execute("PRAGMA foreign_keys=ON")
         # Never wait for a lock inside SQLite: with the inline driver that wait would freeze the event
         # loop. A busy database is retried in ``transaction`` with asyncio sleeps instead.
@@ -472,13 +479,22 @@ class Store:
             pause = min(pause * 2, 0.5)
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Tx]:
+    async def transaction(self, durable: bool = True) -> AsyncIterator[Tx]:
         """One explicit write transaction; committed on success, rolled back on any error.
+
+        ``durable`` (the default): COMMIT returns once the WAL is on disk (synchronous=FULL), so what
+        the transaction acknowledges survives power loss. Bookkeeping whose loss costs at most a
+        repeat (an outbox row marked sent, an update id marked seen) passes ``durable=False`` and
+        skips that fsync; the next durable commit syncs the WAL, its frames included.
 
         The error that ended the transaction is the one raised: SQLite may already have rolled back
         by itself (SQLITE_FULL, SQLITE_IOERR), and the failing ROLLBACK then must not replace it."""
         assert self._db is not None, "store is not open"
         async with self._lock:
+            level = "FULL" if durable else "NORMAL"
+            if self._synchronous != level:
+                await self._db.execute(f"PRAGMA synchronous={level}")
+                self._synchronous = level
             await self._begin(self._db.execute, "BEGIN IMMEDIATE")
             try:
                 yield Tx(self._db)
@@ -489,7 +505,10 @@ class Store:
                     pass  # no transaction is active any more: the original error tells what happened
                 raise
             else:
-                await self._db.execute("COMMIT")
+                if durable and hasattr(self._db, "commit_off_loop"):
+                    await self._db.commit_off_loop()
+                else:
+                    await self._db.execute("COMMIT")
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Tx]:
