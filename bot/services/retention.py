@@ -37,7 +37,6 @@ class Retention:
     every: float = 3600.0
     latest_update: Callable[[], int | None] = lambda: None
     deleted: dict[str, int] = field(default_factory=dict)
-    _slots_done_upto: int = 0  # tables with a smaller id have had their slots pruned
     _task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -75,7 +74,7 @@ class Retention:
         """Run a ``DELETE ... LIMIT``-style statement until it deletes nothing; one transaction a batch."""
         total = 0
         while True:
-            async with self.store.transaction() as tx:
+            async with self.store.transaction(durable=False) as tx:  # losing a deletion loses nothing
                 cur = await tx.db.execute(sql, (*args, BATCH))
                 n = cur.rowcount
             total += max(n, 0)
@@ -105,23 +104,27 @@ class Retention:
                                    "WHERE status = 'failed' AND id < ? LIMIT ?)", row["id"])
 
     async def _slots(self, now: float) -> int:
-        async with self.store.read() as tx:
-            rows = await tx._all("SELECT id, status, updated_at FROM tables WHERE id >= ? ORDER BY id LIMIT ?",
-                                 self._slots_done_upto, BATCH)
+        """Slots of tables over for ``slot_grace``; each such table is marked (``ui.slots_pruned``) once done."""
         total = 0
-        for row in rows:
-            if row["status"] in ("lobby", "playing") or row["updated_at"] > now - self.slot_grace:
-                break  # everything from here on may still be shown or edited: look again next pass
-            table_id = row["id"]
-            async with self.store.transaction() as tx:
-                for prefix in (f"t{table_id}:", f"h{table_id}:"):
-                    cur = await tx.db.execute("DELETE FROM slots WHERE slot >= ? AND slot < ?",
-                                              (prefix, prefix[:-1] + ";"))  # ';' sorts right after ':'
+        while True:
+            async with self.store.read() as tx:
+                rows = await tx._all("SELECT id FROM tables WHERE status IN ('finished', 'cancelled') "
+                                     "AND updated_at < ? AND json_extract(ui, '$.slots_pruned') IS NULL LIMIT ?",
+                                     now - self.slot_grace, BATCH // 10)
+            if not rows:
+                return total
+            async with self.store.transaction(durable=False) as tx:
+                for row in rows:
+                    table_id = row["id"]
+                    for prefix in (f"t{table_id}:", f"h{table_id}:"):
+                        cur = await tx.db.execute("DELETE FROM slots WHERE slot >= ? AND slot < ?",
+                                                  (prefix, prefix[:-1] + ";"))  # ';' sorts right after ':'
+                        total += max(cur.rowcount, 0)
+                    cur = await tx.db.execute("DELETE FROM slots WHERE slot = ?", (f"lobby:{table_id}",))
                     total += max(cur.rowcount, 0)
-                cur = await tx.db.execute("DELETE FROM slots WHERE slot = ?", (f"lobby:{table_id}",))
-                total += max(cur.rowcount, 0)
-            self._slots_done_upto = table_id + 1
-        return total
+                    await tx.db.execute("UPDATE tables SET ui = json_set(ui, '$.slots_pruned', 1) WHERE id = ?",
+                                        (table_id,))
+            await asyncio.sleep(0)
 
     async def _blobs(self) -> int:
         documents = await self._batches(

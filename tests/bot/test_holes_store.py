@@ -145,7 +145,8 @@ async def test_item15_retention_prunes_what_nothing_needs_and_keeps_what_replay_
         now = time.time()
         async with store.transaction() as tx:
             await tx.db.executemany("INSERT INTO updates(update_id) VALUES (?)", [(i,) for i in range(1, 3001)])
-            for status, age in (("finished", 3 * 86400), ("playing", 3 * 86400), ("finished", 60)):
+            for status, age in (("finished", 3 * 86400), ("playing", 3 * 86400), ("finished", 60),
+                                ("cancelled", 2 * 86400)):
                 table_id = await tx.create_table(-100 - len(status) - age % 7, 0, "carnival", 1, {}, 5)
                 await tx.db.execute("UPDATE tables SET status = ?, updated_at = ? WHERE id = ?",
                                     (status, now - age, table_id))
@@ -164,7 +165,7 @@ async def test_item15_retention_prunes_what_nothing_needs_and_keeps_what_replay_
         retention = Retention(store, keep_updates=1000, keep_failed=10, keep_file_ids=5, slot_grace=86400,
                               latest_update=lambda: 3000)
         counts = await retention.run_once(now)
-        assert counts == {"updates": 1999, "outbox": 20, "slots": 3, "blobs": 16}
+        assert counts == {"updates": 1999, "outbox": 20, "slots": 6, "blobs": 16}
         with closing(sqlite3.connect(db)) as conn:
             ids = [r[0] for r in conn.execute("SELECT update_id FROM updates ORDER BY update_id")]
             assert ids == list(range(2000, 3001))
@@ -176,8 +177,8 @@ async def test_item15_retention_prunes_what_nothing_needs_and_keeps_what_replay_
             assert "sent-document" not in blobs and len(blobs) == 6
             assert {f"picture{i}" for i in range(15, 20)} <= blobs
             # What replay and the league need stays: every table and its action log.
-            assert conn.execute("SELECT COUNT(*) FROM tables").fetchone()[0] == 3
-            assert conn.execute("SELECT COUNT(*) FROM actions").fetchone()[0] == 3
+            assert conn.execute("SELECT COUNT(*) FROM tables").fetchone()[0] == 4
+            assert conn.execute("SELECT COUNT(*) FROM actions").fetchone()[0] == 4
         assert await retention.run_once(now) == {"updates": 0, "outbox": 0, "slots": 0, "blobs": 0}
     finally:
         await store.close()
