@@ -231,3 +231,22 @@ async def test_item11_anonymous_admins_and_channels_are_answered_not_crashed(tmp
             await settle(fake, app)
             assert "as yourself" in group.messages()[-1].content and len(group.messages()) == 4
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+
+
+def test_item2_every_callback_data_fits_in_64_bytes_with_the_largest_ids():
+    """Telegram refuses callback data over 64 bytes (BUTTON_DATA_INVALID): with table ids and versions far
+    beyond any real ones, every button the bot makes still fits."""
+    from bot.services.lobby import option_choices
+    from bot.ui.callbacks import Lang, Lobby, Menu, Move, Pick
+    from engine.core import all_games
+
+    big = 2**53
+    datas = [Move(t=big, v=big, i=999).pack(), Menu(t=big, v=big, g=-1).pack(), Lang(scope="c", lang="ru").pack()]
+    for verb in ("discard", "return", "give", "build", "trail"):
+        datas.append(Pick(t=big, v=big, w=verb, m=2**24 - 1, go=1).pack())
+    for game in all_games():
+        for op in ("join", "leave", "ai", "start", "cancel", "opts", "back"):
+            datas.append(Lobby(t=big, op=op).pack())
+        datas += [Lobby(t=big, op="opt", k=key).pack() for key in option_choices(game.id)]
+    too_long = [d for d in datas if len(d.encode()) > 64]
+    assert not too_long, too_long
