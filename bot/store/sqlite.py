@@ -407,7 +407,12 @@ class InlineConnection:
     async def commit_off_loop(self) -> None:
         """COMMIT in a worker thread: a durable commit waits for an fsync (milliseconds), and the event
         loop must not wait with it. The store's lock keeps every other use of the connection out meanwhile."""
-        await asyncio.to_thread(self._db.execute, "COMMIT")
+        commit = asyncio.ensure_future(asyncio.to_thread(self._db.execute, "COMMIT"))
+        try:
+            await asyncio.shield(commit)
+        except asyncio.CancelledError:
+            await commit  # the thread goes on regardless: never touch the connection before it is done
+            raise
 
     async def close(self) -> None:
         self._db.close()
@@ -505,10 +510,17 @@ class Store:
                     pass  # no transaction is active any more: the original error tells what happened
                 raise
             else:
-                if durable and hasattr(self._db, "commit_off_loop"):
-                    await self._db.commit_off_loop()
-                else:
-                    await self._db.execute("COMMIT")
+                try:
+                    if durable and hasattr(self._db, "commit_off_loop"):
+                        await self._db.commit_off_loop()
+                    else:
+                        await self._db.execute("COMMIT")
+                except BaseException:
+                    try:  # a failed COMMIT (disk full, I/O error) must not leave the connection in a transaction
+                        await self._db.execute("ROLLBACK")
+                    except sqlite3.Error:
+                        pass
+                    raise
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Tx]:
