@@ -224,3 +224,20 @@ async def test_item9_an_outbox_row_that_meets_a_long_lock_stays_pending_and_is_d
             await outbox.stop()
             await bot.session.close()
             await store.close()
+
+
+async def test_item2_a_lobby_press_acts_only_in_the_tables_own_forum_topic(tmp_path):
+    """(The fake server does not model forum topics, so this checks the rule the lobby handler applies.)"""
+    from bot.services.types import Where
+
+    store = await _open(tmp_path / "k.sqlite3")
+    try:
+        tables = Tables(store, Outbox(store, None, RateLimiter(0, 1, 1)), "kozyr_test_bot", 0.0)  # type: ignore[arg-type]
+        async with store.transaction() as tx:
+            table_id = await tx.create_table(-100, 5, "carnival", 1, {}, 7)
+        assert await tables.table_is_here(table_id, Where(-100, 5))
+        assert not await tables.table_is_here(table_id, Where(-100, 0))  # the same group, another topic
+        assert not await tables.table_is_here(table_id, Where(-200, 5))  # another group
+        assert not await tables.table_is_here(table_id + 1, Where(-100, 5))  # no such table
+    finally:
+        await store.close()
