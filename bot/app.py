@@ -31,6 +31,7 @@ from bot.logs import last_error
 from bot.retry import Backoff, EveryMinute
 from bot.services.outbox import Outbox, RateLimiter
 from bot.services.pictures import Pictures
+from bot.services.retention import Retention
 from bot.services.tables import Tables
 from bot.services.timers import Timers
 from bot.store import inbox
@@ -85,6 +86,7 @@ class App:
         self.started_at = time.time()
         self._opened = False
         self._locked = False
+        self.retention: Retention | None = None
         self._polling: asyncio.Task[None] | None = None
         self._heartbeat: asyncio.Task[None] | None = None
         self._stopping = False
@@ -125,6 +127,9 @@ class App:
         await self.league.start()  # the season clock (the intake does not emit aiogram's startup event)
         self.timers = Timers(self.tables, self.settings.remind_after, self.settings.autoplay_after)
         self.timers.start()
+        # issue 9 (retention): prune processed update ids, failed rows, finished games' slots, stale blobs.
+        self.retention = Retention(self.store, latest_update=lambda: self.dedup.latest if self.dedup else None)
+        self.retention.start()
         resumed = await self.tables.resume()
         again = await self.intake.resume()
         self._heartbeat = asyncio.create_task(self._beat(), name="heartbeat")
@@ -237,6 +242,8 @@ class App:
             await self.intake.drain(max(grace, 1.0))
         while self.dedup is not None and self.dedup.in_flight and time.monotonic() < deadline + 1:
             await asyncio.sleep(0.01)  # updates fed directly to the dispatcher (bench/bot.py)
+        if self.retention is not None:
+            await self.retention.stop()
         if self.timers is not None:
             await self.timers.stop()
         if self.league is not None:

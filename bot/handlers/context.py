@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from aiogram import BaseMiddleware
+from aiogram import BaseMiddleware, Bot
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, User
 
 from bot.services.tables import Actor, Tables, Where
 from bot.store.sqlite import Store
-from bot.ui.i18n import lang_of
+from bot.ui.i18n import lang_of, t
+from bot.ui.names import plain_name
 
 
 class Dedup(BaseMiddleware):
@@ -22,6 +23,7 @@ class Dedup(BaseMiddleware):
     def __init__(self, store: Store) -> None:
         self.store = store
         self.in_flight = 0  # updates being handled now (graceful stop and tests wait for zero)
+        self.latest: int | None = None  # the newest update id handled (retention keeps ids near it)
 
     async def __call__(self, handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
                        event: TelegramObject, data: dict[str, Any]) -> Any:
@@ -40,8 +42,9 @@ class Dedup(BaseMiddleware):
                         pass
                 return None
             data["update_id"] = event.update_id
+            self.latest = event.update_id
             result = await handler(event, data)
-            async with self.store.transaction() as tx:
+            async with self.store.transaction(durable=False) as tx:
                 await tx.mark_update(event.update_id)
             return result
         finally:
@@ -62,14 +65,21 @@ class Context(BaseMiddleware):
         user: User | None = data.get("event_from_user")
         chat: Chat | None = data.get("event_chat")
         data["tables"] = self.tables
+        if isinstance(event, Message) and (user is None or user.is_bot or event.sender_chat is not None):
+            # An anonymous admin (the group itself) or a channel: nobody the bot could seat or check.
+            if chat is not None and (event.text or "").startswith("/"):
+                await self._as_yourself(event, chat)
+                return None
+            return await handler(event, data)
         if user is None or user.is_bot:
             return await handler(event, data)
         lang_hint = lang_of(user.language_code)
-        known = (user.full_name, user.username, lang_hint)
+        full_name = plain_name(user.full_name)  # no direction overrides or invisible characters, anywhere
+        known = (full_name, user.username, lang_hint)
         if self._known.get(user.id) != known or (chat is not None and chat.type != "private"
                                                  and chat.id not in self._chats):
-            async with self.store.transaction() as tx:
-                await tx.upsert_user(user.id, user.full_name, user.username, lang_hint)
+            async with self.store.transaction(durable=False) as tx:
+                await tx.upsert_user(user.id, full_name, user.username, lang_hint)
                 if chat is not None and chat.type != "private":
                     await tx.ensure_chat(chat.id, chat.title or "", lang_hint)
             self._known[user.id] = known
@@ -79,7 +89,7 @@ class Context(BaseMiddleware):
             row = await tx.user(user.id)
             chat_lang = await tx.chat_lang(chat.id) if chat is not None and chat.type != "private" else None
         lang = row["lang"] if row else lang_hint
-        data["actor"] = Actor(user.id, user.full_name, lang, bool(row and row["started"]))
+        data["actor"] = Actor(user.id, full_name, lang, bool(row and row["started"]))
         if chat is not None and chat.type != "private":
             thread = 0
             message = event.message if isinstance(event, CallbackQuery) else event
@@ -90,6 +100,14 @@ class Context(BaseMiddleware):
             data["where"] = None
         return await handler(event, data)
 
+    async def _as_yourself(self, message: Message, chat: Chat) -> None:
+        """One line asking for the command again from the person's own account."""
+        async with self.store.read() as tx:
+            lang = await tx.chat_lang(chat.id) if chat.type != "private" else "en"
+        thread = message.message_thread_id if message.is_topic_message and message.message_thread_id else 0
+        await self.tables.say(Where(chat.id, thread, chat.title or "", lang),
+                              t(lang, "Please send commands as yourself, not on behalf of the group or a channel."))
+
 
 async def is_admin(event: Message | CallbackQuery, user_id: int) -> bool:
     """Whether the user is the group's creator or an administrator (asks Telegram)."""
@@ -98,3 +116,16 @@ async def is_admin(event: Message | CallbackQuery, user_id: int) -> bool:
         return False
     member = await event.bot.get_chat_member(chat.id, user_id)
     return member.status in ("creator", "administrator")
+
+
+async def is_member(bot: Bot | None, chat_id: int, user_id: int) -> bool:
+    """Whether the user belongs to the group now (asks Telegram; any error counts as no)."""
+    if bot is None:
+        return False
+    try:
+        member = await bot.get_chat_member(chat_id, user_id)
+    except TelegramAPIError:
+        return False
+    if member.status in ("creator", "administrator", "member"):
+        return True
+    return member.status == "restricted" and bool(getattr(member, "is_member", False))

@@ -6,6 +6,7 @@ from aiogram import F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
+from bot.handlers.context import is_member
 from bot.handlers.lobby import _answer_press
 from bot.league.service import league_note, league_rules
 from bot.services.tables import Actor, Answer, Tables, Where, rules_text
@@ -40,7 +41,10 @@ def help_text(lang: str) -> str:
 
 
 async def start_deep(message: Message, command: CommandObject, tables: Tables, actor: Actor) -> None:
-    await tables.deep_start(actor, command.args or "")
+    async def member(chat_id: int) -> bool:
+        return await is_member(message.bot, chat_id, actor.user_id)
+
+    await tables.deep_start(actor, command.args or "", member)
 
 
 async def start(message: Message, tables: Tables, actor: Actor) -> None:

@@ -12,6 +12,7 @@ from aiogram.types import CallbackQuery, Message
 from bot.handlers.context import is_admin
 from bot.services.tables import Actor, Answer, Tables, Where
 from bot.ui.callbacks import Lobby
+from bot.ui.clip import clip_plain
 from bot.ui.i18n import t
 from bot.ui.keyboards import join_link_keyboard
 from bot.ui.words import name
@@ -24,7 +25,7 @@ async def _answer_press(query: CallbackQuery, answer: Answer) -> None:
     """Answer a press. A query already answered or too old (the same press delivered again after a
     restart, or answered late) cannot be answered again: that is no error, the press was handled."""
     try:
-        await query.answer(answer.text or None, show_alert=answer.alert, url=answer.url)
+        await query.answer(clip_plain(answer.text) or None, show_alert=answer.alert, url=answer.url)
     except TelegramBadRequest as exc:
         if "query is too old" not in exc.message and "query id is invalid" not in exc.message.lower():
             raise
@@ -57,7 +58,7 @@ async def join(message: Message, tables: Tables, actor: Actor, where: Where) -> 
         return
     answer = await tables.join(table_id, actor, where.lang)
     if answer.url:
-        link = join_link_keyboard(tables.bot_username, f"j{table_id}", where.lang)
+        link = join_link_keyboard(tables.bot_username, await tables.join_payload(table_id), where.lang)
         await tables.say(where, t(where.lang, "{who}, open the bot once so I can send you your cards.",
                                   who=_name(actor)), link)
     elif answer.alert:
@@ -87,10 +88,14 @@ async def cancel(message: Message, tables: Tables, actor: Actor, where: Where) -
         await tables.say(where, answer.text)
 
 
-async def lobby_button(query: CallbackQuery, callback_data: Lobby, tables: Tables, actor: Actor) -> None:
+async def lobby_button(query: CallbackQuery, callback_data: Lobby, tables: Tables, actor: Actor,
+                       where: Where | None) -> None:
     lang = actor.lang
     op, table_id = callback_data.op, callback_data.t
-    if op == "join":
+    if where is None or not await tables.table_is_here(table_id, where):
+        # Forged data naming another chat's (or topic's) table: act only where the button was pressed.
+        answer = Answer(t(lang, "This button is not valid."), alert=True)
+    elif op == "join":
         answer = await tables.join(table_id, actor, lang)
     elif op == "leave":
         answer = await tables.leave(table_id, actor, lang)

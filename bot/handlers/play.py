@@ -8,19 +8,56 @@ from aiogram.types import CallbackQuery
 from bot.handlers.lobby import _answer_press
 from bot.services.tables import Actor, Answer, Tables
 from bot.ui.callbacks import Cap, Menu, Move, Pick
+from bot.ui.i18n import t
+
+
+def _from_own_dm(query: CallbackQuery, actor: Actor) -> bool:
+    """Play buttons live only in the player's own DM; the same data pressed anywhere else is forged."""
+    message = query.message
+    return message is not None and message.chat.type == "private" and message.chat.id == actor.user_id
+
+
+async def _refuse(query: CallbackQuery, actor: Actor) -> None:
+    await _answer_press(query, Answer(t(actor.lang, "This button is not valid any more."), alert=True))
+
+
+def _keyboard_tables(query: CallbackQuery) -> set[int]:
+    """The tables the pressed message's own keyboard (as Telegram reports it) plays at."""
+    message = query.message
+    markup = getattr(message, "reply_markup", None) if message is not None else None
+    found: set[int] = set()
+    for row in (markup.inline_keyboard if markup is not None else []):
+        for button in row:
+            data = button.callback_data or ""
+            for factory in (Move, Menu, Pick, Cap):
+                try:
+                    found.add(factory.unpack(data).t)
+                    break
+                except (TypeError, ValueError):
+                    continue
+    return found
 
 
 async def move(query: CallbackQuery, callback_data: Move, tables: Tables, actor: Actor, update_id: int) -> None:
+    if not _from_own_dm(query, actor):
+        await _refuse(query, actor)
+        return
     answer = await tables.press(callback_data.t, callback_data.v, callback_data.i, actor, actor.lang, update_id)
     await _answered(query, callback_data.t, answer, tables, actor)
 
 
 async def menu(query: CallbackQuery, callback_data: Menu, tables: Tables, actor: Actor) -> None:
+    if not _from_own_dm(query, actor):
+        await _refuse(query, actor)
+        return
     answer = await tables.menu(callback_data.t, callback_data.v, callback_data.g, actor, actor.lang)
     await _answered(query, callback_data.t, answer, tables, actor)
 
 
 async def pick(query: CallbackQuery, callback_data: Pick, tables: Tables, actor: Actor, update_id: int) -> None:
+    if not _from_own_dm(query, actor):
+        await _refuse(query, actor)
+        return
     answer = await tables.pick(callback_data.t, callback_data.v, callback_data.w, callback_data.m,
                                bool(callback_data.go), actor, actor.lang, update_id)
     await _answered(query, callback_data.t, answer, tables, actor)
@@ -34,9 +71,11 @@ async def capture(query: CallbackQuery, callback_data: Cap, tables: Tables, acto
 
 
 async def _answered(query: CallbackQuery, table_id: int, answer: Answer, tables: Tables, actor: Actor) -> None:
-    """Answer the press; a press on an out-of-date keyboard also takes that keyboard away."""
+    """Answer the press; a press on an out-of-date keyboard also takes that keyboard away, but only
+    from a message in the presser's own DM whose keyboard plays at this very table (so forged data
+    cannot strip the keyboard of any other message)."""
     await _answer_press(query, answer)
-    if answer.stale and query.message is not None:
+    if answer.stale and query.message is not None and table_id in _keyboard_tables(query):
         await tables.clear_stale_keyboard(table_id, actor.user_id, query.message.chat.id, query.message.message_id)
 
 

@@ -14,6 +14,7 @@ from bot.render.grid import quarter_note
 from bot.render.sheet import cell_mark, row_label
 from bot.render.standings import places
 from bot.render.words import game_name, num, words
+from bot.ui.names import plain_name
 from engine.cards import pretty_text
 
 LIMIT = 1024
@@ -22,7 +23,7 @@ LIMIT = 1024
 def _name(names: list[str], seat: Any, width: int = 32) -> str:
     if not isinstance(seat, int) or seat < 0:
         return "?"
-    raw = names[seat] if seat < len(names) else f"P{seat + 1}"
+    raw = plain_name(names[seat]) if seat < len(names) else f"P{seat + 1}"
     if len(raw) > width:
         raw = raw[: width - 1] + "…"
     return html.escape(raw)

@@ -11,6 +11,7 @@ from bot.services import outbox as out
 from bot.services.types import Actor, Answer, Where
 from bot.store.sqlite import SeatRow, TableRow, Tx
 from bot.ui import words
+from bot.ui.clip import clip_plain
 from bot.ui.i18n import t
 from bot.ui.keyboards import (
     join_link_keyboard,
@@ -19,6 +20,8 @@ from bot.ui.keyboards import (
 )
 from engine.core import GameError, OptionsError, all_games, get_game
 
+OPTIONS_ERROR_LIMIT = 600  # characters of a house-rules error shown (700 bogus options made 31,718)
+JOIN_TOKEN_BYTES = 12  # 96 random bits: 16 URL-safe characters in the deep link (Telegram allows 64)
 AI_NAMES = ("🤖 Ada", "🤖 Boris", "🤖 Chip", "🤖 Dora", "🤖 Emil", "🤖 Fira", "🤖 Gleb")
 
 
@@ -101,7 +104,8 @@ class LobbyService:
                                     game=words.name(game_id), known=known))
             return
         except OptionsError as exc:
-            await self.say(where, t(lang, "Those house rules don't work: {error}", error=words.name(str(exc))))
+            error = words.name(clip_plain(str(exc), OPTIONS_ERROR_LIMIT))  # cut on text, then escape
+            await self.say(where, t(lang, "Those house rules don't work: {error}", error=error))
             return
         async with self.store.transaction() as tx:
             if await tx.open_table(where.chat_id, where.thread_id):
@@ -111,6 +115,8 @@ class LobbyService:
                 return
             table_id = await tx.create_table(where.chat_id, where.thread_id, game.id, actor.user_id, options,
                                              secrets.randbelow(2**53))
+            token = secrets.token_urlsafe(JOIN_TOKEN_BYTES)
+            await tx.set_join_token(table_id, token)
             seats = [SeatRow(0, actor.user_id, actor.name)] if actor.started else []
             await tx.set_seats(table_id, seats)
             row = await tx.table(table_id)
@@ -119,7 +125,7 @@ class LobbyService:
             if not actor.started:
                 await out.send_text(tx, where.chat_id, t(lang, "{who}, open the bot once so I can send you your cards.",
                                                          who=words.name(actor.name)),
-                                    join_link_keyboard(self.bot_username, f"j{table_id}", lang),
+                                    join_link_keyboard(self.bot_username, f"j{token}", lang),
                                     thread_id=where.thread_id)
         self.outbox.wake()
         game_log.opened(table_id, where.chat_id, game.id)
@@ -129,10 +135,26 @@ class LobbyService:
             row = await tx.open_table(where.chat_id, where.thread_id)
         return row.id if row else None
 
+    async def table_is_here(self, table_id: int, where: Where) -> bool:
+        """Whether the table lives in this chat and forum topic (a lobby press acts only there)."""
+        async with self.store.read() as tx:
+            row = await tx.table(table_id)
+        return row is not None and row.chat_id == where.chat_id and row.thread_id == where.thread_id
+
+    async def join_payload(self, table_id: int) -> str:
+        """The deep-link payload of the table's Join link: ``j`` and the table's secret token."""
+        async with self.store.read() as tx:
+            token = await tx.join_token(table_id)
+        if token is None:  # a table opened before tokens existed gets one now
+            token = secrets.token_urlsafe(JOIN_TOKEN_BYTES)
+            async with self.store.transaction() as tx:
+                await tx.set_join_token(table_id, token)
+        return f"j{token}"
+
     async def join(self, table_id: int, actor: Actor, lang: str) -> Answer:
         if not actor.started:
             return Answer(t(lang, "Open the bot first, then you are seated."),
-                          url=f"https://t.me/{self.bot_username}?start=j{table_id}")
+                          url=f"https://t.me/{self.bot_username}?start={await self.join_payload(table_id)}")
         async with self.lock(table_id), self.store.transaction() as tx:
             loaded = await self._load(tx, table_id)
             if loaded is None or loaded.row.status != "lobby":
@@ -238,6 +260,9 @@ class LobbyService:
                 return Answer(t(lang, "This button is not valid any more."), alert=True)
             if loaded.row.status != "lobby":
                 return Answer(t(lang, "This table has already started."), alert=True)
+            if loaded.row.ui.get("paused"):  # the bot is not in the group (bot/services/presence.py)
+                return Answer(t(lang, "The game is paused: I am not in the group. It goes on when I am added back."),
+                              alert=True)
             row, seats = loaded.row, loaded.seats
             if actor.user_id != row.creator_id and not is_admin:
                 return Answer(t(lang, "Only the table's creator or an admin can start the game."), alert=True)

@@ -29,7 +29,8 @@ from aiogram.exceptions import (
 )
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
 
-from bot.store.sqlite import OutboxRow, Store, Tx
+from bot.store.sqlite import OutboxRow, Store, Tx, is_busy
+from bot.ui.clip import CAPTION_LIMIT, TEXT_LIMIT, clip_html
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,7 @@ _RESPONSE_MODELS = tuple(Response[m.__returning__] for m in (
     api.SendMessage, api.EditMessageText, api.AnswerCallbackQuery, api.SendPhoto, api.EditMessageMedia,
     api.SendDocument, api.DeleteMessage, api.GetChatMember, api.EditMessageReplyMarkup))
 
+LOCKED_RETRY = 5.0  # seconds before a row whose delivery met a locked database is tried again
 LOG_LIMIT = 3500  # a merged log message stays well under Telegram's 4096 characters
 
 
@@ -51,14 +53,14 @@ def markup_data(markup: InlineKeyboardMarkup | None) -> dict[str, Any] | None:
 async def send_text(tx: Tx, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
                     slot: str | None = None, thread_id: int = 0) -> None:
     """A new message (or, with a slot, the message that slot names from now on)."""
-    payload = {"text": text, "markup": markup_data(markup), "thread": thread_id}
+    payload = {"text": clip_html(text, TEXT_LIMIT), "markup": markup_data(markup), "thread": thread_id}
     await tx.enqueue(chat_id, "send", payload, slot=slot, merge_key=f"slot:{slot}" if slot else None)
 
 
 async def edit_text(tx: Tx, chat_id: int, slot: str, text: str, markup: InlineKeyboardMarkup | None = None,
                     thread_id: int = 0) -> None:
     """Edit the slot's message; pending edits of it merge into one (the newest content)."""
-    payload = {"text": text, "markup": markup_data(markup), "thread": thread_id}
+    payload = {"text": clip_html(text, TEXT_LIMIT), "markup": markup_data(markup), "thread": thread_id}
     await tx.enqueue(chat_id, "edit", payload, slot=slot, merge_key=f"slot:{slot}")
 
 
@@ -74,19 +76,22 @@ async def send_picture(tx: Tx, chat_id: int, picture: dict[str, Any], caption: s
                        thread_id: int = 0) -> None:
     """A picture described by ``picture`` (what to draw, from what view); drawn at delivery, in a
     thread, so a move's transaction stays short and merged edits draw only the latest picture."""
-    payload = {"picture": picture, "caption": caption, "markup": markup_data(markup), "thread": thread_id}
+    payload = {"picture": picture, "caption": clip_html(caption, CAPTION_LIMIT), "markup": markup_data(markup),
+               "thread": thread_id}
     await tx.enqueue(chat_id, "photo", payload, slot=slot, merge_key=f"slot:{slot}" if slot else None)
 
 
 async def edit_picture(tx: Tx, chat_id: int, slot: str, picture: dict[str, Any], caption: str,
                        markup: InlineKeyboardMarkup | None = None, thread_id: int = 0) -> None:
-    payload = {"picture": picture, "caption": caption, "markup": markup_data(markup), "thread": thread_id}
+    payload = {"picture": picture, "caption": clip_html(caption, CAPTION_LIMIT), "markup": markup_data(markup),
+               "thread": thread_id}
     await tx.enqueue(chat_id, "edit_photo", payload, slot=slot, merge_key=f"slot:{slot}")
 
 
 async def send_document(tx: Tx, chat_id: int, data: bytes, filename: str, caption: str = "",
                         thread_id: int = 0) -> None:
-    payload = {"blob": await put_blob(tx, data), "filename": filename, "caption": caption, "thread": thread_id}
+    payload = {"blob": await put_blob(tx, data), "filename": filename, "caption": clip_html(caption, CAPTION_LIMIT),
+               "thread": thread_id}
     await tx.enqueue(chat_id, "document", payload)
 
 
@@ -94,6 +99,7 @@ async def log_line(tx: Tx, chat_id: int, line: str, thread_id: int = 0) -> None:
     """A short line for the group's log. Lines queued before the last one went out are sent
     together as one message, which keeps a busy table inside the group's 20 messages a minute."""
     key = f"log:{chat_id}:{thread_id}"
+    line = clip_html(line, LOG_LIMIT)
     row = await tx.pending(key)
     if row is not None and row.attempts == 0 and len(row.payload["text"]) + len(line) < LOG_LIMIT:
         row.payload["text"] += "\n" + line
@@ -225,6 +231,12 @@ class Outbox:
         try:
             await self._deliver_row(row)
         except Exception as exc:  # never lose the row: keep it as failed and say why
+            if is_busy(exc):
+                # The database stayed locked from outside longer than the store waits: a transient fault,
+                # never a reason to give the row up. It stays pending and is tried again shortly.
+                log.warning("outbox row %s waits: the database is locked", row.id)
+                self.limiter.retry_after(row.chat_id, time.monotonic(), LOCKED_RETRY)
+                return
             log.exception("outbox row %s failed", row.id)
             self.failures += 1
             async with self.store.transaction() as tx:
@@ -255,13 +267,13 @@ class Outbox:
             except TelegramBadRequest as exc:
                 text = exc.message.lower()
                 if "message is not modified" in text:
-                    async with self.store.transaction() as tx:
+                    async with self.store.transaction(durable=False) as tx:
                         await tx.outbox_done(row)
                 elif "message to edit not found" in text and row.method in ("edit", "edit_photo"):
                     row.method = "send" if row.method == "edit" else "photo"
                     continue
                 elif "message to delete not found" in text or (row.method == "clear_markup" and "not found" in text):
-                    async with self.store.transaction() as tx:
+                    async with self.store.transaction(durable=False) as tx:
                         await tx.outbox_done(row)
                 else:
                     raise
@@ -279,7 +291,7 @@ class Outbox:
                 self.failures += 1
                 return
             except (TelegramNetworkError, TelegramServerError) as exc:
-                async with self.store.transaction() as tx:
+                async with self.store.transaction(durable=False) as tx:
                     await tx.outbox_attempted(row.id, str(exc))
                 self.limiter.retry_after(row.chat_id, time.monotonic(), min(30.0, 0.5 * 2 ** min(row.attempts, 6)))
                 return
@@ -332,7 +344,8 @@ class Outbox:
             await self.bot.edit_message_reply_markup(chat_id=row.chat_id, message_id=p["message_id"])
         else:
             raise ValueError(f"unknown outbox method {method!r}")
-        async with self.store.transaction() as tx:
+        # Not fsynced on its own (durable=False): lost on power loss, the row is sent once more, no worse.
+        async with self.store.transaction(durable=False) as tx:
             await tx.outbox_done(row, **learned)
 
     async def _image(self, payload: dict[str, Any]) -> tuple[str, bytes, str | None]:
@@ -341,7 +354,7 @@ class Outbox:
             raise RuntimeError("a picture was queued but this outbox cannot draw")
         data = await asyncio.to_thread(self.render, payload["picture"])
         key = hashlib.sha1(data).hexdigest()
-        async with self.store.transaction() as tx:
+        async with self.store.transaction(durable=False) as tx:
             await tx.put_blob(key, b"")  # remember only the file id of drawn pictures, not their bytes
             _, file_id = await tx.blob(key)
         return key, data, file_id

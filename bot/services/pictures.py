@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.ui.names import plain_name
+
 TRICK_GAMES = frozenset({"carnival", "oh_hell", "klaberjass", "calabrasella", "variety"})
 GRID_GAMES = frozenset({"carnival"})
 
@@ -46,6 +48,7 @@ class Pictures:
         """Draw a picture spec (runs in a worker thread; pure)."""
         from bot.render import render_grid, render_sheet, render_standings, render_table
 
+        spec = {**spec, "names": [plain_name(n) for n in spec.get("names") or []]}  # no RTL tricks in pictures
         kind = spec["kind"]
         if kind == "table":
             return render_table(spec["view"], spec["names"], spec["lang"])

@@ -118,6 +118,6 @@ class Publisher:
         text = words.standings_text(row.game, names, totals, lang)
         if self.pictures is not None:
             picture = {"kind": "standings", "names": names, "totals": totals, "lang": lang}
-            await out.send_picture(tx, row.chat_id, picture, text[:1024], thread_id=row.thread_id)
+            await out.send_picture(tx, row.chat_id, picture, text, thread_id=row.thread_id)  # clipped there
         else:
             await out.send_text(tx, row.chat_id, text, thread_id=row.thread_id)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from bot.resources import asset
 from bot.services import outbox as out
+from bot.services.public_log import FINISHED, public_log
 from bot.services.types import Actor, Where
 from bot.ui import words
 from bot.ui.i18n import t
@@ -29,7 +32,7 @@ class Reports:
         async with self.store.transaction() as tx:
             if not await self._grid(tx, row, state, names, where.lang, where.chat_id, where.thread_id):
                 text = words.sheet_text(row.game, state.sheet(), names, state.scores(), where.lang)
-                await out.send_text(tx, where.chat_id, text[:4000], thread_id=where.thread_id)
+                await out.send_text(tx, where.chat_id, text, thread_id=where.thread_id)  # clipped there
         self.outbox.wake()
 
     async def record(self, where: Where) -> None:
@@ -41,24 +44,38 @@ class Reports:
         if row is None or row.state is None:
             await self.say(where, t(where.lang, "No game has been played here yet."))
             return
-        state = State.from_json(row.state)
-        record = make_record(state, actions, [s.name for s in seats])
-        data = dumps(record).encode()
+        names = [s.name for s in seats]
+        if row.status in FINISHED:
+            record = make_record(State.from_json(row.state), actions, names)
+            data = dumps(record).encode()
+            filename = f"kozyr-{row.game}-{row.id}.json"
+            caption = t(where.lang, "Replay it with: python -m engine replay FILE")
+        else:  # the seed and the actions would rebuild every hand: only what the table has shown
+            data = public_log(row.game, row.options, row.seed, names, actions, where.lang).encode()
+            filename = f"kozyr-{row.game}-{row.id}-so-far.txt"
+            caption = t(where.lang, "The game is still on: this is its public log. "
+                                    "The full record, to replay, comes when the game ends.")
         async with self.store.transaction() as tx:
-            await out.send_document(tx, where.chat_id, data, f"kozyr-{row.game}-{row.id}.json",
-                                    t(where.lang, "Replay it with: python -m engine replay FILE"),
-                                    thread_id=where.thread_id)
+            await out.send_document(tx, where.chat_id, data, filename, caption, thread_id=where.thread_id)
         self.outbox.wake()
 
-    async def deep_start(self, actor: Actor, payload: str) -> None:
-        """``/start j<table>`` from the Join link: the DM is open now, so complete the join."""
+    async def deep_start(self, actor: Actor, payload: str,
+                         is_member: Callable[[int], Awaitable[bool]] | None = None) -> None:
+        """``/start j<token>`` from a table's Join link: the DM is open now, so complete the join.
+
+        The link must carry the table's secret token, and the user must be a member of the table's
+        group (``is_member(chat_id)`` asks Telegram): a stranger learns nothing, not even the title."""
         lang = actor.lang
         async with self.store.transaction() as tx:
             await tx.set_user_started(actor.user_id)
         actor.started = True  # read before this /start was recorded
-        if payload.startswith("j") and payload[1:].isdigit():
-            answer = await self.join(int(payload[1:]), actor, lang)
-            text = answer.text
+        if payload.startswith("j"):
+            async with self.store.read() as tx:
+                table = await tx.token_table(payload[1:]) if len(payload) > 1 else None
+            if table is None or is_member is None or not await is_member(table.chat_id):
+                text = t(lang, "This link does not open a table for you. Press Join in the group's lobby.")
+            else:
+                text = (await self.join(table.id, actor, lang)).text
         else:
             text = t(lang, "Hello! Add me to a group and type /new carnival to open a table. /help lists commands.")
         async with self.store.transaction() as tx:

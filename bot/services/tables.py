@@ -20,6 +20,7 @@ from bot.services.capture import CaptureBuilder
 from bot.services.lobby import LobbyService
 from bot.services.outbox import Outbox
 from bot.services.pictures import Pictures
+from bot.services.presence import PresenceService, is_paused
 from bot.services.publish import Publisher
 from bot.services.reports import Reports, rules_text
 from bot.services.types import Actor, Answer, Loaded, Where
@@ -36,9 +37,10 @@ log = logging.getLogger(__name__)
 
 AUTO_FORCED = frozenset({"pyanitsa", "svinya"})  # games whose forced moves play themselves
 PAUSE_AFTER = frozenset({"trick", "round", "deal_end", "war"})
+AI_RETRY_MAX = 30.0  # seconds between retries of a failed AI move, at most
 
 
-class Tables(LobbyService, Publisher, Reports, CaptureBuilder):
+class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService):
     """Lobby and play for every table; one lock per table serializes its moves."""
 
     def __init__(self, store: Store, outbox: Outbox, bot_username: str, ai_delay: float = 1.0,
@@ -87,6 +89,9 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder):
         seat = next((s.seat for s in seats if s.user_id == actor.user_id), None)
         if seat is None:
             return Answer(t(lang, "You are not playing at this table."), alert=True)
+        if is_paused(row):
+            return Answer(t(lang, "The game is paused: I am not in the group. It goes on when I am added back."),
+                          alert=True)
         if version != row.version:
             return Answer(t(lang, "That button is out of date; use the latest message."), alert=True, stale=True)
         state = self._state(row)
@@ -168,8 +173,10 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder):
             if loaded is None:
                 return
             seat = next((s.seat for s in loaded.seats if s.user_id == user_id), None)
+            if seat is None or chat_id != user_id:  # only a hand message in the seated player's own DM
+                return
             current = f"h{table_id}:{seat}:{loaded.row.ui.get('hand_deal')}"
-            if seat is not None and loaded.row.status == "playing" and await tx.slot_message(current) == message_id:
+            if loaded.row.status == "playing" and await tx.slot_message(current) == message_id:
                 return
             await tx.enqueue(chat_id, "clear_markup", {"message_id": message_id})
         self.outbox.wake()
@@ -209,30 +216,48 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder):
         return row.game in AUTO_FORCED and len(legal) == 1 and row.options.get("flip") != "button"
 
     async def _ai_loop(self, table_id: int) -> None:
-        """Play for AI seats (and forced moves) until a human has a choice; each move its own transaction."""
+        """Play for AI seats (and forced moves) until a human has a choice; each move its own transaction.
+
+        A failed move (the database locked by another process for longer than the store waits, a full
+        disk) is retried with backoff: the AI seat to act always gets its move eventually."""
         delay = self.ai_delay
+        failures = 0
         while True:
             if delay:
                 await asyncio.sleep(delay)
-            async with self.lock(table_id):
-                async with self.store.transaction() as tx:
-                    loaded = await self._load(tx, table_id)
-                    if loaded is None or loaded.row.status != "playing":
-                        return
-                    row, seats = loaded.row, loaded.seats
-                    state = self._state(row)
-                    seat = state.to_act
-                    if seat is None:
-                        return
-                    legal = state.legal_actions(seat)
-                    if not self._autoplay(row, seats[seat], legal):
-                        return
-                    action = RandomPlayer(row.seed ^ row.version).choose(state, seat)
-                    events = await self._apply(tx, row, seats, state, seat, action)
-            self.outbox.wake()
-            # A forced move waits only where something happened the group should see.
-            pause = seats[seat].is_ai or any(e.get("type") in PAUSE_AFTER for e in events)
-            delay = self.ai_delay if pause else 0.0
+            try:
+                step = await self._ai_step(table_id)
+            except Exception:
+                failures += 1
+                log.warning("AI move at table %s failed (%d in a row); retrying", table_id, failures, exc_info=True)
+                delay = min(AI_RETRY_MAX, 0.05 * 2 ** min(failures, 10))
+                continue
+            failures = 0
+            if step is None:
+                return
+            delay = step
+
+    async def _ai_step(self, table_id: int) -> float | None:
+        """One AI (or forced) move; the pause before the next, or None when no such move is due."""
+        async with self.lock(table_id):
+            async with self.store.transaction() as tx:
+                loaded = await self._load(tx, table_id)
+                if loaded is None or loaded.row.status != "playing" or is_paused(loaded.row):
+                    return None
+                row, seats = loaded.row, loaded.seats
+                state = self._state(row)
+                seat = state.to_act
+                if seat is None:
+                    return None
+                legal = state.legal_actions(seat)
+                if not self._autoplay(row, seats[seat], legal):
+                    return None
+                action = RandomPlayer(row.seed ^ row.version).choose(state, seat)
+                events = await self._apply(tx, row, seats, state, seat, action)
+        self.outbox.wake()
+        # A forced move waits only where something happened the group should see.
+        pause = seats[seat].is_ai or any(e.get("type") in PAUSE_AFTER for e in events)
+        return self.ai_delay if pause else 0.0
 
     # -- turn timers (bot/services/timers.py decides when) -------------------------------
     async def waiting_humans(self) -> list[tuple[int, int, float, int | None]]:
@@ -244,6 +269,8 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder):
         now = time.time()
         waiting = []
         for row in rows:
+            if is_paused(row):
+                continue
             to_act = self._state(row).to_act
             if to_act is not None and not seats[row.id][to_act].is_ai:
                 waiting.append((row.id, row.version, now - row.updated_at, row.ui.get("reminded")))
@@ -253,7 +280,8 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder):
         """A fresh DM to the player to act (an edit would not notify them), once per turn."""
         async with self.lock(table_id), self.store.transaction() as tx:
             loaded = await self._load(tx, table_id)
-            if loaded is None or loaded.row.status != "playing" or loaded.row.version != version:
+            if loaded is None or loaded.row.status != "playing" or loaded.row.version != version \
+                    or is_paused(loaded.row):
                 return
             row, seats = loaded.row, loaded.seats
             seat = seats[self._state(row).to_act or 0]
@@ -268,12 +296,14 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder):
             await tx.save_table(row, touch=False)
         self.outbox.wake()
 
-    async def play_for_absent(self, table_id: int, version: int) -> None:
-        """The player to act has been away too long: the table plays a move for them and says so."""
+    async def play_for_absent(self, table_id: int, version: int, catch_up: bool = False) -> None:
+        """The player to act has been away too long: the table plays a move for them and says so
+        (``catch_up``: the time ran out while the bot was down; the line says that too)."""
         async with self.lock(table_id):
             async with self.store.transaction() as tx:
                 loaded = await self._load(tx, table_id)
-                if loaded is None or loaded.row.status != "playing" or loaded.row.version != version:
+                if loaded is None or loaded.row.status != "playing" or loaded.row.version != version \
+                        or is_paused(loaded.row):
                     return
                 row, seats = loaded.row, loaded.seats
                 state = self._state(row)
@@ -281,8 +311,10 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder):
                 if seat is None or seats[seat].is_ai:
                     return
                 chat_lang = await tx.chat_lang(row.chat_id)
-                await out.log_line(tx, row.chat_id, "⏰ " + t(chat_lang, "{who} is away; a move was played for them.",
-                                                             who=words.name(seats[seat].name)), row.thread_id)
+                away = (t(chat_lang, "{who} is away; after my downtime, one move was played for them.",
+                          who=words.name(seats[seat].name)) if catch_up else
+                        t(chat_lang, "{who} is away; a move was played for them.", who=words.name(seats[seat].name)))
+                await out.log_line(tx, row.chat_id, "⏰ " + away, row.thread_id)
                 action = RandomPlayer(row.seed ^ row.version).choose(state, seat)
                 await self._apply(tx, row, seats, state, seat, action)
         self.outbox.wake()

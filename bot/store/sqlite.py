@@ -25,6 +25,15 @@ OPEN = ("lobby", "playing")
 LEAGUE_CHAT_TABLES = ("league_config", "league_matches", "league_ratings", "league_excluded", "league_seasons",
                       "league_log")
 
+BUSY_TIMEOUT_MS = 0  # SQLite's own lock wait blocks the thread it runs on: the event loop's (see _begin)
+LOCK_PATIENCE = 120.0  # seconds a transaction waits for another connection's lock before it fails
+
+
+def is_busy(exc: BaseException) -> bool:
+    """A transient lock error (another connection writes): worth waiting for and retrying."""
+    text = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
 
 @dataclass
 class TableRow:
@@ -181,6 +190,11 @@ class Tx:
         row = await self._one("SELECT * FROM tables WHERE id = ?", table_id)
         return _table(row) if row else None
 
+    async def open_tables_of_chat(self, chat_id: int) -> list[TableRow]:
+        """The chat's tables in the lobby or in play, every forum topic."""
+        rows = await self._all("SELECT * FROM tables WHERE chat_id = ? AND status IN ('lobby', 'playing')", chat_id)
+        return [_table(r) for r in rows]
+
     async def playing_tables(self) -> list[TableRow]:
         return [_table(r) for r in await self._all("SELECT * FROM tables WHERE status = 'playing'")]
 
@@ -212,6 +226,19 @@ class Tx:
             "SELECT t.* FROM tables t JOIN seats s ON s.table_id = t.id "
             "WHERE s.user_id = ? AND t.status = 'playing'", user_id)
         return [_table(r) for r in rows]
+
+    async def set_join_token(self, table_id: int, token: str) -> None:
+        await self.db.execute("INSERT OR REPLACE INTO join_tokens(token, table_id) VALUES (?, ?)", (token, table_id))
+
+    async def join_token(self, table_id: int) -> str | None:
+        row = await self._one("SELECT token FROM join_tokens WHERE table_id = ?", table_id)
+        return row["token"] if row else None
+
+    async def token_table(self, token: str) -> TableRow | None:
+        """The table a Join link's token opens (None for an unknown or forged token)."""
+        row = await self._one("SELECT t.* FROM join_tokens j JOIN tables t ON t.id = j.table_id WHERE j.token = ?",
+                              token)
+        return _table(row) if row else None
 
     # -- the action log -----------------------------------------------------------
     async def append_action(self, table_id: int, idx: int, seat: int, action: str) -> None:
@@ -344,9 +371,9 @@ class InlineConnection:
 
     Why: with aiosqlite every query is two thread switches and, on a busy loop, a wait for a loop
     turn, while the store's lock is held for the whole transaction. bench/bot.py measured p99 from
-    update to committed move at 2.4 s with 200 busy tables that way, and 7 ms with this. In WAL
-    mode with synchronous=NORMAL a commit does not wait for the disk (only checkpoints do), so a
-    query blocks the loop for microseconds.
+    update to committed move at 2.4 s with 200 busy tables that way, and 7 ms with this. A query
+    blocks the loop for microseconds; a commit (synchronous=FULL) for one fsync of the WAL, and a
+    lock held by another connection never (busy_timeout is 0; ``Store`` retries with asyncio sleeps).
     """
 
     def __init__(self, path: str | Path, **kwargs: Any) -> None:
@@ -371,6 +398,16 @@ class InlineConnection:
 
     async def execute_fetchall(self, sql: str, parameters: Any = ()) -> list[Any]:
         return self._db.execute(sql, parameters).fetchall()
+
+    async def commit_off_loop(self) -> None:
+        """COMMIT in a worker thread: a durable commit waits for an fsync (milliseconds), and the event
+        loop must not wait with it. The store's lock keeps every other use of the connection out meanwhile."""
+        commit = asyncio.ensure_future(asyncio.to_thread(self._db.execute, "COMMIT"))
+        try:
+            await asyncio.shield(commit)
+        except asyncio.CancelledError:
+            await commit  # the thread goes on regardless: never touch the connection before it is done
+            raise
 
     async def close(self) -> None:
         self._db.close()
@@ -399,6 +436,9 @@ class Store:
         self._db: Any = None
         self._lock = asyncio.Lock()
         self.migrated: list[str] = []
+        self.lock_patience = LOCK_PATIENCE
+        self._synchronous = "FULL"
+        self.busy_waits = 0  # how often a BEGIN found the database locked by another connection
 
     async def open(self) -> Store:
         if str(self.path) != ":memory:":
@@ -406,9 +446,14 @@ class Store:
         self._db = await DRIVERS[self.driver](self.path, isolation_level=None)
         self._db.row_factory = sqlite3.Row
         await self._db.execute("PRAGMA journal_mode=WAL")
-        await self._db.execute("PRAGMA synchronous=NORMAL")
+        # FULL: a commit is on disk before the move it records is acknowledged (NORMAL could lose the
+        # last commits on power loss). Measured cost in the README (bench/bot.py).
+        await self._db.execute("PRAGMA synchronous=FULL")
+        self._synchronous = "FULL"
         await self._db.execute("PRAGMA foreign_keys=ON")
-        await self._db.execute("PRAGMA busy_timeout=5000")
+        # Never wait for a lock inside SQLite: with the inline driver that wait would freeze the event
+        # loop. A busy database is retried in ``transaction`` with asyncio sleeps instead.
+        await self._db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         self.migrated = await self._migrate()
         return self
 
@@ -435,19 +480,61 @@ class Store:
             await self._db.close()
             self._db = None
 
+    async def _begin(self, call: Any, sql: str) -> None:
+        """Run ``sql`` (a BEGIN, or the schema), waiting out a lock held by another connection with
+        asyncio sleeps (backing off to half a second), so the event loop never blocks on it.
+        After ``lock_patience`` seconds the "database is locked" error is raised."""
+        deadline = time.monotonic() + self.lock_patience
+        pause = 0.005
+        while True:
+            try:
+                await call(sql)
+                return
+            except sqlite3.OperationalError as exc:
+                if not is_busy(exc) or time.monotonic() + pause > deadline:
+                    raise
+                self.busy_waits += 1
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.5)
+
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Tx]:
-        """One explicit write transaction; committed on success, rolled back on any error."""
+    async def transaction(self, durable: bool = True) -> AsyncIterator[Tx]:
+        """One explicit write transaction; committed on success, rolled back on any error.
+
+        ``durable`` (the default): COMMIT returns once the WAL is on disk (synchronous=FULL), so what
+        the transaction acknowledges survives power loss. Bookkeeping whose loss costs at most a
+        repeat (an outbox row marked sent, an update id marked seen) passes ``durable=False`` and
+        skips that fsync; the next durable commit syncs the WAL, its frames included.
+
+        The error that ended the transaction is the one raised: SQLite may already have rolled back
+        by itself (SQLITE_FULL, SQLITE_IOERR), and the failing ROLLBACK then must not replace it."""
         assert self._db is not None, "store is not open"
         async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+            level = "FULL" if durable else "NORMAL"
+            if self._synchronous != level:
+                await self._db.execute(f"PRAGMA synchronous={level}")
+                self._synchronous = level
+            await self._begin(self._db.execute, "BEGIN IMMEDIATE")
             try:
                 yield Tx(self._db)
             except BaseException:
-                await self._db.execute("ROLLBACK")
+                try:
+                    await self._db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass  # no transaction is active any more: the original error tells what happened
                 raise
             else:
-                await self._db.execute("COMMIT")
+                try:
+                    if durable and hasattr(self._db, "commit_off_loop"):
+                        await self._db.commit_off_loop()
+                    else:
+                        await self._db.execute("COMMIT")
+                except BaseException:
+                    try:  # a failed COMMIT (disk full, I/O error) must not leave the connection in a transaction
+                        await self._db.execute("ROLLBACK")
+                    except sqlite3.Error:
+                        pass
+                    raise
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Tx]:

@@ -15,6 +15,7 @@ from types import ModuleType
 from typing import Any
 
 from bot.ui.i18n import t
+from bot.ui.names import plain_name
 from engine.cards import SUIT_SYMBOLS, pretty_text
 
 TITLES = {
@@ -44,8 +45,9 @@ def title(game: str, lang: str) -> str:
 
 
 def name(raw: str) -> str:
-    """A user's name made safe for Telegram HTML."""
-    return html.escape(raw or "?", quote=False)
+    """A user's name made safe for Telegram HTML (and neutralised: no direction overrides, no
+    invisible characters; see ``bot/ui/names.py``)."""
+    return html.escape(plain_name(raw), quote=False)
 
 
 def suit(letter: str | None) -> str:

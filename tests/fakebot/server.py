@@ -323,6 +323,28 @@ class FakeTelegram:
         await asyncio.sleep(0)
         return msg
 
+    async def message_as_chat(self, user: FakeUser, chat: FakeChat, text: str,
+                              sender_chat: FakeChat | None = None) -> StoredMessage:
+        """``user`` writes on behalf of a chat: as the group itself (an anonymous administrator, the default)
+        or as ``sender_chat`` (a channel). Per the Bot API, such a message has ``sender_chat`` and, in
+        non-channel chats, a fake ``from``: GroupAnonymousBot (1087968824) or Channel_Bot (136817688)."""
+        if not chat.can_see(user):
+            raise FakeUsageError(f"{user} is not a member of {chat}; use chat.add_member() first")
+        as_chat = sender_chat or chat
+        if as_chat is chat and chat.members.get(user.id) not in ("creator", "administrator"):
+            raise FakeUsageError(f"only an administrator of {chat} can write anonymously")
+        fake_from = ({"id": 1087968824, "is_bot": True, "first_name": "Group", "username": "GroupAnonymousBot"}
+                     if as_chat is chat else
+                     {"id": 136817688, "is_bot": True, "first_name": "Channel", "username": "Channel_Bot"})
+        msg = StoredMessage(message_id=chat.new_message_id(), chat=chat, date=self.now(), sender=user, text=text,
+                            entities=text_entities(text), extra={"from": fake_from, "sender_chat": as_chat.to_api()})
+        chat.messages_by_id[msg.message_id] = msg
+        if self._bot_sees(chat, msg):
+            self.updates.push("message", msg.to_api())
+        self.changed()
+        await asyncio.sleep(0)
+        return msg
+
     def service_message(self, chat: FakeChat, user: FakeUser | None, extra: dict[str, Any]) -> StoredMessage:
         msg = StoredMessage(message_id=chat.new_message_id(), chat=chat, date=self.now(), sender=user, extra=extra)
         chat.messages_by_id[msg.message_id] = msg

@@ -234,6 +234,12 @@ class FakeChat:
         self.bot_status = "kicked"
         self.fake.emit_my_chat_member(self, by, old, "kicked")
 
+    def add_bot(self, by: FakeUser | None = None) -> None:
+        """Add the bot (back) to this group as a member: emits my_chat_member (old status -> member)."""
+        old = self.bot_status
+        self.bot_status = "member"
+        self.fake.emit_my_chat_member(self, by, old, "member")
+
     def migrate_to_supergroup(self, by: FakeUser | None = None, new_id: int | None = None) -> FakeChat:
         """Upgrade this basic group: emits migrate_to/migrate_from service messages; the old id then errors."""
         if self.type != "group" or self.migrated_to:

@@ -1,0 +1,26 @@
+"""The bot's own membership of a group: removed (pause the chat's tables) or added back (resume)."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.types import ChatMemberUpdated
+
+from bot.services.tables import Tables
+
+GONE = ("left", "kicked")
+PRESENT = ("member", "administrator", "creator", "restricted")
+
+
+async def bot_membership(update: ChatMemberUpdated, tables: Tables) -> None:
+    old, new = update.old_chat_member.status, update.new_chat_member.status
+    if new in GONE and old not in GONE:
+        await tables.bot_removed(update.chat.id)
+    elif new in PRESENT and old in GONE:
+        await tables.bot_added(update.chat.id)
+
+
+def router() -> Router:
+    """A fresh router with this module's handlers (one per Dispatcher: a router attaches once)."""
+    router = Router(name="membership")
+    router.my_chat_member.register(bot_membership, F.chat.type.in_({"group", "supergroup"}))
+    return router
