@@ -31,19 +31,26 @@ class App:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.store = Store(settings.database_path, settings.sqlite_driver)
-        session = None
-        if settings.telegram_api_url:
-            session = AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url.rstrip("/")))
-        self.bot = Bot(settings.bot_token, session=session,
-                       default=DefaultBotProperties(parse_mode=ParseMode.HTML, link_preview_is_disabled=True))
+        self.bot = self._make_bot(settings)
+        # The outbox sends on its own HTTP connection pool: under load its sends would otherwise hold
+        # every connection and a press's answerCallbackQuery would queue behind them until too old.
+        self.outbox_bot = self._make_bot(settings)
         limiter = RateLimiter(settings.per_chat_interval, settings.group_per_minute, settings.global_per_second)
         self.pictures = Pictures() if settings.pictures else None
-        self.outbox = Outbox(self.store, self.bot, limiter, Pictures.render)
+        self.outbox = Outbox(self.store, self.outbox_bot, limiter, Pictures.render)
         self.dispatcher = Dispatcher()
         self.tables: Tables | None = None
         self.dedup: Dedup | None = None
         self.timers: Timers | None = None
         self._polling: asyncio.Task[None] | None = None
+
+    @staticmethod
+    def _make_bot(settings: Settings) -> Bot:
+        session = None
+        if settings.telegram_api_url:
+            session = AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url.rstrip("/")))
+        return Bot(settings.bot_token, session=session,
+                   default=DefaultBotProperties(parse_mode=ParseMode.HTML, link_preview_is_disabled=True))
 
     async def start(self) -> None:
         """Open the store, learn the bot's name, wire the dispatcher, start the outbox and AI seats."""
@@ -53,6 +60,7 @@ class App:
             await asyncio.to_thread(self.pictures.warm_up)
         self.tables = Tables(self.store, self.outbox, me.username or "kozyr_bot", self.settings.ai_delay,
                              self.pictures)
+        self.tables.ping_after = self.settings.ping_after
         self.outbox.on_unreachable = self.tables.user_unreachable
         dp = self.dispatcher
         self.dedup = Dedup(self.store)
@@ -99,6 +107,7 @@ class App:
         await self.outbox.stop()
         await self.store.close()
         await self.bot.session.close()
+        await self.outbox_bot.session.close()
 
 
 async def run(settings: Settings) -> None:

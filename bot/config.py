@@ -28,6 +28,8 @@ class Settings(BaseSettings):
     remind_after: float = Field(default=4 * 3600, alias="KOZYR_REMIND_AFTER")
     autoplay_after: float = Field(default=24 * 3600, alias="KOZYR_AUTOPLAY_AFTER")
     pictures: bool = Field(default=True, alias="KOZYR_PICTURES")
+    # A player who acted at the table this recently gets their turn as an edit, not a new (notifying) message.
+    ping_after: float = Field(default=20.0, alias="KOZYR_PING_AFTER")
     polling_timeout: int = Field(default=30, alias="KOZYR_POLLING_TIMEOUT")
 
     @property

@@ -17,7 +17,7 @@ from bot.services import outbox as out
 from bot.services.lobby import LobbyService
 from bot.services.outbox import Outbox
 from bot.services.pictures import Pictures
-from bot.services.publish import Publisher
+from bot.services.publish import Publisher, hand_slot
 from bot.services.reports import Reports, rules_text
 from bot.services.types import Actor, Answer, Loaded, Where
 from bot.store.sqlite import SeatRow, Store, TableRow, Tx
@@ -61,9 +61,12 @@ class Tables(LobbyService, Publisher, Reports):
         assert row.state is not None
         return State.from_json(row.state)
 
-    async def say(self, where: Where, text: str, markup: Any = None) -> None:
+    async def say(self, where: Where, text: str, markup: Any = None, chatter: bool = False) -> None:
+        """A reply: ahead of table edits; ``chatter`` (/games, /help ...) goes last and expires unsent."""
         async with self.store.transaction() as tx:
-            await out.send_text(tx, where.chat_id, text, markup, thread_id=where.thread_id)
+            await out.send_text(tx, where.chat_id, text, markup, thread_id=where.thread_id,
+                                priority=out.CHATTER if chatter else out.REPLY,
+                                ttl=out.CHATTER_TTL if chatter else None)
         self.outbox.wake()
 
     async def _load(self, tx: Tx, table_id: int) -> Loaded | None:
@@ -165,7 +168,7 @@ class Tables(LobbyService, Publisher, Reports):
             if loaded is None:
                 return
             seat = next((s.seat for s in loaded.seats if s.user_id == user_id), None)
-            current = f"h{table_id}:{seat}:{loaded.row.ui.get('hand_deal')}"
+            current = hand_slot(loaded.row, seat) if seat is not None else ""
             if seat is not None and loaded.row.status == "playing" and await tx.slot_message(current) == message_id:
                 return
             await tx.enqueue(chat_id, "clear_markup", {"message_id": message_id})
@@ -225,9 +228,10 @@ class Tables(LobbyService, Publisher, Reports):
                     action = RandomPlayer(row.seed ^ row.version).choose(state, seat)
                     events = await self._apply(tx, row, seats, state, seat, action)
             self.outbox.wake()
-            # A forced move waits only where something happened the group should see.
+            # A forced move waits a full beat where something happened the group should see, and a
+            # quarter beat otherwise, so the group can follow (not 70 moves in 5 seconds).
             pause = seats[seat].is_ai or any(e.get("type") in PAUSE_AFTER for e in events)
-            delay = self.ai_delay if pause else 0.0
+            delay = self.ai_delay if pause else self.ai_delay / 4
 
     # -- turn timers (bot/services/timers.py decides when) -------------------------------
     async def waiting_humans(self) -> list[tuple[int, int, float, int | None]]:

@@ -83,3 +83,11 @@ CREATE TABLE IF NOT EXISTS results (
     finished_at REAL NOT NULL,
     PRIMARY KEY (table_id, seat)
 );
+-- ---- flow branch (issues 11, 9.10, 14): outbox priority classes, expiry, commit time, indexes --------
+-- Applied idempotently by bot/store/outbox_schema.py (SQLite has no ADD COLUMN IF NOT EXISTS); for the
+-- numbered migrations this block is:
+--   ALTER TABLE outbox ADD COLUMN priority INTEGER NOT NULL DEFAULT 1;
+--   ALTER TABLE outbox ADD COLUMN expires_at REAL;
+--   ALTER TABLE outbox ADD COLUMN created_at REAL;
+--   CREATE INDEX outbox_next ON outbox(chat_id, priority, id) WHERE status = 'pending';
+--   CREATE INDEX outbox_merge ON outbox(merge_key) WHERE status = 'pending';
