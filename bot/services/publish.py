@@ -26,6 +26,7 @@ from engine.core import State
 
 RECENT = 4  # event lines the table message's caption keeps
 CAPTION_LIMIT = 1024
+RESULTS = frozenset({"deal_end", "quarter_end", "game_over"})  # events whose lines are pinned
 LOG_GAMES = frozenset({"pyanitsa", "svinya"})  # games of forced moves: a line per round in the group's log
 TEXT_LIMIT = 4096
 
@@ -58,16 +59,21 @@ class Publisher:
                        events: list[dict[str, Any]], mover: int | None, chat_lang: str) -> None:
         names = [s.name for s in seats]
         view = state.view(None)
-        lines = [line for e in events if (line := words.event_line(row.game, e, names, chat_lang))]
+        lines: list[str] = []
+        results: list[str] = []
+        for event in events:
+            line = words.event_line(row.game, event, names, chat_lang)
+            if line:
+                (results if event.get("type") in RESULTS else lines).append(line)
         if row.game in LOG_GAMES:
             # Every round's line is news, and rounds that play themselves come faster than a table
             # edit may go out: the lines go to the group's log, where a burst merges into one message.
-            for line in lines:
+            for line in lines + results:
                 await out.log_line(tx, row.chat_id, line, row.thread_id)
-            lines = []
-        await self._table_message(tx, row, view, names, chat_lang, lines)
-        if any(e.get("type") == "deal_end" for e in events):
+            lines, results = [], []
+        if any(e.get("type") == "deal_end" for e in events):  # the deal's sheet, before the next deal's table
             await self._grid(tx, row, state, names, chat_lang)
+        await self._table_message(tx, row, view, names, chat_lang, lines, results)
         await self._hands(tx, row, seats, state, names, mover, view.get("deal_no", 0))
         if state.over:
             await self._final(tx, row, state, names, state.scores(), chat_lang)
@@ -103,16 +109,21 @@ class Publisher:
             acted[str(mover)] = now
 
     async def _table_message(self, tx: Tx, row: TableRow, view: dict[str, Any], names: list[str],
-                             lang: str, lines: list[str]) -> bool:
+                             lang: str, lines: list[str], results: list[str]) -> bool:
         """The one group message of this deal (or chapter), edited as cards fall; True when it is new."""
         deal = view.get("deal_no", 0)
         chapter = words.hook(row.game, "table_chapter")  # games without deals: when to post a fresh table
         key = f"{deal}:{chapter(view)}" if chapter is not None else f"{deal}"
         old = row.ui.get("table_key")
         fresh = key != old
-        # A new deal's message starts with the lines of the move that opened it (the last trick, the
-        # deal's points): the news of that move is in the message that notifies the group.
-        recent = (lines if fresh else list(row.ui.get("recent") or []) + lines)[-RECENT:]
+        # A new deal's message starts with the result of the deal before (pinned: it stays for the whole
+        # deal, however many edits are merged), then the latest events.
+        if fresh:
+            row.ui["pinned"] = results
+            recent = lines[-RECENT:]
+        else:
+            recent = (list(row.ui.get("recent") or []) + lines + results)[-RECENT:]
+        head = list(row.ui.get("pinned") or [])
         slot = f"t{row.id}:{key}"
         if fresh and old:
             # The last deal's table is history: an edit still queued for it is not worth a message.
@@ -121,7 +132,7 @@ class Publisher:
         row.ui["recent"] = recent
         priority = out.GAME if fresh else out.TABLE
         if self.pictures is not None and self.pictures.has_table(row.game):
-            caption = with_recent(self.pictures.table_caption(view, names, lang), recent, CAPTION_LIMIT)
+            caption = with_recent(self.pictures.table_caption(view, names, lang), head + recent, CAPTION_LIMIT)
             picture = {"kind": "table", "view": view, "names": names, "lang": lang}
             if fresh:
                 await out.send_picture(tx, row.chat_id, picture, caption, slot=slot, thread_id=row.thread_id,
@@ -129,7 +140,7 @@ class Publisher:
             else:
                 await out.edit_picture(tx, row.chat_id, slot, picture, caption, thread_id=row.thread_id)
             return fresh
-        text = with_recent("\n".join(words.table_lines(view, names, lang)), recent, TEXT_LIMIT)
+        text = with_recent("\n".join(words.table_lines(view, names, lang)), head + recent, TEXT_LIMIT)
         if fresh:
             await out.send_text(tx, row.chat_id, text, slot=slot, thread_id=row.thread_id, priority=priority)
         else:
