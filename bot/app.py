@@ -16,6 +16,7 @@ from bot.config import Settings
 from bot.handlers import routers
 from bot.handlers.context import Context, Dedup
 from bot.handlers.help import COMMANDS
+from bot.handlers.throttle import CommandThrottle
 from bot.services.outbox import Outbox, RateLimiter
 from bot.services.pictures import Pictures
 from bot.services.tables import Tables
@@ -65,6 +66,8 @@ class App:
         dp = self.dispatcher
         self.dedup = Dedup(self.store)
         dp.update.outer_middleware(self.dedup)
+        self.throttle = CommandThrottle()
+        dp.message.outer_middleware(self.throttle)
         context = Context(self.store, self.tables)
         dp.message.outer_middleware(context)
         dp.callback_query.outer_middleware(context)

@@ -19,6 +19,7 @@ from bot.services.outbox import Outbox
 from bot.services.pictures import Pictures
 from bot.services.publish import Publisher, hand_slot
 from bot.services.reports import Reports, rules_text
+from bot.services.seats import SeatService
 from bot.services.types import Actor, Answer, Loaded, Where
 from bot.store.sqlite import SeatRow, Store, TableRow, Tx
 from bot.ui import words
@@ -35,7 +36,7 @@ AUTO_FORCED = frozenset({"pyanitsa", "svinya"})  # games whose forced moves play
 PAUSE_AFTER = frozenset({"trick", "round", "deal_end", "war"})
 
 
-class Tables(LobbyService, Publisher, Reports):
+class Tables(LobbyService, Publisher, Reports, SeatService):
     """Lobby and play for every table; one lock per table serializes its moves."""
 
     def __init__(self, store: Store, outbox: Outbox, bot_username: str, ai_delay: float = 1.0,

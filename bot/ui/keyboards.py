@@ -165,3 +165,12 @@ def language_keyboard(scope: str) -> InlineKeyboardMarkup:
         InlineKeyboardButton(text="English", callback_data=Lang(scope=scope, lang="en").pack()),
         InlineKeyboardButton(text="Русский", callback_data=Lang(scope=scope, lang="ru").pack()),
     ]])
+
+
+def leave_keyboard(table_id: int, seat: int, lang: str) -> InlineKeyboardMarkup:
+    """Confirm handing a seat to an AI player mid-game (the seat travels in the data: a press names it)."""
+    return InlineKeyboardMarkup(inline_keyboard=[[
+        InlineKeyboardButton(text="🤖 " + t(lang, "Yes, an AI takes the seat"),
+                             callback_data=Lobby(t=table_id, op="quit", k=str(seat)).pack()),
+        InlineKeyboardButton(text=t(lang, "No, stay"), callback_data=Lobby(t=table_id, op="stay", k=str(seat)).pack()),
+    ]])
