@@ -61,7 +61,9 @@ async def join(message: Message, tables: Tables, actor: Actor, where: Where) -> 
         await tables.say(where, t(where.lang, "{who}, open the bot once so I can send you your cards.",
                                   who=_name(actor)), link)
     elif answer.alert:
-        await tables.say(where, f"{_name(actor)}: {answer.text}")
+        # Only the one who typed /join needs to know why not ("You are already at this table"): in the DM.
+        if actor.started:
+            await tables.say(Where(actor.user_id, 0, "", actor.lang), answer.text)
 
 
 async def leave(message: Message, command: CommandObject, tables: Tables, actor: Actor, where: Where) -> None:

@@ -19,7 +19,7 @@ from aiogram.types import Message, TelegramObject
 class CommandThrottle(BaseMiddleware):
     """Token bucket per user; the table of users is bounded (least recently seen dropped first)."""
 
-    def __init__(self, rate: float = 0.5, burst: int = 8, users: int = 10_000,
+    def __init__(self, rate: float = 1.0, burst: int = 20, users: int = 10_000,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.rate = rate
         self.burst = burst

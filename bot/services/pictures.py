@@ -32,7 +32,7 @@ class Pictures:
         from bot.render import caption_grid, caption_sheet
 
         if game in GRID_GAMES:
-            return caption_grid(sheet, names, lang)
+            return caption_grid(sheet, names, lang, totals)
         return caption_sheet(game, sheet, names, list(totals if totals is not None else sheet.get("totals") or []),
                              lang)
 
@@ -52,7 +52,7 @@ class Pictures:
         if kind == "grid":
             game = spec.get("game", "carnival")
             if game in GRID_GAMES:
-                return render_grid(spec["sheet"], spec["names"], spec.get("current"), spec["lang"])
+                return render_grid(spec["sheet"], spec["names"], spec.get("current"), spec["lang"], spec.get("totals"))
             totals = spec.get("totals")
             return render_sheet(game, spec["sheet"], spec["names"],
                                 list(totals if totals is not None else spec["sheet"].get("totals") or []), spec["lang"])

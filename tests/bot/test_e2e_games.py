@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.ui.i18n import catalog
+from bot.ui.i18n import catalog, plural_catalog
 from engine.core import all_games
 from engine.record import replay
 from tests.bot.harness import find, play_out, running_bot, settle
@@ -168,5 +168,9 @@ def test_every_msgid_has_a_russian_translation():
     ru = catalog("ru")
     missing = [m for m in msgids() if not ru.get(m)]
     assert not missing, missing
+    forms, rule = plural_catalog("ru")
+    for singular, _plural in tool.plural_msgids():  # ngettext entries: all three Russian forms
+        assert len(forms.get(singular, ())) == 3 and all(forms[singular]), singular
+        assert {rule(n) for n in (1, 2, 5)} == {0, 1, 2}
     for msgid in msgids():  # the placeholders survive translation
         assert sorted(re.findall(r"\{(\w+)\}", msgid)) == sorted(re.findall(r"\{(\w+)\}", ru[msgid])), msgid

@@ -266,15 +266,37 @@ async def test_chatter_expires_and_a_spammer_is_throttled(tmp_path):
         ann = fake.user(first_name="Ann")
         group = fake.group("Spam", members=[ann], creator=ann)
         async with running_bot(fake, tmp_path / "k.sqlite3", **TELEGRAM_PACING) as app:
-            for _ in range(40):
+            for _ in range(60):
                 await ann.send(group, "/games")
             await settle(fake, app, timeout=120)
             replies = [m for m in group.messages() if "Games" in m.content]
             assert 1 <= len(replies) <= app.throttle.burst + 2, len(replies)
-            assert app.throttle.dropped >= 40 - app.throttle.burst - 2
+            assert app.throttle.dropped >= 60 - app.throttle.burst - 5
             assert fake.limiter.served_429 == 0
             async with app.store.transaction() as tx:  # a chatter row whose time has passed is never sent
                 await out.send_text(tx, group.id, "stale answer", priority=out.CHATTER, ttl=-1)
             app.outbox.wake()
             await app.outbox.drain()
             assert find(group, "stale answer") is None and app.outbox.expired >= 1
+
+
+async def test_settings_keyboard_goes_after_a_choice_and_join_is_answered_privately(tmp_path):
+    async with FakeTelegram(limits=RateLimits.loose()) as fake:
+        ann, bob = fake.user(first_name="Ann"), fake.user(first_name="Bob")
+        group = fake.group("Small", members=[ann, bob], creator=ann)
+        async with running_bot(fake, tmp_path / "k.sqlite3") as app:
+            for user in (ann, bob):
+                await user.start_bot()
+            await settle(fake, app)
+            await ann.send("/settings")
+            choice = await fake.wait_for_message(ann.dm, lambda m: "Русский" in m.button_texts, timeout=10)
+            await answered(fake, await ann.press(choice, "Русский"))
+            await settle(fake, app)
+            assert not choice.buttons, "the language keyboard is gone once chosen"
+            await ann.send(group, "/new carnival")
+            await settle(fake, app)
+            before = len(group.messages())
+            await ann.send(group, "/join")  # the creator sits already
+            await settle(fake, app)
+            assert len(group.messages()) == before, "the group is not told"
+            assert "уже за этим столом" in ann.inbox()[-1].content or "already" in ann.inbox()[-1].content
