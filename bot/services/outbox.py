@@ -136,6 +136,7 @@ class RateLimiter:
     """
 
     WINDOW = 61.0  # a second of margin over Telegram's minute, for the network's jitter
+    GLOBAL_WINDOW = 1.1  # the same for the 30 a second: calls leave together but arrive spread out
 
     def __init__(self, per_chat_interval: float, group_per_minute: int, global_per_second: int,
                  chat_burst: int = 3) -> None:
@@ -166,10 +167,10 @@ class RateLimiter:
             tokens = self._tokens(chat_id, now)
             if tokens < 1.0:
                 at = max(at, now + (1.0 - tokens) * self.per_chat_interval)
-        while self.global_sent and self.global_sent[0] <= now - 1:
+        while self.global_sent and self.global_sent[0] <= now - self.GLOBAL_WINDOW:
             self.global_sent.popleft()
         if len(self.global_sent) >= self.global_per_second:
-            at = max(at, self.global_sent[0] + 1)
+            at = max(at, self.global_sent[0] + self.GLOBAL_WINDOW)
         return at
 
     def sent(self, chat_id: int, now: float) -> None:
