@@ -300,3 +300,29 @@ async def test_settings_keyboard_goes_after_a_choice_and_join_is_answered_privat
             await settle(fake, app)
             assert len(group.messages()) == before, "the group is not told"
             assert "уже за этим столом" in ann.inbox()[-1].content or "already" in ann.inbox()[-1].content
+
+
+async def test_a_new_deal_shows_each_hand_once(tmp_path):
+    """At a new deal the last deal's hand message keeps its own text (only its keyboard goes) and the new
+    hand comes once, in a new message: not the new hand twice."""
+    async with FakeTelegram(limits=RateLimits.loose()) as fake:
+        ann, bob = fake.user(first_name="Ann"), fake.user(first_name="Bob")
+        group = fake.group("Deals", members=[ann, bob], creator=ann)
+        db = tmp_path / "k.sqlite3"
+        async with running_bot(fake, db, KOZYR_PING_AFTER=3600) as app:
+            for user in (ann, bob):
+                await user.start_bot()
+            await settle(fake, app)
+            await _table(fake, app, group, ann, [bob], ais=1)
+            await settle(fake, app)
+            rng = random.Random(6)
+            while "deal 2" not in (ann.inbox()[-1].content + bob.inbox()[-1].content):
+                user, message = live_hand([ann, bob])
+                data = rng.choice(play_buttons(message))["callback_data"]
+                await answered(fake, await user.press(message, lambda b, d=data: b.get("callback_data") == d))
+                await settle(fake, app)
+            for user in (ann, bob):
+                deal2 = [m for m in user.inbox() if "deal 2" in m.content]
+                assert len(deal2) == 1, f"{user.first_name} sees the deal-2 hand {len(deal2)} times"
+                deal1 = [m for m in user.inbox() if "deal 1" in m.content]
+                assert deal1 and not any(play_buttons(m) for m in deal1), "the last deal's keyboards are gone"
