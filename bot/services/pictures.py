@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 TRICK_GAMES = frozenset({"carnival", "oh_hell", "klaberjass", "calabrasella", "variety"})
+TABLE_GAMES = TRICK_GAMES | {"karusele"}  # games with a table picture (Karusele: bot/render/karusele.py)
 GRID_GAMES = frozenset({"carnival"})
 
 
@@ -16,7 +17,7 @@ class Pictures:
     """The seam between services and the renderer: what can be drawn, and drawing it."""
 
     def has_table(self, game: str) -> bool:
-        return game in TRICK_GAMES
+        return game in TABLE_GAMES
 
     def has_grid(self, game: str) -> bool:
         """Every trick game gets a score picture: Carnival its grid, the others the generic sheet."""
@@ -25,6 +26,11 @@ class Pictures:
     def table_caption(self, view: dict[str, Any], names: list[str], lang: str) -> str:
         from bot.render import caption_table
 
+        if view.get("game") == "karusele":  # the table's own words, as the text table has them
+            from bot.render.captions import _cap
+            from bot.ui.words import table_lines
+
+            return _cap(table_lines(view, names, lang))
         return caption_table(view, names, lang)
 
     def grid_caption(self, sheet: dict[str, Any], names: list[str], lang: str, game: str = "carnival",
@@ -48,6 +54,10 @@ class Pictures:
 
         kind = spec["kind"]
         if kind == "table":
+            if spec["view"].get("game") == "karusele":
+                from bot.render.karusele import render_karusele
+
+                return render_karusele(spec["view"], spec["names"], spec["lang"])
             return render_table(spec["view"], spec["names"], spec["lang"])
         if kind == "grid":
             game = spec.get("game", "carnival")
