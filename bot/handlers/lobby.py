@@ -108,14 +108,16 @@ async def lobby_button(query: CallbackQuery, callback_data: Lobby, tables: Table
         answer = await tables.start(table_id, actor, lang, await is_admin(query, actor.user_id))
     elif op == "cancel":
         answer = await tables.cancel(table_id, actor, lang, await is_admin(query, actor.user_id))
-    elif op in ("quit", "stay") and callback_data.k.isdigit() and query.message is not None:
+    elif op in ("quit", "offer", "stay", "take") and callback_data.k.isdigit() and query.message is not None:
         if op == "stay":
             await tables.close_prompt(query.message.chat.id, query.message.message_id)
             answer = Answer()
+        elif op == "take":
+            answer = await tables.take_seat(table_id, int(callback_data.k), actor, lang, query.message.chat.id)
         else:
             answer = await tables.confirm_leave(table_id, int(callback_data.k), actor, lang,
                                                 await is_admin(query, actor.user_id), query.message.chat.id,
-                                                query.message.message_id)
+                                                query.message.message_id, offer=op == "offer")
     elif op in ("opts", "opt", "back"):
         admin = op == "opt" and await is_admin(query, actor.user_id)
         answer = await tables.lobby_options(table_id, actor, lang, op, callback_data.k, admin)

@@ -10,10 +10,10 @@ from __future__ import annotations
 from bot.services import outbox as out
 from bot.services.publish import hand_slot
 from bot.services.types import Actor, Answer, Where
-from bot.store.sqlite import SeatRow
+from bot.store.sqlite import SeatRow, TableRow, Tx
 from bot.ui import words
 from bot.ui.i18n import t
-from bot.ui.keyboards import leave_keyboard
+from bot.ui.keyboards import leave_keyboard, take_seat_keyboard
 
 
 def ai_name(taken: set[str]) -> str:
@@ -65,7 +65,7 @@ class SeatService:
         return True
 
     async def confirm_leave(self, table_id: int, seat: int, actor: Actor, lang: str, is_admin: bool,
-                            chat_id: int, prompt_id: int | None) -> Answer:
+                            chat_id: int, prompt_id: int | None, offer: bool = False) -> Answer:
         """The confirmation press: checked against the chat it came from, the seat and the presser's rights."""
         async with self.lock(table_id), self.store.transaction() as tx:
             loaded = await self._load(tx, table_id)
@@ -94,15 +94,61 @@ class SeatService:
             await out.log_line(tx, row.chat_id, "🚪 " + t(chat_lang, "{who} left the game; {ai} plays the seat.",
                                                          who=words.name(leaver.name), ai=words.name(name)),
                                row.thread_id)
-            state = self._state(row)
-            to_act = state.to_act
-            if to_act is not None and not seats[to_act].is_ai:
-                # the player to act keeps playing: their keyboard must carry the new version
-                await self._hand_message(tx, row, seats[to_act], state, loaded.names, live=True)
-            self._cache[row.id] = (row.version, state)
+            if offer:  # the AI plays the seat until someone from the group takes it
+                row.ui.setdefault("offered", []).append(seat)
+                await out.send_text(tx, row.chat_id, t(chat_lang, "{ai} plays {who}'s seat until someone takes it: "
+                                                                 "press the button to play on from here.",
+                                                       ai=words.name(name), who=words.name(leaver.name)),
+                                    take_seat_keyboard(row.id, seat, chat_lang), slot=f"offer:{row.id}:{seat}",
+                                    thread_id=row.thread_id)
+                await tx.save_table(row, touch=False)
+            await self._after_seat_change(tx, row, seats)
         self.outbox.wake()
         self._schedule_ai(table_id)
         return Answer(t(lang, "Done: an AI player took the seat."))
+
+    async def take_seat(self, table_id: int, seat: int, actor: Actor, lang: str, chat_id: int) -> Answer:
+        """Someone from the group takes a seat that was offered: they play it on from now."""
+        async with self.lock(table_id), self.store.transaction() as tx:
+            loaded = await self._load(tx, table_id)
+            if loaded is None or loaded.row.chat_id != chat_id or loaded.row.status != "playing":
+                return Answer(t(lang, "This button is not valid any more."), alert=True)
+            row, seats = loaded.row, loaded.seats
+            offered = row.ui.get("offered") or []
+            if seat not in offered or not 0 <= seat < len(seats) or not seats[seat].is_ai:
+                return Answer(t(lang, "This seat is taken."), alert=True)
+            if any(s.user_id == actor.user_id for s in seats):
+                return Answer(t(lang, "You are already at this table."), alert=True)
+            if not actor.started:
+                return Answer(t(lang, "Open the bot first, then you are seated."),
+                              url=f"https://t.me/{self.bot_username}?start=x")
+            ai = seats[seat].name
+            seats[seat] = SeatRow(seat, actor.user_id, actor.name)
+            await tx.set_seats(row.id, seats)
+            offered.remove(seat)
+            row.ui["offered"] = offered
+            row.version += 1
+            chat_lang = await tx.chat_lang(row.chat_id)
+            await out.edit_text(tx, row.chat_id, f"offer:{row.id}:{seat}",
+                                "✋ " + t(chat_lang, "{who} takes the seat of {ai}.", who=words.name(actor.name),
+                                         ai=words.name(ai)), None, thread_id=row.thread_id, priority=out.GAME)
+            state = self._state(row)
+            numbers: dict[str, int] = row.ui.setdefault("hand_n", {})
+            numbers[str(seat)] = numbers.get(str(seat), -1) + 1  # a fresh hand message for the new player
+            await self._hand_message(tx, row, seats[seat], state, [s.name for s in seats],
+                                     live=state.to_act == seat, new=True)
+            await tx.save_table(row)
+            await self._after_seat_change(tx, row, seats, skip=seat)
+        self.outbox.wake()
+        return Answer(t(lang, "You are in."))
+
+    async def _after_seat_change(self, tx: Tx, row: TableRow, seats: list[SeatRow], skip: int | None = None) -> None:
+        """The version moved on: the player to act needs a keyboard of the new version."""
+        state = self._state(row)
+        to_act = state.to_act
+        if to_act is not None and to_act != skip and not seats[to_act].is_ai:
+            await self._hand_message(tx, row, seats[to_act], state, [s.name for s in seats], live=True)
+        self._cache[row.id] = (row.version, state)
 
     async def close_prompt(self, chat_id: int, message_id: int) -> None:
         """'No, stay': the question's buttons go away."""

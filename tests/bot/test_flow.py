@@ -326,3 +326,33 @@ async def test_a_new_deal_shows_each_hand_once(tmp_path):
                 assert len(deal2) == 1, f"{user.first_name} sees the deal-2 hand {len(deal2)} times"
                 deal1 = [m for m in user.inbox() if "deal 1" in m.content]
                 assert deal1 and not any(play_buttons(m) for m in deal1), "the last deal's keyboards are gone"
+
+
+async def test_a_seat_offered_to_the_group_is_taken_with_a_join_button(tmp_path):
+    async with FakeTelegram(limits=RateLimits.loose()) as fake:
+        ann, bob, cat, dan = (fake.user(first_name=n) for n in ("Ann", "Bob", "Cat", "Dan"))
+        group = fake.group("Offer", members=[ann, bob, cat, dan], creator=ann)
+        db = tmp_path / "k.sqlite3"
+        async with running_bot(fake, db) as app:
+            for user in (ann, bob, cat, dan):
+                await user.start_bot()
+            await settle(fake, app)
+            await _table(fake, app, group, ann, [bob, cat])
+            await settle(fake, app)
+            await bob.send(group, "/leave")
+            prompt = await fake.wait_for_message(group, lambda m: "leave the game?" in m.content, timeout=10)
+            await answered(fake, await bob.press(prompt, lambda b: b["text"].startswith("🙋")))
+            await settle(fake, app)
+            offer = await fake.wait_for_message(group, lambda m: "✋ Take this seat" in m.button_texts, timeout=10)
+            assert db_rows(db, "SELECT user_id FROM seats WHERE seat = 1")[0][0] is None  # an AI meanwhile
+            seated = await cat.press(offer, "✋ Take this seat")
+            await answered(fake, seated)
+            assert seated.show_alert, "Cat plays already"
+            await answered(fake, await dan.press(offer, "✋ Take this seat"))
+            await settle(fake, app)
+            assert db_rows(db, "SELECT user_id, name FROM seats WHERE seat = 1")[0] == (dan.id, "Dan")
+            assert not offer.buttons and "Dan takes the seat" in offer.content
+            assert dan.inbox() and "Your hand" in dan.inbox()[-1].content
+            await play_out(fake, app, group, [ann, cat, dan], random.Random(8))
+            await settle(fake, app)
+            assert find(group, "🏁") is not None and "Dan" in find(group, "🏁").content
