@@ -236,7 +236,7 @@ class Tx:
                       merge_key: str | None = None, priority: int = 1, ttl: float | None = None) -> None:
         """Queue an outgoing call. A pending row with the same ``merge_key`` is replaced in place,
         so a message edited five times before it could be sent is sent once, with the last content
-        (the row keeps its place, its priority and the time of the oldest change it carries)."""
+        (the row keeps its place and the time of the oldest change it carries; the more urgent priority wins)."""
         data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
         if self.queued is not None:
             self.queued.add(chat_id)
@@ -245,9 +245,9 @@ class Tx:
             # (or keyboard removal) of the same message.
             cur = await self.db.execute(
                 "UPDATE outbox SET payload = ?, method = CASE WHEN method IN ('send', 'photo') THEN method "
-                "ELSE ? END WHERE id = (SELECT id FROM outbox WHERE merge_key = ? "
+                "ELSE ? END, priority = MIN(priority, ?) WHERE id = (SELECT id FROM outbox WHERE merge_key = ? "
                 "AND status = 'pending' ORDER BY id DESC LIMIT 1)",
-                (data, method, merge_key),
+                (data, method, priority, merge_key),
             )
             if cur.rowcount:
                 return
