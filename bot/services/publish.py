@@ -38,6 +38,12 @@ def hand_slot(row: TableRow, seat: int, n: int | None = None) -> str:
     return f"h{row.id}:{seat}:{n}"
 
 
+def mark_pressed(row: TableRow, seat: int) -> None:
+    """A person pressed a button at this table just now (forced moves the table plays for them do not
+    count): their next turn within ``ping_after`` is an edit, not a ping."""
+    row.ui.setdefault("acted", {})[str(seat)] = time.time()
+
+
 def with_recent(head: str, recent: list[str], limit: int) -> str:
     """The table text followed by the latest event lines that fit in ``limit`` characters."""
     kept: list[str] = []
@@ -105,8 +111,6 @@ class Publisher:
                 if ping:
                     numbers[key] = numbers.get(key, 0) + 1
                 await self._hand_message(tx, row, s, state, names, live=True, new=ping)
-        if mover is not None:
-            acted[str(mover)] = now
 
     async def _table_message(self, tx: Tx, row: TableRow, view: dict[str, Any], names: list[str],
                              lang: str, lines: list[str], results: list[str]) -> bool:

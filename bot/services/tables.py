@@ -17,7 +17,7 @@ from bot.services import outbox as out
 from bot.services.lobby import LobbyService
 from bot.services.outbox import Outbox
 from bot.services.pictures import Pictures
-from bot.services.publish import Publisher, hand_slot
+from bot.services.publish import Publisher, hand_slot, mark_pressed
 from bot.services.reports import Reports, rules_text
 from bot.services.seats import SeatService
 from bot.services.types import Actor, Answer, Loaded, Where
@@ -110,6 +110,7 @@ class Tables(LobbyService, Publisher, Reports, SeatService):
                 if not 0 <= index < len(legal):
                     return Answer(t(lang, "That move is not available."), alert=True)
                 action = legal[index]
+                mark_pressed(row, seat)
                 await self._apply(tx, row, seats, state, seat, action)
         self.outbox.wake()
         self._schedule_ai(table_id)
@@ -150,6 +151,7 @@ class Tables(LobbyService, Publisher, Reports, SeatService):
                     if index is None:
                         return Answer(t(lang, "Those cards are not a legal choice."), alert=True)
                     action = legal[index]
+                    mark_pressed(row, seat)
                     await self._apply(tx, row, seats, state, seat, action)
         self.outbox.wake()
         if action is None:
