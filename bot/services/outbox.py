@@ -313,6 +313,9 @@ class Outbox:
                     del self._chats[chat_id]
                 else:
                     rows.append(row)
+        # When the 30 a second in all cannot serve every chat now, the most urgent rows go first
+        # (a player's keyboard before a table edit), oldest first within a class.
+        rows.sort(key=lambda r: (r.priority, r.id))
         for row in rows:
             if len(self.limiter.global_sent) >= self.limiter.global_per_second:
                 delay = min(delay, 0.05)

@@ -356,3 +356,32 @@ async def test_a_seat_offered_to_the_group_is_taken_with_a_join_button(tmp_path)
             await play_out(fake, app, group, [ann, cat, dan], random.Random(8))
             await settle(fake, app)
             assert find(group, "🏁") is not None and "Dan" in find(group, "🏁").content
+
+
+async def test_when_the_global_budget_is_short_keyboards_go_before_table_edits(tmp_path):
+    store = await Store(tmp_path / "g.sqlite3").open()
+    try:
+        async with FakeTelegram(limits=RateLimits.loose()) as fake:
+            ann = fake.user(first_name="Ann", started=True)
+            groups = [fake.group(f"G{i}", members=[ann], creator=ann) for i in range(3)]
+            async with store.transaction() as tx:  # older table edits in three groups...
+                for group in groups:
+                    await out.send_text(tx, group.id, "table", slot=f"t{group.id}", priority=out.TABLE)
+            bot = fake.make_bot()
+            limiter = out.RateLimiter(0.0, 100000, 1)  # one call a second in all
+            limiter.global_sent.append(time.monotonic())  # ...and this second's call is spent
+            outbox = out.Outbox(store, bot, limiter)
+            outbox.start()
+            try:
+                await asyncio.sleep(0.2)  # the worker has seen the groups' rows, and could send none
+                async with store.transaction() as tx:  # then a player's keyboard
+                    await out.send_text(tx, ann.id, "your turn", priority=out.REPLY)
+                outbox.wake()
+                await outbox.drain(timeout=20)
+            finally:
+                await outbox.stop()
+                await bot.session.close()
+            sends = [c.params["chat_id"] for c in fake.calls if c.method == "sendMessage"]
+            assert sends[0] == ann.id and sorted(sends[1:]) == sorted(g.id for g in groups)
+    finally:
+        await store.close()
