@@ -203,6 +203,7 @@ class Outbox:
     """
 
     RESCAN = 5.0  # seconds between full looks at which chats have pending rows
+    AGING = 3.0  # seconds of waiting worth one priority class, across chats when the global budget is short
 
     def __init__(self, store: Store, bot: Bot, limiter: RateLimiter,
                  render: Callable[[dict[str, Any]], bytes] | None = None) -> None:
@@ -313,9 +314,10 @@ class Outbox:
                     del self._chats[chat_id]
                 else:
                     rows.append(row)
-        # When the 30 a second in all cannot serve every chat now, the most urgent rows go first
-        # (a player's keyboard before a table edit), oldest first within a class.
-        rows.sort(key=lambda r: (r.priority, r.id))
+        # When the 30 a second in all cannot serve every chat now, the most urgent rows go first (a
+        # player's keyboard before a table edit); a row moves up a class for every AGING seconds it has
+        # waited, so the groups are slowed under overload, not starved.
+        rows.sort(key=lambda r: (r.priority - (wall - (r.created_at or wall)) / self.AGING, r.id))
         for row in rows:
             if len(self.limiter.global_sent) >= self.limiter.global_per_second:
                 delay = min(delay, 0.05)
