@@ -91,6 +91,8 @@ class Config:
     pictures: bool = False  # the group's table as a picture, drawn by the outbox at delivery
     driver: str = "inline"  # the store's SQLite driver: inline (sqlite3 on the loop) or thread (aiosqlite)
     profile: str | None = None  # write a cProfile of the event loop thread during play to this file
+    backlog: int = 0  # pending outbox rows queued for one extra chat before play (issue 9, item 10)
+    telegram: bool = False  # Telegram's limits in the fake and the bot's own pacing at production values
 
 
 class BenchFake(FakeTelegram):
@@ -358,9 +360,12 @@ async def _run_bench(config: Config) -> dict[str, Any]:
     rng = random.Random(config.seed)
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="kozyr-bench-") as tmp:
-        async with BenchFake(limits=RateLimits.off(), callback_timeout=15.0) as fake:
+        limits = RateLimits() if config.telegram else RateLimits.off()
+        pacing = {"KOZYR_PER_CHAT_INTERVAL": 1.05, "KOZYR_GROUP_PER_MINUTE": 20,
+                  "KOZYR_GLOBAL_PER_SECOND": 30} if config.telegram else {}
+        async with BenchFake(limits=limits, callback_timeout=15.0) as fake:
             settings = settings_for(fake, Path(tmp) / "bench.sqlite3", KOZYR_POLLING_TIMEOUT=1,
-                                    KOZYR_SQLITE_DRIVER=config.driver, KOZYR_PICTURES=config.pictures)
+                                    KOZYR_SQLITE_DRIVER=config.driver, KOZYR_PICTURES=config.pictures, **pacing)
             app = App(settings)
             await app.start()
             bench = Bench(config, fake, app)
@@ -370,7 +375,11 @@ async def _run_bench(config: Config) -> dict[str, Any]:
                 t_setup = time.perf_counter()
                 runs = await bench.setup(rng)
                 setup_s = time.perf_counter() - t_setup
+                if config.backlog:
+                    await _backlog(app, fake, config.backlog)
+                lags_before = len(app.outbox.group_lags)
                 calls_before = len(fake.calls)
+                served_429_before = fake.limiter.served_429
                 handle_before = fake.handle_seconds
                 callbacks_before = len(fake.callbacks)
                 gc.collect()
@@ -380,6 +389,9 @@ async def _run_bench(config: Config) -> dict[str, Any]:
                     profiler.enable()
                 await asyncio.gather(*(bench.play(r) for r in runs))
                 play_s = time.perf_counter() - wall0
+                if config.backlog:  # the backlog's chat is not part of the game: take it away again
+                    async with app.store.transaction() as tx:
+                        await tx.db.execute("DELETE FROM outbox WHERE chat_id = ?", (BACKLOG_CHAT,))
                 await bench.settle()
                 if profiler is not None:
                     profiler.disable()
@@ -389,6 +401,7 @@ async def _run_bench(config: Config) -> dict[str, Any]:
                 calls = [c for c in fake.calls[calls_before:] if c.method != "getUpdates"]
                 late = sum(1 for c in list(fake.callbacks.values())[callbacks_before:] if c.late)
                 unanswered = len(fake.unanswered_callbacks())
+                group_lags = list(app.outbox.group_lags)[lags_before:]
                 async with app.store.read() as tx:
                     outbox = await tx.outbox_counts()
                     size = Path(tmp, "bench.sqlite3").stat().st_size
@@ -420,8 +433,28 @@ async def _run_bench(config: Config) -> dict[str, Any]:
         "by_method": dict(by_method.most_common()),
         "errors": dict(errors.most_common()), "late_answers": late, "unanswered_callbacks": unanswered,
         "outbox_left": outbox, "db_bytes": size,
+        "group_lag_s": _summary(group_lags), "served_429": fake.limiter.served_429 - served_429_before,
+        "group_new_messages": sum(1 for c in calls if c.method in ("sendMessage", "sendPhoto") and _chat(c) < 0),
         "loadavg_before": load_before, "loadavg_after": os.getloadavg(),
     }
+
+
+BACKLOG_CHAT = -999_999_999
+
+
+async def _backlog(app: App, fake: BenchFake, rows: int) -> None:
+    """Queue ``rows`` messages for one chat nobody plays in, which the fake makes slow (a group at
+    Telegram's 20 a minute): the other tables' moves must not pay for it."""
+    chat = fake.group("Backlog")
+    global BACKLOG_CHAT
+    BACKLOG_CHAT = chat.id
+    fake.limiter.limits.group_per_window = None  # the fake stays unlimited; the bot's own pacing holds it
+    app.outbox.limiter.next_at[chat.id] = time.monotonic() + 3600  # as if rate limited for the whole run
+    payload = '{"text":"backlog","markup":null,"thread":0}'
+    async with app.store.transaction() as tx:
+        await tx.db.executemany("INSERT INTO outbox(chat_id, method, payload, priority, created_at) "
+                                "VALUES (?, 'send', ?, 1, ?)", [(chat.id, payload, time.time())] * rows)
+    app.store.queued.add(chat.id)
 
 
 def _chat(call: Any) -> int:
@@ -459,7 +492,14 @@ def report(r: dict[str, Any]) -> str:
         s = r[key]
         if s.get("n"):
             lines.append(f"{label:44} {s['p50']:8.2f} {s['p90']:8.2f} {s['p99']:8.2f} {s['max']:8.2f}")
+    lag = r["group_lag_s"]
+    if lag.get("n"):
+        lines.append(f"{'commit -> group shows it (s)':44} {lag['p50']:8.2f} {lag['p90']:8.2f} {lag['p99']:8.2f} "
+                     f"{lag['max']:8.2f}")
+    if cfg.get("backlog"):
+        lines.append(f"(with {cfg['backlog']} rows queued for one other, rate-limited chat during the whole run)")
     lines += ["", f"moves handled per second: {r['moves_per_s']}",
+              f"new group messages: {r['group_new_messages']} ({r['group_new_messages'] / moves:.3f} per move)",
               f"Bot API calls: {r['api_calls']} = {r['api_calls_per_move']:.2f} per move; "
               f"answerCallbackQuery {r['answer_callback_calls']} ({r['answer_callback_calls'] / moves:.2f} per move); "
               f"message calls {r['message_calls_per_move']:.2f} per move "
@@ -469,6 +509,9 @@ def report(r: dict[str, Any]) -> str:
     if r["errors"]:
         lines.append("errors served by the fake:")
         lines += [f"    {n:6d}  {e}" for e, n in r["errors"].items()]
+    lines.append(f"429 Too Many Requests served: {r['served_429']}"
+                 + (" (Telegram's limits on, bot pacing at production values)" if cfg.get("telegram") else
+                    " (limits off)"))
     lines.append(f"late callback answers {r['late_answers']}, unanswered {r['unanswered_callbacks']}, "
                  f"outbox left {r['outbox_left'] or 'empty'}")
     p99 = r["commit_ms"].get("p99", float("nan"))
@@ -501,10 +544,15 @@ def parse_args(argv: list[str] | None) -> tuple[Config, bool]:
     p.add_argument("--driver", choices=["inline", "thread"], default="inline",
                    help="the store's SQLite driver: inline (sqlite3 on the loop, the default) or thread (aiosqlite)")
     p.add_argument("--profile", metavar="FILE", help="cProfile the event loop during play into FILE")
+    p.add_argument("--telegram", action="store_true",
+                   help="Telegram's rate limits in the fake server and the bot's pacing at production values")
+    p.add_argument("--backlog", type=int, default=0,
+                   help="queue this many outbox rows for one extra, rate-limited chat before play (e.g. 200000)")
     a = p.parse_args(argv)
     config = Config(tables=a.tables or (20 if a.quick else 200), moves=a.moves or (8 if a.quick else 20),
                     warmup=a.warmup, think_ms=a.think, feed=a.feed, seed=a.seed, timeout=a.timeout,
-                    pictures=a.pictures, driver=a.driver, profile=a.profile)
+                    pictures=a.pictures, driver=a.driver, profile=a.profile, backlog=a.backlog,
+                    telegram=a.telegram)
     return config, a.json
 
 

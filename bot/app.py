@@ -25,6 +25,7 @@ from bot.handlers.context import Context, Dedup
 from bot.handlers.help import COMMANDS
 from bot.handlers.league import attach as attach_league
 from bot.handlers.status import status_router
+from bot.handlers.throttle import CommandThrottle
 from bot.intake import Intake
 from bot.league.service import League
 from bot.logs import last_error
@@ -68,14 +69,13 @@ class App:
         self.settings = settings
         self.lock = ProcessLock(settings.database_path)
         self.store = Store(settings.database_path, settings.sqlite_driver)
-        session = None
-        if settings.telegram_api_url:
-            session = AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url.rstrip("/")))
-        self.bot = Bot(settings.bot_token, session=session,
-                       default=DefaultBotProperties(parse_mode=ParseMode.HTML, link_preview_is_disabled=True))
+        self.bot = self._make_bot(settings)
+        # The outbox sends on its own HTTP connection pool: under load its sends would otherwise hold
+        # every connection and a press's answerCallbackQuery would queue behind them until too old.
+        self.outbox_bot = self._make_bot(settings)
         limiter = RateLimiter(settings.per_chat_interval, settings.group_per_minute, settings.global_per_second)
         self.pictures = Pictures() if settings.pictures else None
-        self.outbox = Outbox(self.store, self.bot, limiter, Pictures.render)
+        self.outbox = Outbox(self.store, self.outbox_bot, limiter, Pictures.render)
         self.dispatcher = Dispatcher()
         self.tables: Tables | None = None
         self.dedup: Dedup | None = None
@@ -91,6 +91,14 @@ class App:
         self._heartbeat: asyncio.Task[None] | None = None
         self._stopping = False
         self._hurry = asyncio.Event()
+
+    @staticmethod
+    def _make_bot(settings: Settings) -> Bot:
+        session = None
+        if settings.telegram_api_url:
+            session = AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url.rstrip("/")))
+        return Bot(settings.bot_token, session=session,
+                   default=DefaultBotProperties(parse_mode=ParseMode.HTML, link_preview_is_disabled=True))
 
     async def start(self) -> None:
         """Lock the database, migrate it, learn the bot's name, wire the dispatcher, start the outbox and
@@ -110,12 +118,15 @@ class App:
             await asyncio.to_thread(self.pictures.warm_up)
         self.tables = Tables(self.store, self.outbox, me.username or "kozyr_bot", self.settings.ai_delay,
                              self.pictures)
+        self.tables.ping_after = self.settings.ping_after
         self.outbox.on_unreachable = self.tables.user_unreachable
         dp = self.dispatcher
         dp["status_report"] = self.report
         dp["owner_id"] = self.settings.bot_owner_id
         self.dedup = Dedup(self.store)
         dp.update.outer_middleware(self.dedup)
+        self.throttle = CommandThrottle()
+        dp.message.outer_middleware(self.throttle)
         context = Context(self.store, self.tables)
         dp.message.outer_middleware(context)
         dp.callback_query.outer_middleware(context)
@@ -262,6 +273,7 @@ class App:
             await self.store.close()
             self._opened = False
         await self.bot.session.close()
+        await self.outbox_bot.session.close()
         if self._locked:
             self.lock.release()
             self._locked = False

@@ -67,6 +67,10 @@ class Settings(BaseSettings):
     autoplay_after: float = Field(default=24 * 3600, alias="KOZYR_AUTOPLAY_AFTER", ge=0,
                                   description="seconds before the table plays for an absent player (0: never)")
     pictures: bool = Field(default=True, alias="KOZYR_PICTURES", description="draw the table as pictures (1/0)")
+    # A player who acted at the table this recently gets their turn as an edit, not a new (notifying) message.
+    ping_after: float = Field(default=20.0, alias="KOZYR_PING_AFTER", ge=0,
+                              description="seconds after a player's own press within which their turn is an edit, "
+                                          "not a new (notifying) message")
     polling_timeout: int = Field(default=30, alias="KOZYR_POLLING_TIMEOUT", ge=0, le=50,
                                  description="long-polling timeout, seconds")
 

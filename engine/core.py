@@ -241,15 +241,25 @@ class Game:
         try:
             return self.options.model_validate(dict(options or {}))
         except ValidationError as exc:
-            problems = []
+            # One line per option, in words: pydantic names the members of a union it tried
+            # ("hand_sizes.literal['ascending','up_and_down']: Input should be ..."); people need
+            # the option, what it accepts and what they typed.
+            problems: dict[str, list[str]] = {}
             for err in exc.errors():
-                where = ".".join(str(p) for p in err["loc"]) or "options"
+                parts = [str(p) for p in err["loc"] if isinstance(p, int) or ("[" not in str(p) and "-" not in str(p))]
+                where = ".".join(parts) or "options"
                 msg = err["msg"]
                 if err["type"] == "extra_forbidden":
                     known = ", ".join(self.options.model_fields) or "none"
                     msg = f"unknown option (known: {known})"
-                problems.append(f"{where}: {msg}")
-            raise OptionsError("; ".join(problems)) from None
+                else:
+                    msg = msg.replace("Input should be", "should be").replace("Value error, ", "")
+                    if isinstance(err.get("input"), str | int | float):
+                        msg += f" (got {err['input']!r})"
+                if msg not in problems.setdefault(where, []):
+                    problems[where].append(msg)
+            text = "; ".join(f"{where}: " + ", or ".join(msgs) for where, msgs in problems.items())
+            raise OptionsError(text) from None
 
     def new(
         self,

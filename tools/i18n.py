@@ -25,10 +25,17 @@ def extra_msgids() -> list[str]:
     return [*PLACEMENT, "even", *VERBS.values(), *(desc for _, desc in COMMANDS)]
 
 
+KEYWORDS = {"t": (2,), "nt": (2, 3)}  # t(lang, msgid, ...), nt(lang, singular, plural, n, ...)
+
+
+def _extracted() -> list[str | tuple[str, str]]:
+    return [message for _file, _line, message, _comments, _context in extract_from_dir(
+        ROOT / "bot", method_map=[("**.py", "python")], keywords=KEYWORDS)]
+
+
 def msgids() -> list[str]:
     found: dict[str, None] = {}
-    for _file, _line, message, _comments, _context in extract_from_dir(
-            ROOT / "bot", method_map=[("**.py", "python")], keywords={"t": (2,)}):
+    for message in _extracted():
         if isinstance(message, str) and message:
             found[message] = None
     for message in extra_msgids():
@@ -36,13 +43,27 @@ def msgids() -> list[str]:
     return list(found)
 
 
+def plural_msgids() -> list[tuple[str, str]]:
+    """(singular, plural) of every ``nt(...)`` call."""
+    found: dict[tuple[str, str], None] = {}
+    for message in _extracted():
+        if isinstance(message, tuple) and len(message) == 2 and all(message):
+            found[(str(message[0]), str(message[1]))] = None
+    return list(found)
+
+
 def update(lang: str, seed: dict[str, str] | None = None) -> list[str]:
     """Rewrite one catalog; return the msgids that still lack a translation."""
     path = ROOT / "bot" / "locales" / lang / "LC_MESSAGES" / "messages.po"
     old: dict[str, str] = {}
+    old_plurals: dict[str, tuple[str, ...]] = {}
     if path.exists():
         with path.open("rb") as fh:
-            old = {str(m.id): str(m.string) for m in read_po(fh) if m.id}
+            for m in read_po(fh):
+                if isinstance(m.id, tuple | list):
+                    old_plurals[str(m.id[0])] = tuple(str(s) for s in m.string)
+                elif m.id:
+                    old[str(m.id)] = str(m.string)
     old.update(seed or {})
     catalog = Catalog(locale=lang, project="kozyr", charset="utf-8")
     missing = []
@@ -51,6 +72,11 @@ def update(lang: str, seed: dict[str, str] | None = None) -> list[str]:
         if not string:
             missing.append(msgid)
         catalog.add(msgid, string)
+    for singular, plural in plural_msgids():
+        forms = (singular, plural) if lang == "en" else old_plurals.get(singular, ("",) * catalog.num_plurals)
+        if not all(forms):
+            missing.append(singular)
+        catalog.add((singular, plural), forms)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as fh:
         write_po(fh, catalog, width=120, omit_header=False, sort_output=False)

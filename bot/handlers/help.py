@@ -116,10 +116,11 @@ async def dm_status(update: ChatMemberUpdated, tables: Tables) -> None:
 
 
 async def _say(tables: Tables, message: Message, actor: Actor, where: Where | None, text: str) -> None:
+    """An informational reply (help, games, rules): chatter, behind game messages, dropped when stale."""
     if where is not None:
-        await tables.say(where, text)
+        await tables.say(where, text, chatter=True)
     else:
-        await tables.say(Where(message.chat.id, 0, "", actor.lang), text)
+        await tables.say(Where(message.chat.id, 0, "", actor.lang), text, chatter=True)
 
 
 def router() -> Router:

@@ -62,10 +62,18 @@ async def join(message: Message, tables: Tables, actor: Actor, where: Where) -> 
         await tables.say(where, t(where.lang, "{who}, open the bot once so I can send you your cards.",
                                   who=_name(actor)), link)
     elif answer.alert:
-        await tables.say(where, f"{_name(actor)}: {answer.text}")
+        # Only the one who typed /join needs to know why not ("You are already at this table"): in the DM.
+        if actor.started:
+            await tables.say(Where(actor.user_id, 0, "", actor.lang), answer.text)
 
 
-async def leave(message: Message, tables: Tables, actor: Actor, where: Where) -> None:
+async def leave(message: Message, command: CommandObject, tables: Tables, actor: Actor, where: Where) -> None:
+    """Before the start: stand up. During the game: confirm, and an AI takes the seat (the creator or an
+    admin may do it for an absent player: ``/leave 2`` or ``/leave Name``)."""
+    arg = (command.args or "").strip()
+    admin = bool(arg) and await is_admin(message, actor.user_id)
+    if await tables.ask_leave(where, actor, arg, admin):
+        return
     table_id = await _table_or_say(tables, where)
     if table_id is not None:
         answer = await tables.leave(table_id, actor, where.lang)
@@ -105,6 +113,16 @@ async def lobby_button(query: CallbackQuery, callback_data: Lobby, tables: Table
         answer = await tables.start(table_id, actor, lang, await is_admin(query, actor.user_id))
     elif op == "cancel":
         answer = await tables.cancel(table_id, actor, lang, await is_admin(query, actor.user_id))
+    elif op in ("quit", "offer", "stay", "take") and callback_data.k.isdigit() and query.message is not None:
+        if op == "stay":
+            await tables.close_prompt(query.message.chat.id, query.message.message_id)
+            answer = Answer()
+        elif op == "take":
+            answer = await tables.take_seat(table_id, int(callback_data.k), actor, lang, query.message.chat.id)
+        else:
+            answer = await tables.confirm_leave(table_id, int(callback_data.k), actor, lang,
+                                                await is_admin(query, actor.user_id), query.message.chat.id,
+                                                query.message.message_id, offer=op == "offer")
     elif op in ("opts", "opt", "back"):
         admin = op == "opt" and await is_admin(query, actor.user_id)
         answer = await tables.lobby_options(table_id, actor, lang, op, callback_data.k, admin)

@@ -35,6 +35,8 @@ async def set_language(query: CallbackQuery, callback_data: Lang, tables: Tables
     else:
         await tables.set_language("u", actor.user_id, lang)
     await _answer_press(query, Answer(t(lang, "Language set: English")))
+    if query.message is not None:  # the choice is made: the buttons go
+        await tables.close_prompt(query.message.chat.id, query.message.message_id)
 
 
 def router() -> Router:

@@ -13,7 +13,7 @@ from typing import Any
 from bot.render.grid import quarter_note
 from bot.render.sheet import cell_mark, row_label
 from bot.render.standings import places
-from bot.render.words import game_name, num, words
+from bot.render.words import cards_count, game_name, num, words
 from bot.ui.names import plain_name
 from engine.cards import pretty_text
 
@@ -58,7 +58,7 @@ def caption_table(view: dict[str, Any], names: list[str], lang: str = "en") -> s
         head.append(f"{w['deal'].lower()} {view['deal_no']}" + (f"/{view['deals_total']}"
                                                                 if view.get("deals_total") else ""))
     if view.get("hand_size"):
-        head.append(f"{view['hand_size']} {w['cards']}")
+        head.append(cards_count(int(view['hand_size']), lang))
     if view.get("trump_card") or view.get("trump"):
         trump = pretty_text(view["trump_card"]) if view.get("trump_card") else view["trump"]
         head.append(f"{w['trump'].lower()} {trump}")
@@ -109,7 +109,7 @@ def caption_table(view: dict[str, Any], names: list[str], lang: str = "en") -> s
     return _cap(lines)
 
 
-def caption_grid(sheet: dict[str, Any], names: list[str], lang: str = "en") -> str:
+def caption_grid(sheet: dict[str, Any], names: list[str], lang: str = "en", totals: list[int] | None = None) -> str:
     w = words(lang)
     n = int(sheet.get("players") or len(names))
     deals = sheet.get("deals", [])
@@ -122,7 +122,7 @@ def caption_grid(sheet: dict[str, Any], names: list[str], lang: str = "en") -> s
             final = num(result["final"][seat])
             parts.append(f"{_name(names, seat, 20)} {final}" + (f" ({note})" if note != final else ""))
         lines.append(f"{result['quarter']} {w['q_short']}: " + ", ".join(parts))
-    totals = sheet.get("totals") or []
+    totals = list(totals) if totals is not None else sheet.get("totals") or []  # running, as on the picture
     if totals:
         lines.append(f"<b>{w['total']}</b>: " + ", ".join(
             f"{_name(names, s, 24)} {num(totals[s])}" for s in range(min(n, len(totals)))))

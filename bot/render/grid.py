@@ -77,11 +77,12 @@ def _hand_sizes(sheet: dict[str, Any], quarters: int) -> list[int]:
     return sizes
 
 
-def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | None = None, lang: str = "en") -> Layout:
+def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | None = None, lang: str = "en",
+                totals: list[int] | None = None) -> Layout:
     """Draw the grid for ``sheet``; ``current_deal`` is the 1-based number of the deal in progress."""
     n = int(sheet.get("players") or len(names))
     names = [names[i] if i < len(names) else f"P{i + 1}" for i in range(n)]
-    quarters = max(4, int(sheet.get("quarters") or 4))
+    quarters = max(1, int(sheet.get("quarters") or 4))  # quarters=1 draws one quarter, not four
     w = words(lang)
     pair_w = max(104, min(200, (900 - LEFT_W - 2 * PAD) // n))
     bid_w = round(pair_w * 0.38)
@@ -166,7 +167,9 @@ def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
         draw.line((PAD, y + QROW_H, width - PAD, y + QROW_H), fill=STRONG, width=2)
         y += QROW_H
     # grand total
-    totals = sheet.get("totals") or []
+    # The running totals (finished quarters plus the deals of the current one), not the finished quarters
+    # alone, which read 0 all through the first quarter.
+    totals = list(totals) if totals is not None else sheet.get("totals") or []
     finished = len(results) >= quarters
     best = max(totals) if totals else None
     text("total_label", (PAD, y, PAD + LEFT_W, y + TOTAL_H), w["total"], 14, INK, bold=True, min_size=10)
@@ -194,6 +197,7 @@ def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
     return layout
 
 
-def render_grid(sheet: dict[str, Any], names: list[str], current_deal: int | None = None, lang: str = "en") -> bytes:
+def render_grid(sheet: dict[str, Any], names: list[str], current_deal: int | None = None, lang: str = "en",
+                totals: list[int] | None = None) -> bytes:
     """PNG of the score grid (see ``layout_grid``)."""
-    return layout_grid(sheet, names, current_deal, lang).png()
+    return layout_grid(sheet, names, current_deal, lang, totals).png()

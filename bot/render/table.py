@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 from bot.render.cards import card_image, card_width
 from bot.render.layout import Drawn, Layout
 from bot.render.text import Box, draw_fitted, fit
-from bot.render.words import game_name, num, words
+from bot.render.words import cards_count, game_name, num, words
 from engine.cards import SUIT_SYMBOLS
 
 W = 960
@@ -113,7 +113,7 @@ class _Painter:
                 deal += f"/{v['deals_total']}"
             parts.append(deal)
         if v.get("hand_size"):
-            parts.append(f"{v['hand_size']} {w['cards']}")
+            parts.append(cards_count(int(v['hand_size']), self.lang))
         self.text("header", (MARGIN, 0, W * 2 // 3, 52), " · ".join(parts), 24, WHITE, bold=True, align="left")
         phase = v.get("phase")
         label = {"bid": w["bidding"], "play": w["playing"], "over": w["game_over"]}.get(phase or "", phase or "")
@@ -198,7 +198,7 @@ class _Painter:
         if entry.get("place") in ("over", "under"):
             tag.append(self.w[entry["place"]])
         if marked == seat:
-            tag.append("★ " + (self.w["won_by"] if finished else self.w["best"]))
+            tag.append("★ " + (self.w["won_it"] if finished else self.w["best"]))  # under the winner's card
         self.text("play_tag", (x0 + 4, y0 + CARD_H + 4, x1 - 4, y1), " · ".join(tag), 18,
                   GOLD if marked == seat else WHITE, seat=seat, bold=marked == seat)
 
@@ -213,7 +213,8 @@ class _Painter:
             if trump_card:
                 self.card(str(trump_card), x, y0 + (y1 - y0 - TRUMP_H) // 2, TRUMP_H)
                 x += card_width(TRUMP_H) + 12
-            label = f"{w['trump']}: " + (_suit_text(trump) or (w["no_trump"] if not trump else str(trump)))
+            # "No trump" stands alone: "Trump: no trump" did not fit the box and was cut ("Trump: no t…")
+            label = f"{w['trump']}: " + (_suit_text(trump) or str(trump)) if trump else w["no_trump"].capitalize()
             color = RED_SUIT if trump in ("H", "D") else WHITE
             self.text("trump", (x, y0 + 8, x + 190, y0 + 58), label, 24, color, bold=True, align="left")
             x += 200

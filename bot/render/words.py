@@ -26,6 +26,7 @@ WORDS: dict[str, dict[str, str]] = {
         "trick": "Trick",
         "last_trick": "Last trick",
         "won_by": "won by",
+        "won_it": "won it",
         "best": "best",
         "over": "over",
         "under": "under",
@@ -74,6 +75,7 @@ WORDS: dict[str, dict[str, str]] = {
         "trick": "Взятка",
         "last_trick": "Последняя взятка",
         "won_by": "взял",
+        "won_it": "взял",
         "best": "старшая",
         "over": "сверху",
         "under": "снизу",
@@ -124,3 +126,10 @@ def game_name(game: str | None, lang: str) -> str:
 def num(value: int) -> str:
     """A signed number with a real minus sign, as printed score sheets use."""
     return f"−{-value}" if value < 0 else str(value)
+
+
+def cards_count(n: int, lang: str) -> str:
+    """"1 card", "3 карты", "5 карт": the plural from the gettext catalogs (ngettext)."""
+    from bot.ui.i18n import nt
+
+    return nt(lang, "{n} card", "{n} cards", n)

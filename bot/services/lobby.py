@@ -248,6 +248,7 @@ class LobbyService:
             await self._show_lobby(tx, row, loaded.seats, chat_lang)
             if was_playing:
                 await out.log_line(tx, row.chat_id, t(chat_lang, "The table was cancelled."), row.thread_id)
+                await self._closed_hands(tx, row, loaded.seats)
         self._cache.pop(table_id, None)
         self.outbox.wake()
         game_log.cancelled(table_id, was_playing)

@@ -45,23 +45,44 @@ _RESPONSE_MODELS = tuple(Response[m.__returning__] for m in (
 LOCKED_RETRY = 5.0  # seconds before a row whose delivery met a locked database is tried again
 LOG_LIMIT = 3500  # a merged log message stays well under Telegram's 4096 characters
 
+# Priority classes: a chat's queue sends its most urgent class first, in order within a class.
+# Replies to commands and turn pings go first (someone is waiting for them); then the game's news
+# (a new deal, a result, the end, people joining or leaving); then edits of the live table message,
+# which merge so only the newest state is ever sent; last, chatter (/games, /help, /rules, /top), which
+# expires when it could no longer matter. See the README's "What the group sees".
+REPLY, GAME, TABLE, CHATTER = 0, 1, 2, 3
+CHATTER_TTL = 60.0  # seconds after which an unsent chatter reply is dropped
+
 
 def markup_data(markup: InlineKeyboardMarkup | None) -> dict[str, Any] | None:
     return markup.model_dump(mode="json", exclude_none=True) if markup is not None else None
 
 
 async def send_text(tx: Tx, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
-                    slot: str | None = None, thread_id: int = 0) -> None:
+                    slot: str | None = None, thread_id: int = 0, priority: int = GAME,
+                    ttl: float | None = None) -> None:
     """A new message (or, with a slot, the message that slot names from now on)."""
     payload = {"text": clip_html(text, TEXT_LIMIT), "markup": markup_data(markup), "thread": thread_id}
-    await tx.enqueue(chat_id, "send", payload, slot=slot, merge_key=f"slot:{slot}" if slot else None)
+    await tx.enqueue(chat_id, "send", payload, slot=slot, merge_key=f"slot:{slot}" if slot else None,
+                     priority=priority, ttl=ttl)
 
 
 async def edit_text(tx: Tx, chat_id: int, slot: str, text: str, markup: InlineKeyboardMarkup | None = None,
-                    thread_id: int = 0) -> None:
+                    thread_id: int = 0, priority: int = TABLE) -> None:
     """Edit the slot's message; pending edits of it merge into one (the newest content)."""
     payload = {"text": clip_html(text, TEXT_LIMIT), "markup": markup_data(markup), "thread": thread_id}
-    await tx.enqueue(chat_id, "edit", payload, slot=slot, merge_key=f"slot:{slot}")
+    await tx.enqueue(chat_id, "edit", payload, slot=slot, merge_key=f"slot:{slot}", priority=priority)
+
+
+async def clear_keyboard(tx: Tx, chat_id: int, slot: str, priority: int = GAME) -> None:
+    """Take the keyboard off the slot's message, leaving its text (a hand of a finished deal)."""
+    row = await tx.pending(f"slot:{slot}")
+    if row is not None and row.method != "clear_markup" and row.attempts == 0:
+        row.payload["markup"] = None  # not sent yet: it goes out without the keyboard
+        await tx.set_payload(row.id, row.payload)
+        return
+    await tx.enqueue(chat_id, "clear_markup", {"slot": slot}, slot=slot, merge_key=f"slot:{slot}",
+                     priority=priority)
 
 
 async def put_blob(tx: Tx, data: bytes) -> str:
@@ -73,26 +94,28 @@ async def put_blob(tx: Tx, data: bytes) -> str:
 
 async def send_picture(tx: Tx, chat_id: int, picture: dict[str, Any], caption: str,
                        markup: InlineKeyboardMarkup | None = None, slot: str | None = None,
-                       thread_id: int = 0) -> None:
+                       thread_id: int = 0, priority: int = GAME) -> None:
     """A picture described by ``picture`` (what to draw, from what view); drawn at delivery, in a
     thread, so a move's transaction stays short and merged edits draw only the latest picture."""
     payload = {"picture": picture, "caption": clip_html(caption, CAPTION_LIMIT), "markup": markup_data(markup),
                "thread": thread_id}
-    await tx.enqueue(chat_id, "photo", payload, slot=slot, merge_key=f"slot:{slot}" if slot else None)
+    await tx.enqueue(chat_id, "photo", payload, slot=slot, merge_key=f"slot:{slot}" if slot else None,
+                     priority=priority)
 
 
 async def edit_picture(tx: Tx, chat_id: int, slot: str, picture: dict[str, Any], caption: str,
-                       markup: InlineKeyboardMarkup | None = None, thread_id: int = 0) -> None:
+                       markup: InlineKeyboardMarkup | None = None, thread_id: int = 0,
+                       priority: int = TABLE) -> None:
     payload = {"picture": picture, "caption": clip_html(caption, CAPTION_LIMIT), "markup": markup_data(markup),
                "thread": thread_id}
-    await tx.enqueue(chat_id, "edit_photo", payload, slot=slot, merge_key=f"slot:{slot}")
+    await tx.enqueue(chat_id, "edit_photo", payload, slot=slot, merge_key=f"slot:{slot}", priority=priority)
 
 
 async def send_document(tx: Tx, chat_id: int, data: bytes, filename: str, caption: str = "",
                         thread_id: int = 0) -> None:
     payload = {"blob": await put_blob(tx, data), "filename": filename, "caption": clip_html(caption, CAPTION_LIMIT),
                "thread": thread_id}
-    await tx.enqueue(chat_id, "document", payload)
+    await tx.enqueue(chat_id, "document", payload, priority=REPLY)
 
 
 async def log_line(tx: Tx, chat_id: int, line: str, thread_id: int = 0) -> None:
@@ -110,43 +133,83 @@ async def log_line(tx: Tx, chat_id: int, line: str, thread_id: int = 0) -> None:
 
 
 class RateLimiter:
-    """Telegram's documented limits: ~1 message a second per chat, 20 a minute per group, 30 a second in all."""
+    """Telegram's documented limits: ~1 message a second per chat, 20 a minute per group, 30 a second in all.
 
-    def __init__(self, per_chat_interval: float, group_per_minute: int, global_per_second: int) -> None:
+    A private chat may take a short burst (``chat_burst`` messages, then one per ``per_chat_interval``),
+    so a turn ping right after a hand update is not held back a second. A group's 20 a minute are spread
+    evenly, one call per ``60/20`` seconds (plus a margin): a burst would be paid later by a silence of up
+    to 40 s, and the live table message must never be more than a few seconds behind the game.
+    """
+
+    WINDOW = 61.0  # a second of margin over Telegram's minute, for the network's jitter
+    GLOBAL_WINDOW = 1.1  # the same for the 30 a second: calls leave together but arrive spread out
+
+    def __init__(self, per_chat_interval: float, group_per_minute: int, global_per_second: int,
+                 chat_burst: int = 3) -> None:
         self.per_chat_interval = per_chat_interval
         self.group_per_minute = group_per_minute
         self.global_per_second = global_per_second
-        self.next_at: dict[int, float] = {}
+        self.chat_burst = chat_burst
+        self.group_gap = max(per_chat_interval, self.WINDOW / group_per_minute) if group_per_minute else 0.0
+        self.next_at: dict[int, float] = {}  # not before (429 retry_after, a group's even spacing)
+        self.tokens: dict[int, tuple[float, float]] = {}  # private chats: (tokens, at)
         self.group_sent: dict[int, deque[float]] = {}
         self.global_sent: deque[float] = deque()
+
+    def _tokens(self, chat_id: int, now: float) -> float:
+        tokens, at = self.tokens.get(chat_id, (float(self.chat_burst), now))
+        return min(float(self.chat_burst), tokens + (now - at) / self.per_chat_interval)
 
     def ready_at(self, chat_id: int, now: float) -> float:
         at = self.next_at.get(chat_id, 0.0)
         if chat_id < 0:
             window = self.group_sent.get(chat_id)
             if window is not None:
-                while window and window[0] <= now - 60:
+                while window and window[0] <= now - self.WINDOW:
                     window.popleft()
                 if len(window) >= self.group_per_minute:
-                    at = max(at, window[0] + 60)
-        while self.global_sent and self.global_sent[0] <= now - 1:
+                    at = max(at, window[0] + self.WINDOW)
+        elif self.per_chat_interval > 0:
+            tokens = self._tokens(chat_id, now)
+            if tokens < 1.0:
+                at = max(at, now + (1.0 - tokens) * self.per_chat_interval)
+        while self.global_sent and self.global_sent[0] <= now - self.GLOBAL_WINDOW:
             self.global_sent.popleft()
         if len(self.global_sent) >= self.global_per_second:
-            at = max(at, self.global_sent[0] + 1)
+            at = max(at, self.global_sent[0] + self.GLOBAL_WINDOW)
         return at
 
     def sent(self, chat_id: int, now: float) -> None:
-        self.next_at[chat_id] = max(self.next_at.get(chat_id, 0.0), now + self.per_chat_interval)
         if chat_id < 0:
+            self.next_at[chat_id] = max(self.next_at.get(chat_id, 0.0), now + self.group_gap)
             self.group_sent.setdefault(chat_id, deque()).append(now)
+        elif self.per_chat_interval > 0:
+            self.tokens[chat_id] = (self._tokens(chat_id, now) - 1.0, now)
         self.global_sent.append(now)
 
     def retry_after(self, chat_id: int, now: float, seconds: float) -> None:
         self.next_at[chat_id] = max(self.next_at.get(chat_id, 0.0), now + seconds)
 
+    def forget_idle(self, now: float) -> None:
+        """Drop the bookkeeping of chats quiet for a minute (it would grow with every chat ever served)."""
+        for chat_id in [c for c, at in self.next_at.items() if at < now - self.WINDOW]:
+            del self.next_at[chat_id]
+        for chat_id in [c for c, (_, at) in self.tokens.items() if at < now - self.WINDOW]:
+            del self.tokens[chat_id]
+        for chat_id in [c for c, w in self.group_sent.items() if not w or w[-1] < now - self.WINDOW]:
+            del self.group_sent[chat_id]
+
 
 class Outbox:
-    """The delivery worker. ``wake()`` after a commit; ``drain()`` waits until all is sent."""
+    """The delivery worker. ``wake()`` after a commit; ``drain()`` waits until all is sent.
+
+    Which chats have work comes from the store (every enqueue names its chat; a periodic skip scan
+    catches the rest), and each chat's next row is one index seek, so a chat with 200,000 rows
+    queued costs the others nothing. Only rows about to be sent are read and decoded.
+    """
+
+    RESCAN = 5.0  # seconds between full looks at which chats have pending rows
+    AGING = 3.0  # seconds of waiting worth one priority class, across chats when the global budget is short
 
     def __init__(self, store: Store, bot: Bot, limiter: RateLimiter,
                  render: Callable[[dict[str, Any]], bytes] | None = None) -> None:
@@ -157,11 +220,16 @@ class Outbox:
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._inflight: set[int] = set()
+        self._chats: dict[int, None] = {}  # chats that may have pending rows, least recently served first
+        self._rescan_at = 0.0
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
         self.calls = 0
         self.retry_afters = 0
         self.failures = 0
+        self.expired = 0
+        # Seconds from the commit of a change to its delivery in a group (the group view's lag).
+        self.group_lags: deque[float] = deque(maxlen=100_000)
         # Called (in the transaction that keeps the row as failed) when a user's DM answers 403:
         # ``(tx, user_id, blocked)``; the tables service tells the groups where they play.
         self.on_unreachable: Callable[[Tx, int, bool], Awaitable[None]] | None = None
@@ -171,6 +239,7 @@ class Outbox:
 
     def start(self) -> None:
         self._stopping = False
+        self._rescan_at = 0.0
         self._task = asyncio.create_task(self._run(), name="outbox")
 
     async def stop(self) -> None:
@@ -185,11 +254,12 @@ class Outbox:
         deadline = time.monotonic() + timeout
         while True:
             async with self.store.read() as tx:
-                heads = await tx.heads(1)
-            if not heads and not self._inflight:
+                pending = await tx.any_pending()
+            if not pending and not self._inflight:
                 return
             if time.monotonic() > deadline:
                 raise TimeoutError(f"outbox still has work after {timeout}s")
+            self._rescan_at = 0.0
             self.wake()
             await asyncio.sleep(0.02)
 
@@ -209,20 +279,59 @@ class Outbox:
             await asyncio.sleep(0.01)
 
     async def _dispatch(self) -> float:
-        """Start delivering every chat's head row that may go now; return how long to sleep."""
-        async with self.store.read() as tx:
-            heads = await tx.heads()
+        """Start delivering the next row of every chat that may send now; return how long to sleep."""
         now = time.monotonic()
-        delay = 5.0
-        for row in heads:
-            if row.chat_id in self._inflight:
+        queued = self.store.queued
+        if queued:
+            self._chats.update(dict.fromkeys(queued))
+            queued.clear()
+        rescan = now >= self._rescan_at
+        delay = self.RESCAN
+        ready = []
+        for chat_id in self._chats:
+            if chat_id in self._inflight:
                 continue
-            at = self.limiter.ready_at(row.chat_id, now)
+            at = self.limiter.ready_at(chat_id, now)
             if at > now:
                 delay = min(delay, at - now)
                 continue
+            ready.append(chat_id)
+        if not ready and not rescan:
+            return max(delay, 0.005)
+        rows: list[OutboxRow] = []
+        wall = time.time()
+        async with self.store.read() as tx:
+            if rescan:
+                self._rescan_at = now + self.RESCAN
+                self.limiter.forget_idle(now)
+                for chat_id in await tx.pending_chats():
+                    if chat_id not in self._chats:
+                        self._chats[chat_id] = None
+                        if chat_id not in self._inflight and self.limiter.ready_at(chat_id, now) <= now:
+                            ready.append(chat_id)
+            for chat_id in ready:
+                row = await tx.next_row(chat_id)
+                # decided under the store's lock: no enqueue can slip between the look and the discard
+                while row is not None and row.expires_at is not None and row.expires_at < wall:
+                    await tx.drop_expired(row.id)
+                    self.expired += 1
+                    row = await tx.next_row(chat_id)
+                if row is None:
+                    del self._chats[chat_id]
+                else:
+                    rows.append(row)
+        # When the 30 a second in all cannot serve every chat now, the most urgent rows go first (a
+        # player's keyboard before a table edit); a row moves up a class for every AGING seconds it has
+        # waited, so the groups are slowed under overload, not starved.
+        rows.sort(key=lambda r: (r.priority - (wall - (r.created_at or wall)) / self.AGING, r.id))
+        for row in rows:
+            if len(self.limiter.global_sent) >= self.limiter.global_per_second:
+                delay = min(delay, 0.05)
+                break
             self.limiter.sent(row.chat_id, now)
             self._inflight.add(row.chat_id)
+            self._chats.pop(row.chat_id, None)  # served: to the back of the line
+            self._chats[row.chat_id] = None
             asyncio.create_task(self._deliver(row))
         return max(delay, 0.005)
 
@@ -341,12 +450,19 @@ class Outbox:
         elif method == "delete":
             await self.bot.delete_message(row.chat_id, message_id)  # type: ignore[arg-type]
         elif method == "clear_markup":
-            await self.bot.edit_message_reply_markup(chat_id=row.chat_id, message_id=p["message_id"])
+            target = p.get("message_id")
+            if target is None:  # by slot: the message that slot names, if it was ever sent
+                async with self.store.read() as tx:
+                    target = await tx.slot_message(p["slot"])
+            if target is not None:
+                await self.bot.edit_message_reply_markup(chat_id=row.chat_id, message_id=target)
         else:
             raise ValueError(f"unknown outbox method {method!r}")
         # Not fsynced on its own (durable=False): lost on power loss, the row is sent once more, no worse.
         async with self.store.transaction(durable=False) as tx:
             await tx.outbox_done(row, **learned)
+        if row.chat_id < 0 and row.created_at is not None:
+            self.group_lags.append(time.time() - row.created_at)
 
     async def _image(self, payload: dict[str, Any]) -> tuple[str, bytes, str | None]:
         """The picture's bytes and, if Telegram has it already, its file id (then nothing is uploaded)."""

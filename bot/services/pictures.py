@@ -11,6 +11,7 @@ from typing import Any
 from bot.ui.names import plain_name
 
 TRICK_GAMES = frozenset({"carnival", "oh_hell", "klaberjass", "calabrasella", "variety"})
+TABLE_GAMES = TRICK_GAMES | {"karusele"}  # games with a table picture (Karusele: bot/render/karusele.py)
 GRID_GAMES = frozenset({"carnival"})
 
 
@@ -18,7 +19,7 @@ class Pictures:
     """The seam between services and the renderer: what can be drawn, and drawing it."""
 
     def has_table(self, game: str) -> bool:
-        return game in TRICK_GAMES
+        return game in TABLE_GAMES
 
     def has_grid(self, game: str) -> bool:
         """Every trick game gets a score picture: Carnival its grid, the others the generic sheet."""
@@ -27,6 +28,11 @@ class Pictures:
     def table_caption(self, view: dict[str, Any], names: list[str], lang: str) -> str:
         from bot.render import caption_table
 
+        if view.get("game") == "karusele":  # the table's own words, as the text table has them
+            from bot.render.captions import _cap
+            from bot.ui.words import table_lines
+
+            return _cap(table_lines(view, names, lang))
         return caption_table(view, names, lang)
 
     def grid_caption(self, sheet: dict[str, Any], names: list[str], lang: str, game: str = "carnival",
@@ -34,7 +40,7 @@ class Pictures:
         from bot.render import caption_grid, caption_sheet
 
         if game in GRID_GAMES:
-            return caption_grid(sheet, names, lang)
+            return caption_grid(sheet, names, lang, totals)
         return caption_sheet(game, sheet, names, list(totals if totals is not None else sheet.get("totals") or []),
                              lang)
 
@@ -51,11 +57,15 @@ class Pictures:
         spec = {**spec, "names": [plain_name(n) for n in spec.get("names") or []]}  # no RTL tricks in pictures
         kind = spec["kind"]
         if kind == "table":
+            if spec["view"].get("game") == "karusele":
+                from bot.render.karusele import render_karusele
+
+                return render_karusele(spec["view"], spec["names"], spec["lang"])
             return render_table(spec["view"], spec["names"], spec["lang"])
         if kind == "grid":
             game = spec.get("game", "carnival")
             if game in GRID_GAMES:
-                return render_grid(spec["sheet"], spec["names"], spec.get("current"), spec["lang"])
+                return render_grid(spec["sheet"], spec["names"], spec.get("current"), spec["lang"], spec.get("totals"))
             totals = spec.get("totals")
             return render_sheet(game, spec["sheet"], spec["names"],
                                 list(totals if totals is not None else spec["sheet"].get("totals") or []), spec["lang"])

@@ -1,83 +1,156 @@
-"""What people see after a change: the group's table message and log, each player's hand in the DM,
-the score grid and the final standings. Everything goes out through the outbox, in the change's
-own transaction."""
+"""What people see after a change: the group's live table message, each player's hand in the DM,
+the deal's score sheet and the final standings. Everything goes out through the outbox, in the
+change's own transaction.
+
+The group gets ONE table message per deal (per chapter in games without deals), edited in place;
+its caption carries the last few events, so the trick history needs no messages of its own. New
+group messages are only for what people should be told: a new deal, a deal's result, the end.
+A player gets a NEW DM message (a notification) when their turn comes, unless they acted at this
+table within ``ping_after`` seconds (they are looking at it): then their hand is edited in place.
+"""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from bot.services import outbox as out
 from bot.store.sqlite import SeatRow, TableRow, Tx
 from bot.ui import words
+from bot.ui.clip import visible_units
+from bot.ui.i18n import t
 from bot.ui.keyboards import (
     pick_keyboard,
     play_keyboard,
 )
 from engine.core import State
 
+RECENT = 4  # event lines the table message's caption keeps
+CAPTION_LIMIT = 1024
+RESULTS = frozenset({"deal_end", "quarter_end", "game_over"})  # events whose lines are pinned
+LOG_GAMES = frozenset({"pyanitsa", "svinya"})  # games of forced moves: a line per round in the group's log
+TEXT_LIMIT = 4096
+
+
+def hand_slot(row: TableRow, seat: int, n: int | None = None) -> str:
+    """The slot of a seat's current hand message (a new one at each deal and each turn ping)."""
+    if n is None:
+        n = int(row.ui.get("hand_n", {}).get(str(seat), 0))
+    return f"h{row.id}:{seat}:{n}"
+
+
+def mark_pressed(row: TableRow, seat: int) -> None:
+    """A person pressed a button at this table just now (forced moves the table plays for them do not
+    count): their next turn within ``ping_after`` is an edit, not a ping."""
+    row.ui.setdefault("acted", {})[str(seat)] = time.time()
+
+
+def with_recent(head: str, recent: list[str], limit: int) -> str:
+    """The table text followed by the latest event lines that fit in ``limit`` characters."""
+    kept: list[str] = []
+    size = len(head)
+    for line in reversed(recent):
+        if size + len(line) + 1 > limit:
+            break
+        kept.insert(0, line)
+        size += len(line) + 1
+    return "\n".join([head, *kept]) if kept else head
+
 
 class Publisher:
     """Publishing part of ``Tables`` (a mixin)."""
+
+    ping_after: float = 20.0  # seconds: a player who acted more recently is not pinged, their hand is edited
 
     async def _publish(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State,
                        events: list[dict[str, Any]], mover: int | None, chat_lang: str) -> None:
         names = [s.name for s in seats]
         view = state.view(None)
-        await self._table_message(tx, row, view, names, chat_lang)
+        lines: list[str] = []
+        results: list[str] = []
         for event in events:
             line = words.event_line(row.game, event, names, chat_lang)
             if line:
+                (results if event.get("type") in RESULTS else lines).append(line)
+        if row.game in LOG_GAMES:
+            # Every round's line is news, and rounds that play themselves come faster than a table
+            # edit may go out: the lines go to the group's log, where a burst merges into one message.
+            for line in lines + results:
                 await out.log_line(tx, row.chat_id, line, row.thread_id)
-        if any(e.get("type") == "deal_end" for e in events):
+            lines, results = [], []
+        if any(e.get("type") == "deal_end" for e in events):  # the deal's sheet, before the next deal's table
             await self._grid(tx, row, state, names, chat_lang)
-        deal = view.get("deal_no", 0)
-        old_deal = row.ui.get("hand_deal")
-        new_deal = old_deal != deal
-        to_act = state.to_act
-        if new_deal and mover is not None and not seats[mover].is_ai:
-            # The mover's message of the finished deal still shows the keyboard they pressed: close it.
-            await self._hand_message(tx, row, seats[mover], state, names, live=False, deal=old_deal)
+        await self._table_message(tx, row, view, names, chat_lang, lines, results)
+        await self._hands(tx, row, seats, state, names, mover, view.get("deal_no", 0))
+        if state.over:
+            await self._final(tx, row, state, names, state.scores(), chat_lang)
+
+    async def _hands(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State, names: list[str],
+                     mover: int | None, deal: Any) -> None:
+        """Each human's DM: a new message at a new deal, a ping or an edit for the player to act,
+        the mover's hand without its keyboard."""
+        new_deal = row.ui.get("hand_deal") != deal
         row.ui["hand_deal"] = deal
+        acted: dict[str, float] = row.ui.setdefault("acted", {})
+        numbers: dict[str, int] = row.ui.setdefault("hand_n", {})
+        now = time.time()
+        to_act = state.to_act
         for s in seats:
             if s.is_ai:
                 continue
-            if new_deal or state.over or s.seat in (mover, to_act):
-                await self._hand_message(tx, row, s, state, names, live=s.seat == to_act, new=new_deal)
-        if state.over:
-            totals = state.scores()
-            await self._final(tx, row, state, names, totals, chat_lang)
+            key = str(s.seat)
+            live = s.seat == to_act
+            if new_deal:
+                if key in numbers:  # the last deal's message keeps its text, loses its keyboard
+                    await out.clear_keyboard(tx, s.user_id or 0, hand_slot(row, s.seat))
+                numbers[key] = numbers.get(key, -1) + 1
+                await self._hand_message(tx, row, s, state, names, live=live, new=True)
+            elif state.over or s.seat == mover:
+                await self._hand_message(tx, row, s, state, names, live=live)
+            elif live:
+                ping = now - acted.get(key, 0.0) >= self.ping_after
+                if ping:
+                    numbers[key] = numbers.get(key, 0) + 1
+                await self._hand_message(tx, row, s, state, names, live=True, new=ping)
 
     async def _table_message(self, tx: Tx, row: TableRow, view: dict[str, Any], names: list[str],
-                             lang: str) -> None:
-        """One group message per trick (per deal for other games), edited as cards fall."""
+                             lang: str, lines: list[str], results: list[str]) -> bool:
+        """The one group message of this deal (or chapter), edited as cards fall; True when it is new."""
         deal = view.get("deal_no", 0)
-        trick = view.get("trick")
-        chapter = words.hook(row.game, "table_chapter")  # games without tricks: when to post a fresh table
-        if chapter is not None:
-            key = f"{deal}:{chapter(view)}"
-        elif trick and trick.get("plays"):
-            key = f"{deal}:{sum(view.get('tricks') or [0])}"
-        elif row.ui.get("table_deal") != deal:
-            key = f"{deal}:start"
+        chapter = words.hook(row.game, "table_chapter")  # games without deals: when to post a fresh table
+        key = f"{deal}:{chapter(view)}" if chapter is not None else f"{deal}"
+        old = row.ui.get("table_key")
+        fresh = key != old
+        # A new deal's message starts with the result of the deal before (pinned: it stays for the whole
+        # deal, however many edits are merged), then the latest events.
+        if fresh:
+            row.ui["pinned"] = results
+            recent = lines[-RECENT:]
         else:
-            key = row.ui.get("table_key") or f"{deal}:start"
+            recent = (list(row.ui.get("recent") or []) + lines + results)[-RECENT:]
+        head = list(row.ui.get("pinned") or [])
         slot = f"t{row.id}:{key}"
-        fresh = key != row.ui.get("table_key")
+        if fresh and old:
+            # The last deal's table is history: an edit still queued for it is not worth a message.
+            await tx.drop_pending(f"slot:t{row.id}:{old}")
         row.ui["table_key"] = key
-        row.ui["table_deal"] = deal
+        row.ui["recent"] = recent
+        priority = out.GAME if fresh else out.TABLE
         if self.pictures is not None and self.pictures.has_table(row.game):
-            caption = self.pictures.table_caption(view, names, lang)
+            caption = with_recent(self.pictures.table_caption(view, names, lang), head + recent, CAPTION_LIMIT)
             picture = {"kind": "table", "view": view, "names": names, "lang": lang}
             if fresh:
-                await out.send_picture(tx, row.chat_id, picture, caption, slot=slot, thread_id=row.thread_id)
+                await out.send_picture(tx, row.chat_id, picture, caption, slot=slot, thread_id=row.thread_id,
+                                       priority=priority)
             else:
                 await out.edit_picture(tx, row.chat_id, slot, picture, caption, thread_id=row.thread_id)
-            return
-        text = "\n".join(words.table_lines(view, names, lang))
+            return fresh
+        text = with_recent("\n".join(words.table_lines(view, names, lang)), head + recent, TEXT_LIMIT)
         if fresh:
-            await out.send_text(tx, row.chat_id, text, slot=slot, thread_id=row.thread_id)
+            await out.send_text(tx, row.chat_id, text, slot=slot, thread_id=row.thread_id, priority=priority)
         else:
             await out.edit_text(tx, row.chat_id, slot, text, thread_id=row.thread_id)
+        return fresh
 
     async def _grid(self, tx: Tx, row: TableRow, state: State, names: list[str], lang: str,
                     chat_id: int | None = None, thread_id: int | None = None) -> bool:
@@ -94,7 +167,7 @@ class Publisher:
         return True
 
     async def _hand_message(self, tx: Tx, row: TableRow, seat: SeatRow, state: State, names: list[str],
-                            live: bool, new: bool = False, group: int | None = None, deal: Any = None,
+                            live: bool, new: bool = False, group: int | None = None,
                             pick: tuple[str, int] | None = None) -> None:
         assert seat.user_id is not None
         lang = await tx.user_lang(seat.user_id)
@@ -107,17 +180,33 @@ class Publisher:
                 markup = pick_keyboard(row.game, row.id, row.version, legal, pick[0], pick[1], lang)
             else:
                 markup = play_keyboard(row.game, row.id, row.version, legal, lang, group)
-        slot = f"h{row.id}:{seat.seat}:{row.ui.get('hand_deal') if deal is None else deal}"
+        slot = hand_slot(row, seat.seat)
+        priority = out.REPLY if live else out.GAME
         if new:
-            await out.send_text(tx, seat.user_id, text, markup, slot=slot)
+            await out.send_text(tx, seat.user_id, text, markup, slot=slot, priority=priority)
         else:
-            await out.edit_text(tx, seat.user_id, slot, text, markup)
+            await out.edit_text(tx, seat.user_id, slot, text, markup, priority=priority)
+
+    async def _closed_hands(self, tx: Tx, row: TableRow, seats: list[SeatRow]) -> None:
+        """The table was cancelled mid-game: every hand message loses its keyboard and says so."""
+        for s in seats:
+            if s.user_id is None or str(s.seat) not in row.ui.get("hand_n", {}):
+                continue
+            lang = await tx.user_lang(s.user_id)
+            text = "\n".join(filter(None, [words.name(await tx.chat_title(row.chat_id)),
+                                           f"<b>{words.title(row.game, lang)}</b>",
+                                           t(lang, "This table was cancelled.")]))
+            await out.edit_text(tx, s.user_id, hand_slot(row, s.seat), text, None, priority=out.REPLY)
 
     async def _final(self, tx: Tx, row: TableRow, state: State, names: list[str], totals: list[int],
                      lang: str) -> None:
         text = words.standings_text(row.game, names, totals, lang)
         if self.pictures is not None:
             picture = {"kind": "standings", "names": names, "totals": totals, "lang": lang}
-            await out.send_picture(tx, row.chat_id, picture, text, thread_id=row.thread_id)  # clipped there
+            # Visible length decides (an escaped '&' is one character to Telegram): a list too long for a
+            # caption becomes the compact standings, so nobody at the bottom is cut off.
+            fits = visible_units(text) <= CAPTION_LIMIT
+            caption = text if fits else self.pictures.standings_caption(names, totals, lang)
+            await out.send_picture(tx, row.chat_id, picture, caption, thread_id=row.thread_id)  # clipped there
         else:
             await out.send_text(tx, row.chat_id, text, thread_id=row.thread_id)

@@ -21,8 +21,9 @@ from bot.services.lobby import LobbyService
 from bot.services.outbox import Outbox
 from bot.services.pictures import Pictures
 from bot.services.presence import PresenceService, is_paused
-from bot.services.publish import Publisher
+from bot.services.publish import Publisher, hand_slot, mark_pressed
 from bot.services.reports import Reports, rules_text
+from bot.services.seats import SeatService
 from bot.services.types import Actor, Answer, Loaded, Where
 from bot.store.sqlite import SeatRow, Store, TableRow, Tx
 from bot.ui import words
@@ -40,7 +41,7 @@ PAUSE_AFTER = frozenset({"trick", "round", "deal_end", "war"})
 AI_RETRY_MAX = 30.0  # seconds between retries of a failed AI move, at most
 
 
-class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService):
+class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, SeatService):
     """Lobby and play for every table; one lock per table serializes its moves."""
 
     def __init__(self, store: Store, outbox: Outbox, bot_username: str, ai_delay: float = 1.0,
@@ -66,9 +67,12 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService):
         assert row.state is not None
         return State.from_json(row.state)
 
-    async def say(self, where: Where, text: str, markup: Any = None) -> None:
+    async def say(self, where: Where, text: str, markup: Any = None, chatter: bool = False) -> None:
+        """A reply: ahead of table edits; ``chatter`` (/games, /help ...) goes last and expires unsent."""
         async with self.store.transaction() as tx:
-            await out.send_text(tx, where.chat_id, text, markup, thread_id=where.thread_id)
+            await out.send_text(tx, where.chat_id, text, markup, thread_id=where.thread_id,
+                                priority=out.CHATTER if chatter else out.REPLY,
+                                ttl=out.CHATTER_TTL if chatter else None)
         self.outbox.wake()
 
     async def _load(self, tx: Tx, table_id: int) -> Loaded | None:
@@ -114,6 +118,7 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService):
                 if not 0 <= index < len(legal):
                     return Answer(t(lang, "That move is not available."), alert=True)
                 action = legal[index]
+                mark_pressed(row, seat)
                 await self._apply(tx, row, seats, state, seat, action)
         self.outbox.wake()
         self._schedule_ai(table_id)
@@ -154,6 +159,7 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService):
                     if index is None:
                         return Answer(t(lang, "Those cards are not a legal choice."), alert=True)
                     action = legal[index]
+                    mark_pressed(row, seat)
                     await self._apply(tx, row, seats, state, seat, action)
         self.outbox.wake()
         if action is None:
@@ -175,7 +181,7 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService):
             seat = next((s.seat for s in loaded.seats if s.user_id == user_id), None)
             if seat is None or chat_id != user_id:  # only a hand message in the seated player's own DM
                 return
-            current = f"h{table_id}:{seat}:{loaded.row.ui.get('hand_deal')}"
+            current = hand_slot(loaded.row, seat)
             if loaded.row.status == "playing" and await tx.slot_message(current) == message_id:
                 return
             await tx.enqueue(chat_id, "clear_markup", {"message_id": message_id})
@@ -255,9 +261,10 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService):
                 action = RandomPlayer(row.seed ^ row.version).choose(state, seat)
                 events = await self._apply(tx, row, seats, state, seat, action)
         self.outbox.wake()
-        # A forced move waits only where something happened the group should see.
+        # A forced move waits a full beat where something happened the group should see, and a
+        # quarter beat otherwise, so the group can follow (not 70 moves in 5 seconds).
         pause = seats[seat].is_ai or any(e.get("type") in PAUSE_AFTER for e in events)
-        return self.ai_delay if pause else 0.0
+        return self.ai_delay if pause else self.ai_delay / 4
 
     # -- turn timers (bot/services/timers.py decides when) -------------------------------
     async def waiting_humans(self) -> list[tuple[int, int, float, int | None]]:

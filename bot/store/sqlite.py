@@ -71,6 +71,9 @@ class OutboxRow:
     merge_key: str | None
     payload: dict[str, Any]
     attempts: int
+    priority: int = 1
+    expires_at: float | None = None
+    created_at: float | None = None
 
 
 def _table(row: sqlite3.Row) -> TableRow:
@@ -86,8 +89,9 @@ def _table(row: sqlite3.Row) -> TableRow:
 class Tx:
     """The queries of one transaction (or of one read under the store's lock)."""
 
-    def __init__(self, db: Any) -> None:
+    def __init__(self, db: Any, queued: set[int] | None = None) -> None:
         self.db = db
+        self.queued = queued  # chats that got an outbox row: the outbox worker looks at them first
 
     # Each aiosqlite call is a round trip to its thread (execute, fetch and close would be three);
     # execute_fetchall does the whole query in one, which matters when a move makes dozens of queries.
@@ -254,24 +258,39 @@ class Tx:
         return [[r["seat"], r["action"]] for r in rows]
 
     # -- the outbox -----------------------------------------------------------------
+    # Every query here is an index seek (outbox_next, outbox_merge; see migrations/0005_outbox_priority.sql): the cost of
+    # queueing or picking a row does not grow with another chat's backlog.
     async def enqueue(self, chat_id: int, method: str, payload: dict[str, Any], slot: str | None = None,
-                      merge_key: str | None = None) -> None:
+                      merge_key: str | None = None, priority: int = 1, ttl: float | None = None) -> None:
         """Queue an outgoing call. A pending row with the same ``merge_key`` is replaced in place,
-        so a message edited five times before it could be sent is sent once, with the last content."""
+        so a message edited five times before it could be sent is sent once, with the last content
+        (the row keeps its place and the time of the oldest change it carries; the more urgent priority wins)."""
         data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+        if self.queued is not None:
+            self.queued.add(chat_id)
         if merge_key is not None:
-            # The pending row keeps its method: a send not yet made is still a send, with the new content.
+            # A send not yet made is still a send, with the new content; an edit replaces a pending edit
+            # (or keyboard removal) of the same message.
             cur = await self.db.execute(
-                "UPDATE outbox SET payload = ? WHERE id = (SELECT id FROM outbox WHERE merge_key = ? "
+                "UPDATE outbox SET payload = ?, method = CASE WHEN method IN ('send', 'photo') THEN method "
+                "ELSE ? END, priority = MIN(priority, ?) WHERE id = (SELECT id FROM outbox WHERE merge_key = ? "
                 "AND status = 'pending' ORDER BY id DESC LIMIT 1)",
-                (data, merge_key),
+                (data, method, priority, merge_key),
             )
             if cur.rowcount:
                 return
+        now = time.time()
         await self.db.execute(
-            "INSERT INTO outbox(chat_id, method, slot, merge_key, payload) VALUES (?, ?, ?, ?, ?)",
-            (chat_id, method, slot, merge_key, data),
+            "INSERT INTO outbox(chat_id, method, slot, merge_key, payload, priority, expires_at, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (chat_id, method, slot, merge_key, data, priority, None if ttl is None else now + ttl, now),
         )
+
+    async def drop_pending(self, merge_key: str) -> int:
+        """Forget a pending row nobody needs any more (the edit of a deal's table once the next deal is on)."""
+        cur = await self.db.execute("DELETE FROM outbox WHERE merge_key = ? AND status = 'pending' "
+                                    "AND attempts = 0", (merge_key,))
+        return cur.rowcount
 
     async def pending(self, merge_key: str) -> OutboxRow | None:
         row = await self._one("SELECT * FROM outbox WHERE merge_key = ? AND status = 'pending' "
@@ -286,12 +305,33 @@ class Tx:
         await self.db.execute("UPDATE outbox SET payload = ? WHERE id = ?",
                               (json.dumps(payload, ensure_ascii=False, separators=(",", ":")), row_id))
 
-    async def heads(self, limit: int = 500) -> list[OutboxRow]:
-        """The oldest pending row of every chat (each chat's queue is FIFO)."""
+    async def pending_chats(self) -> list[int]:
+        """Every chat with a pending row: a skip scan of the outbox_next index, one seek per chat
+        (SELECT DISTINCT would read every pending row)."""
         rows = await self._all(
-            "SELECT o.* FROM outbox o JOIN (SELECT chat_id, MIN(id) AS id FROM outbox WHERE status = 'pending' "
-            "GROUP BY chat_id) h ON o.id = h.id ORDER BY o.id LIMIT ?", limit)
-        return [_outbox(r) for r in rows]
+            "WITH RECURSIVE c(chat_id) AS ("
+            " SELECT (SELECT MIN(chat_id) FROM outbox WHERE status = 'pending')"
+            " UNION ALL SELECT (SELECT MIN(chat_id) FROM outbox WHERE status = 'pending' AND chat_id > c.chat_id)"
+            " FROM c WHERE c.chat_id IS NOT NULL) "
+            "SELECT chat_id FROM c WHERE chat_id IS NOT NULL")
+        return [r[0] for r in rows]
+
+    async def next_row(self, chat_id: int) -> OutboxRow | None:
+        """The chat's next row: the most urgent priority class first, in order within a class."""
+        row = await self._one("SELECT * FROM outbox WHERE chat_id = ? AND status = 'pending' "
+                              "ORDER BY priority, id LIMIT 1", chat_id)
+        return _outbox(row) if row else None
+
+    async def any_pending(self) -> bool:
+        return await self._one("SELECT 1 FROM outbox WHERE status = 'pending' LIMIT 1") is not None
+
+    async def drop_expired(self, row_id: int) -> None:
+        await self.db.execute("DELETE FROM outbox WHERE id = ? AND status = 'pending'", (row_id,))
+
+    async def heads(self, limit: int = 500) -> list[OutboxRow]:
+        """The next row of every chat, oldest first (tests and tools; the worker asks chat by chat)."""
+        rows = [r for r in [await self.next_row(c) for c in await self.pending_chats()] if r is not None]
+        return sorted(rows, key=lambda r: r.id)[:limit]
 
     async def outbox_done(self, row: OutboxRow, slot_message: int | None = None, blob: str | None = None,
                           file_id: str | None = None) -> bool:
@@ -363,7 +403,8 @@ class Tx:
 
 def _outbox(row: sqlite3.Row) -> OutboxRow:
     return OutboxRow(row["id"], row["chat_id"], row["method"], row["slot"], row["merge_key"],
-                     json.loads(row["payload"]), row["attempts"])
+                     json.loads(row["payload"]), row["attempts"], row["priority"], row["expires_at"],
+                     row["created_at"])
 
 
 class InlineConnection:
@@ -439,6 +480,7 @@ class Store:
         self.lock_patience = LOCK_PATIENCE
         self._synchronous = "FULL"
         self.busy_waits = 0  # how often a BEGIN found the database locked by another connection
+        self.queued: set[int] = set()  # chats enqueued to since the outbox last looked (see Tx.enqueue)
 
     async def open(self) -> Store:
         if str(self.path) != ":memory:":
@@ -516,7 +558,7 @@ class Store:
                 self._synchronous = level
             await self._begin(self._db.execute, "BEGIN IMMEDIATE")
             try:
-                yield Tx(self._db)
+                yield Tx(self._db, self.queued)
             except BaseException:
                 try:
                     await self._db.execute("ROLLBACK")
@@ -541,4 +583,4 @@ class Store:
         """Reads, serialized with the writes (one connection; never inside another transaction)."""
         assert self._db is not None, "store is not open"
         async with self._lock:
-            yield Tx(self._db)
+            yield Tx(self._db, self.queued)

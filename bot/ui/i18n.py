@@ -6,8 +6,11 @@ the English texts, and a missing translation falls back to English.
 
 from __future__ import annotations
 
+import gettext
+from collections.abc import Callable
 from functools import cache
 
+from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 from bot.resources import package_path
@@ -17,19 +20,50 @@ LOCALES = package_path("locales")
 
 
 @cache
-def catalog(lang: str) -> dict[str, str]:
+def _po(lang: str) -> Catalog | None:
     path = LOCALES / lang / "LC_MESSAGES" / "messages.po"
     if not path.exists():
-        return {}
+        return None
     with path.open("rb") as fh:
-        cat = read_po(fh, locale=lang)
-    return {str(m.id): str(m.string) for m in cat if m.id and m.string and not m.fuzzy}
+        return read_po(fh, locale=lang)
+
+
+@cache
+def catalog(lang: str) -> dict[str, str]:
+    cat = _po(lang)
+    if cat is None:
+        return {}
+    return {str(m.id): str(m.string) for m in cat
+            if m.id and isinstance(m.id, str) and m.string and not m.fuzzy}
+
+
+@cache
+def plural_catalog(lang: str) -> tuple[dict[str, tuple[str, ...]], Callable[[int], int]]:
+    """Plural entries (``msgid`` → every form) and the language's rule from its Plural-Forms header."""
+    cat = _po(lang)
+    if cat is None:
+        return {}, lambda n: int(n != 1)
+    forms = {str(m.id[0]): tuple(str(s) for s in m.string) for m in cat
+             if isinstance(m.id, tuple | list) and all(m.string) and not m.fuzzy}
+    return forms, gettext.c2py(cat.plural_expr)
 
 
 def t(lang: str, msgid: str, /, **values: object) -> str:
     """The text of ``msgid`` in ``lang``, with ``{name}`` placeholders filled in."""
     text = catalog(lang).get(msgid, msgid) if lang != "en" else msgid
     return text.format(**values) if values else text
+
+
+def nt(lang: str, singular: str, plural: str, n: int, /, **values: object) -> str:
+    """gettext's ngettext: the form of ``singular``/``plural`` for the number ``n`` ("1 card", "5 карт");
+    ``{n}`` and the other placeholders are filled in."""
+    forms, rule = plural_catalog(lang) if lang != "en" else ({}, None)
+    found = forms.get(singular)
+    if found and rule is not None:
+        text = found[min(rule(n), len(found) - 1)]
+    else:
+        text = singular if n == 1 else plural
+    return text.format(n=n, **values)
 
 
 def lang_of(language_code: str | None) -> str:

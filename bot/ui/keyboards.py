@@ -168,3 +168,21 @@ def language_keyboard(scope: str) -> InlineKeyboardMarkup:
         InlineKeyboardButton(text="English", callback_data=Lang(scope=scope, lang="en").pack()),
         InlineKeyboardButton(text="Русский", callback_data=Lang(scope=scope, lang="ru").pack()),
     ]])
+
+
+def leave_keyboard(table_id: int, seat: int, lang: str) -> InlineKeyboardMarkup:
+    """Confirm handing a seat over mid-game (the seat travels in the data: a press names it): to an AI,
+    or to an AI until someone from the group takes it with a Join button."""
+    def b(text: str, op: str) -> InlineKeyboardButton:
+        return InlineKeyboardButton(text=text, callback_data=Lobby(t=table_id, op=op, k=str(seat)).pack())
+
+    return InlineKeyboardMarkup(inline_keyboard=[
+        [b("🤖 " + t(lang, "Yes, an AI takes the seat"), "quit")],
+        [b("🙋 " + t(lang, "Yes, someone from the group may take it"), "offer")],
+        [b(t(lang, "No, stay"), "stay")],
+    ])
+
+
+def take_seat_keyboard(table_id: int, seat: int, lang: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
+        text="✋ " + t(lang, "Take this seat"), callback_data=Lobby(t=table_id, op="take", k=str(seat)).pack())]])

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-from bot.ui.i18n import t
+from bot.ui.i18n import nt, t
 from bot.ui.names import plain_name
 from engine.cards import SUIT_SYMBOLS, pretty_text
 
@@ -184,7 +184,7 @@ def table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> list[s
         number = f"{view['deal_no']}/{total}" if total else str(view["deal_no"])
         head += " · " + t(lang, "deal {k}", k=number)
     if view.get("hand_size"):
-        head += " · " + t(lang, "{n} cards", n=view["hand_size"])
+        head += " · " + nt(lang, "{n} card", "{n} cards", int(view["hand_size"]))
     if "trump" in view:
         trump = suit(view.get("trump")) if view.get("trump") else t(lang, "no trump")
         card = f" ({cards([view['trump_card']])})" if view.get("trump_card") else ""

@@ -56,10 +56,14 @@ def replay_log(db: Path) -> tuple[State, list[tuple[int, str]], list[list[dict[s
 
 
 def log_lines(game: str, events: list[list[dict[str, Any]]], names: list[str], lang: str) -> list[str]:
-    """The group log lines the moves should have produced (as people see them: plain text)."""
+    """The lines the group must have been shown (as people see them: plain text): the results of deals,
+    quarters and the game. Other event lines live in the live table message's caption and are
+    replaced as play goes on (edits are merged), so they need not all reach the group."""
     lines = []
     for move in events:
         for event in move:
+            if event.get("type") not in ("deal_end", "quarter_end", "game_over"):
+                continue
             line = words.event_line(game, event, names, lang)
             if line:
                 lines.append(plain(line))

@@ -38,7 +38,9 @@ async def test_a_game_with_pictures_and_file_reuse(tmp_path):
             photos = [m for m in group.messages() if m.kind == "photo"]
             tables = [m for m in photos if "Карнавал" in m.content and "сдача" in m.content]
             grids = [m for m in photos if m not in tables and "🏁" not in m.content]
-            assert len(tables) >= 3 * 6, "one table picture per trick at least"
+            assert len(tables) == 3, "one live table picture per deal"
+            order = [("grid" if m in grids else "table") for m in photos if m in grids or m in tables]
+            assert order == ["table", "grid", "table", "grid", "table", "grid"], "a deal's sheet before the next deal"
             assert sum(m.edit_count for m in tables) > 0, "table pictures are edited in place"
             assert fake.calls_of("editMessageMedia"), "edits go through editMessageMedia"
             assert len(grids) == 3, "a score grid after each of the 3 deals"

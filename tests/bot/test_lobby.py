@@ -65,7 +65,8 @@ async def test_bad_commands_and_lobby_buttons(tmp_path):
             assert "at least 3 players" in await say(ann, "/begin")
             await say(bob, "/join")
             assert "Bob" in lobby.content
-            assert "already at this table" in await say(bob, "/join")
+            assert await say(bob, "/join") == "", "the group is not told (it sees Bob seated)"
+            assert "already at this table" in bob.inbox()[-1].content  # Bob is, privately
             await say(bob, "/leave")
             assert "Bob" not in lobby.content
             assert "not at this table" in await say(bob, "/leave")

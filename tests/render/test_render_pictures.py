@@ -120,7 +120,10 @@ def test_table_shows_last_trick_with_winner_when_trick_empty() -> None:
     assert sorted(layout.cards) == sorted(public_cards(view, "last_trick"))
     winner = view["last_trick"]["winner"]
     winner_tags = [d.text for d in layout.texts if d.kind == "play_tag" and d.seat == winner]
-    assert winner_tags and "won by" in winner_tags[0] and "over" in winner_tags[0]
+    # under the winner's own card: "★ won it" (a dangling "★ won by" named nobody)
+    assert winner_tags and "★ won it" in winner_tags[0] and "over" in winner_tags[0]
+    others = [d.text for d in layout.texts if d.kind == "play_tag" and d.seat != winner]
+    assert others and not any("★" in t for t in others)
     lead = view["last_trick"]["plays"][0]["seat"]
     assert "low" in drawn(layout, "play_tag", lead)[0]
     assert any("Last trick" in t for t in drawn(layout, "trick_label"))
@@ -204,3 +207,24 @@ def test_card_faces_cached_and_coloured() -> None:
     assert reddish(card_image("AS", 100)) == 0
     assert card_image("10D", 100).tobytes() != card_image("10H", 100).tobytes()
     assert len({card_image(c, 60).tobytes() for c in ["JK", "J11", "J15", "J20", "BR"]}) == 5
+
+
+def test_no_trump_label_is_whole_and_one_quarter_draws_one_quarter() -> None:
+    from bot.render import caption_grid, layout_grid
+    from bot.render.text import fit
+
+    view = ex.last_trick_example(4)
+    view = {**view, "trump": None, "trump_card": None}
+    for lang, label in (("en", "No trump"), ("ru", "Без козыря")):
+        drawn_label = [d for d in layout_table(view, NAMES[:4], lang).texts if d.kind == "trump"]
+        assert [d.text for d in drawn_label] == [label]
+        box = drawn_label[0].cell
+        assert fit(label, 24, box[2] - box[0], True) == label, "the label fits its box uncut"
+    sheet = {"players": 3, "quarters": 1, "deals": [{"quarter": 1, "hand_size": 6, "bids": [1, 2, 3],
+                                                      "points": [5, -30, 3], "tricks": [1, 0, 2]}],
+             "quarter_results": [], "totals": [0, 0, 0]}
+    one = layout_grid(sheet, NAMES[:3], 2, "en", [5, -30, 3])
+    assert [d.text for d in one.texts if d.kind == "quarter"] == ["1 Q"]
+    assert [d.text for d in one.texts if d.kind == "total"] == ["5", "−30", "3"]
+    total = caption_grid(sheet, NAMES[:3], "en", [5, -30, 3]).split("TOTAL")[1]
+    assert "5" in total and "−30" in total and " 0" not in total

@@ -1,0 +1,157 @@
+"""Leaving a game that has started: the seat goes to an AI player, so nobody is stuck waiting.
+
+``/leave`` mid-game asks the player to confirm (a button in the group); the table's creator or a chat
+admin may hand an absent player's seat over the same way (``/leave 2``: the seat number, or a name).
+The group is told, the leaver's hand message loses its keyboard, and the AI moves if it is its turn.
+"""
+
+from __future__ import annotations
+
+from bot.services import outbox as out
+from bot.services.publish import hand_slot
+from bot.services.types import Actor, Answer, Where
+from bot.store.sqlite import SeatRow, TableRow, Tx
+from bot.ui import words
+from bot.ui.i18n import t
+from bot.ui.keyboards import leave_keyboard, take_seat_keyboard
+
+
+def ai_name(taken: set[str]) -> str:
+    from bot.services.lobby import AI_NAMES
+
+    return next(n for n in AI_NAMES + tuple(f"🤖 AI {i}" for i in range(99)) if n not in taken)
+
+
+def find_seat(seats: list[SeatRow], arg: str) -> int | None:
+    """A seat named by its number (1-based) or by a player's name (case-insensitive, exact)."""
+    arg = arg.strip()
+    if arg.isdigit():
+        seat = int(arg) - 1
+        return seat if 0 <= seat < len(seats) else None
+    folded = arg.casefold().lstrip("@")
+    return next((s.seat for s in seats if s.name.casefold() == folded), None)
+
+
+class SeatService:
+    """Seat hand-over of ``Tables`` (a mixin: it uses the store, outbox, locks and publishing of Tables)."""
+
+    async def ask_leave(self, where: Where, actor: Actor, arg: str, is_admin: bool) -> bool:
+        """Ask to confirm handing a seat to an AI; False when no game is running here (the lobby's
+        /leave applies then)."""
+        lang = where.lang
+        async with self.store.read() as tx:
+            row = await tx.open_table(where.chat_id, where.thread_id)
+            seats = await tx.seats(row.id) if row is not None else []
+        if row is None or row.status != "playing":
+            return False
+        if arg:
+            seat = find_seat(seats, arg)
+            if seat is None or seats[seat].is_ai:
+                await self.say(where, t(lang, "There is no such player at this table: {who}.",
+                                        who=words.name(arg[:64])))
+                return True
+            if seats[seat].user_id != actor.user_id and actor.user_id != row.creator_id and not is_admin:
+                await self.say(where, t(lang, "Only the table's creator or an admin can hand another player's "
+                                              "seat to an AI."))
+                return True
+        else:
+            seat = next((s.seat for s in seats if s.user_id == actor.user_id), None)
+            if seat is None:
+                await self.say(where, t(lang, "You are not at this table."))
+                return True
+        who = words.name(seats[seat].name)
+        await self.say(where, t(lang, "{who}: leave the game? An AI player takes the seat and plays on.", who=who),
+                       leave_keyboard(row.id, seat, lang))
+        return True
+
+    async def confirm_leave(self, table_id: int, seat: int, actor: Actor, lang: str, is_admin: bool,
+                            chat_id: int, prompt_id: int | None, offer: bool = False) -> Answer:
+        """The confirmation press: checked against the chat it came from, the seat and the presser's rights."""
+        async with self.lock(table_id), self.store.transaction() as tx:
+            loaded = await self._load(tx, table_id)
+            if loaded is None or loaded.row.chat_id != chat_id:
+                return Answer(t(lang, "This button is not valid any more."), alert=True)
+            row, seats = loaded.row, loaded.seats
+            if row.status != "playing" or not 0 <= seat < len(seats) or seats[seat].is_ai:
+                return Answer(t(lang, "This button is not valid any more."), alert=True)
+            leaver = seats[seat]
+            if leaver.user_id != actor.user_id and actor.user_id != row.creator_id and not is_admin:
+                return Answer(t(lang, "Only the player, the table's creator or an admin can do this."), alert=True)
+            if prompt_id is not None:  # the question is answered: its buttons go
+                await tx.enqueue(chat_id, "clear_markup", {"message_id": prompt_id}, priority=out.REPLY)
+            name = ai_name({s.name for s in seats})
+            chat_lang = await tx.chat_lang(row.chat_id)
+            assert leaver.user_id is not None
+            user_lang = await tx.user_lang(leaver.user_id)
+            await out.edit_text(tx, leaver.user_id, hand_slot(row, seat),
+                                t(user_lang, "You left the game at {chat}; {ai} plays your seat.",
+                                  chat=words.name(await tx.chat_title(row.chat_id)), ai=words.name(name)),
+                                None, priority=out.REPLY)
+            seats[seat] = SeatRow(seat, None, name)
+            await tx.set_seats(row.id, seats)
+            row.version += 1  # every keyboard of the old version is stale now
+            await tx.save_table(row)
+            await out.log_line(tx, row.chat_id, "🚪 " + t(chat_lang, "{who} left the game; {ai} plays the seat.",
+                                                         who=words.name(leaver.name), ai=words.name(name)),
+                               row.thread_id)
+            if offer:  # the AI plays the seat until someone from the group takes it
+                row.ui.setdefault("offered", []).append(seat)
+                await out.send_text(tx, row.chat_id, t(chat_lang, "{ai} plays {who}'s seat until someone takes it: "
+                                                                 "press the button to play on from here.",
+                                                       ai=words.name(name), who=words.name(leaver.name)),
+                                    take_seat_keyboard(row.id, seat, chat_lang), slot=f"offer:{row.id}:{seat}",
+                                    thread_id=row.thread_id)
+                await tx.save_table(row, touch=False)
+            await self._after_seat_change(tx, row, seats)
+        self.outbox.wake()
+        self._schedule_ai(table_id)
+        return Answer(t(lang, "Done: an AI player took the seat."))
+
+    async def take_seat(self, table_id: int, seat: int, actor: Actor, lang: str, chat_id: int) -> Answer:
+        """Someone from the group takes a seat that was offered: they play it on from now."""
+        async with self.lock(table_id), self.store.transaction() as tx:
+            loaded = await self._load(tx, table_id)
+            if loaded is None or loaded.row.chat_id != chat_id or loaded.row.status != "playing":
+                return Answer(t(lang, "This button is not valid any more."), alert=True)
+            row, seats = loaded.row, loaded.seats
+            offered = row.ui.get("offered") or []
+            if seat not in offered or not 0 <= seat < len(seats) or not seats[seat].is_ai:
+                return Answer(t(lang, "This seat is taken."), alert=True)
+            if any(s.user_id == actor.user_id for s in seats):
+                return Answer(t(lang, "You are already at this table."), alert=True)
+            if not actor.started:
+                return Answer(t(lang, "Open the bot first, then you are seated."),
+                              url=f"https://t.me/{self.bot_username}?start=x")
+            ai = seats[seat].name
+            seats[seat] = SeatRow(seat, actor.user_id, actor.name)
+            await tx.set_seats(row.id, seats)
+            offered.remove(seat)
+            row.ui["offered"] = offered
+            row.version += 1
+            chat_lang = await tx.chat_lang(row.chat_id)
+            await out.edit_text(tx, row.chat_id, f"offer:{row.id}:{seat}",
+                                "✋ " + t(chat_lang, "{who} takes the seat of {ai}.", who=words.name(actor.name),
+                                         ai=words.name(ai)), None, thread_id=row.thread_id, priority=out.GAME)
+            state = self._state(row)
+            numbers: dict[str, int] = row.ui.setdefault("hand_n", {})
+            numbers[str(seat)] = numbers.get(str(seat), -1) + 1  # a fresh hand message for the new player
+            await self._hand_message(tx, row, seats[seat], state, [s.name for s in seats],
+                                     live=state.to_act == seat, new=True)
+            await tx.save_table(row)
+            await self._after_seat_change(tx, row, seats, skip=seat)
+        self.outbox.wake()
+        return Answer(t(lang, "You are in."))
+
+    async def _after_seat_change(self, tx: Tx, row: TableRow, seats: list[SeatRow], skip: int | None = None) -> None:
+        """The version moved on: the player to act needs a keyboard of the new version."""
+        state = self._state(row)
+        to_act = state.to_act
+        if to_act is not None and to_act != skip and not seats[to_act].is_ai:
+            await self._hand_message(tx, row, seats[to_act], state, [s.name for s in seats], live=True)
+        self._cache[row.id] = (row.version, state)
+
+    async def close_prompt(self, chat_id: int, message_id: int) -> None:
+        """'No, stay': the question's buttons go away."""
+        async with self.store.transaction() as tx:
+            await tx.enqueue(chat_id, "clear_markup", {"message_id": message_id}, priority=out.REPLY)
+        self.outbox.wake()
