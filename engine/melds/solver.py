@@ -1,0 +1,182 @@
+"""The table solver: a legal new table for the old one plus cards from a hand, or proof that
+none exists; and the largest part of a hand that can go down.
+
+``solve`` releases every joker that a real card can replace (a released joker may still
+take its old meaning, so releasing never loses a solution), pins the others by the
+variant's rule (Carousel: they move freely with their meaning; Vatican: they stay with a
+natural card of their meld; Tahiti: their meld is frozen), then searches. It first tries to
+keep every old meld (the added cards alone form new melds), then rearranges the whole table.
+Exact: None only when no legal arrangement exists. Deterministic: same input, same output.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engine import cards
+from engine.melds.jokers import old_jokers, release_choices, release_sources
+from engine.melds.layout import is_single
+from engine.melds.search import FREE, PIN, Search
+from engine.melds.tablecards import JOKER_AS, table_card_str
+from engine.melds.validate import normalise
+from engine.melds.variants import Variant
+
+
+@dataclass
+class Solution:
+    """A new table: ``table`` (melds in display order; Tahiti's loose singles as one-card
+    melds), ``kept`` (old melds left unchanged), ``released_jokers`` (meanings of old jokers
+    whose meaning changed)."""
+
+    table: list[list[int]]
+    kept: int
+    released_jokers: list[int] = field(default_factory=list)
+
+
+@dataclass
+class _Instance:
+    fixed: list[list[int]]
+    mand: Counter[int]
+    opt: Counter[int]
+    partners: dict[int, frozenset[int]]
+    natural_like: Counter[int]
+
+
+def _instances(variant: Variant, table: Sequence[Sequence[int]], added: Sequence[int]):
+    jokers = old_jokers(table)
+    sources = release_sources(variant, table, added)
+    added_items = Counter(FREE if c == cards.JOKER else c for c in added)
+    for released in release_choices(variant, jokers, sources):
+        fixed: list[list[int]] = []
+        mand: Counter[int] = Counter(added_items)
+        opt: Counter[int] = Counter()
+        partners: dict[int, frozenset[int]] = {}
+        natural_like: Counter[int] = Counter()
+        frozen = {j.meld for i, j in enumerate(jokers) if i not in released} if variant.joker_meld_frozen else set()
+        pin = 0
+        for m, meld in enumerate(table):
+            if m in frozen:
+                fixed.append(list(meld))
+                continue
+            if is_single(variant, meld):
+                opt[FREE if meld[0] >= 64 else meld[0]] += 1
+                continue
+            for x in meld:
+                if x < 64:
+                    mand[x] += 1
+        for i, j in enumerate(jokers):
+            if j.meld in frozen:
+                continue
+            if i in released:
+                mand[FREE] += 1
+            elif variant.joker_stays_in_meld:
+                item = PIN + 64 * pin + j.meaning
+                pin += 1
+                mand[item] += 1
+                partners[item] = frozenset(x for x in table[j.meld] if x < 64)
+            else:
+                mand[j.meaning] += 1
+                natural_like[j.meaning] += 1
+        yield _Instance(fixed, mand, opt, partners, natural_like)
+
+
+def _key(variant: Variant, meld: Sequence[int]) -> tuple[int, ...]:
+    return tuple(normalise(variant, meld))
+
+
+def _pin_jokers(variant: Variant, melds: list[list[int]], natural_like: Counter[int],
+                old_keys: Counter[tuple[int, ...]]) -> None:
+    """Turn ``natural_like[c]`` natural ``c`` back into jokers meaning ``c``, preferring melds
+    that then equal an old meld (so they count as kept)."""
+    for c, k in sorted(natural_like.items()):
+        for prefer_old in (True, False):
+            for meld in melds:
+                while k and c in meld and sum(1 for x in meld if x < 64) > 1:
+                    trial = list(meld)
+                    trial[trial.index(c)] = JOKER_AS + c
+                    if prefer_old and old_keys[_key(variant, trial)] == 0:
+                        break
+                    meld[:] = trial
+                    k -= 1
+        if k:
+            raise AssertionError("solver lost a joker")  # cannot happen: c was counted in
+
+
+def _finish(variant: Variant, table: Sequence[Sequence[int]], melds: list[list[int]]) -> Solution:
+    melds = [normalise(variant, m) if len(m) > 1 else list(m) for m in melds]
+    melds.sort(key=lambda m: (len(m) == 1, m))
+    old = Counter(_key(variant, m) for m in table if not is_single(variant, m))
+    new = Counter(_key(variant, m) for m in melds)
+    kept = sum((old & new).values())
+    old_j = Counter(x - JOKER_AS for m in table for x in m if x >= JOKER_AS)
+    new_j = Counter(x - JOKER_AS for m in melds for x in m if x >= JOKER_AS)
+    released = sorted((old_j - new_j).elements())
+    return Solution(melds, kept, released)
+
+
+def solve(variant: Variant, table: Sequence[Sequence[int]], added: Sequence[int]) -> Solution | None:
+    """A legal new table holding every old table card and every card of ``added``, or None."""
+    table = [list(m) for m in table]
+    keep_all = Search(variant, Counter(FREE if c == cards.JOKER else c for c in added)).run()
+    if keep_all is not None:
+        return _finish(variant, table, [*table, *keep_all[0]])
+    old_keys = Counter(_key(variant, m) for m in table if not is_single(variant, m))
+    for inst in _instances(variant, table, added):
+        found = Search(variant, inst.mand, inst.opt, inst.partners).run()
+        if found is None:
+            continue
+        melds, used = found
+        left = inst.opt - used
+        melds = [*inst.fixed, *melds]
+        _pin_jokers(variant, melds, inst.natural_like, old_keys)
+        singles = [[cards.JOKER if x == FREE else x] for x in sorted(left.elements())]
+        return _finish(variant, table, [*melds, *singles])
+    return None
+
+
+def explain_no_solution(variant: Variant, table: Sequence[Sequence[int]], added: Sequence[int]) -> str:
+    """One line naming a card for a move that ``solve`` refuses."""
+    table = [list(m) for m in table]
+    everything = [x for m in table for x in m] + list(added)
+    for c in added:
+        if c != cards.JOKER and not _fits_somewhere(variant, everything, c):
+            return f"no meld can hold {table_card_str(c)} with the cards on this table"
+    names = " ".join(table_card_str(c) for c in added)
+    first = table_card_str(added[0]) if added else "these cards"
+    return f"no arrangement of the table uses {first} ({names}) with every table card in a valid meld"
+
+
+def _fits_somewhere(variant: Variant, everything: Sequence[int], c: int) -> bool:
+    pool = Counter(FREE if x == cards.JOKER else (x - JOKER_AS if x >= JOKER_AS else x) for x in everything)
+    pool[c] -= 1
+    s = Search(variant, Counter({c: 1}), pool)
+    return bool(s._melds_with(c))
+
+
+_POINTS = {cards.ACE: 11, cards.KING: 10, cards.QUEEN: 10, cards.JACK: 10}
+
+
+def card_points(card: int) -> int:
+    """Tie-break weight in best_subset: face value, pictures 10, ace 11, joker 30."""
+    if card == cards.JOKER:
+        return 30
+    r = cards.rank_of(card)
+    return _POINTS.get(r, r)
+
+
+def best_subset(variant: Variant, table: Sequence[Sequence[int]], hand: Sequence[int]) -> list[int]:
+    """The largest non-empty part of ``hand`` that can go down with the table (ties: the most
+    points put down, then the smallest card codes), sorted; [] if no card can."""
+    table = [list(m) for m in table]
+    everything = [x for m in table for x in m] + list(hand)
+    usable = sorted(c for c in hand if c == cards.JOKER or _fits_somewhere(variant, everything, c))
+    for size in range(len(usable), 0, -1):
+        combos = sorted({tuple(sorted(s)) for s in itertools.combinations(usable, size)},
+                        key=lambda s: (-sum(card_points(c) for c in s), s))
+        for subset in combos:
+            if solve(variant, table, list(subset)) is not None:
+                return list(subset)
+    return []
