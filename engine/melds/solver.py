@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine import cards
+from engine.melds.dp import RankDP
 from engine.melds.jokers import old_jokers, release_choices, release_sources
 from engine.melds.layout import is_single
 from engine.melds.search import FREE, PIN, Search
@@ -83,6 +84,27 @@ def _instances(variant: Variant, table: Sequence[Sequence[int]], added: Sequence
         yield _Instance(fixed, mand, opt, partners, natural_like)
 
 
+def partition(variant: Variant, mand: Counter[int], opt: Counter[int] | None = None,
+              partners: dict[int, frozenset[int]] | None = None,
+              maximise: bool = False) -> tuple[list[list[int]], Counter[int]] | None:
+    """Melds using every item of ``mand`` and some of ``opt`` (all the optional ones it can
+    when ``maximise``), or None. The rank programme when it applies, else the search."""
+    opt = opt or Counter()
+    free = mand[FREE] + opt[FREE]
+    if not partners and (variant.max_jokers_per_meld is not None or free <= variant.min_meld - 1):
+        m = [mand[c] for c in range(64)]
+        o = [opt[c] for c in range(64)]
+        found = RankDP(variant, m, o, mand[FREE], opt[FREE], maximise, card_points).solve()
+        if found is None:
+            return None
+        melds, opt_used, free_used = found
+        used = Counter({c: n for c, n in enumerate(opt_used) if n})
+        if free_used:
+            used[FREE] = free_used
+        return melds, used
+    return Search(variant, mand, opt, partners).run()
+
+
 def _key(variant: Variant, meld: Sequence[int]) -> tuple[int, ...]:
     return tuple(normalise(variant, meld))
 
@@ -120,12 +142,12 @@ def _finish(variant: Variant, table: Sequence[Sequence[int]], melds: list[list[i
 def solve(variant: Variant, table: Sequence[Sequence[int]], added: Sequence[int]) -> Solution | None:
     """A legal new table holding every old table card and every card of ``added``, or None."""
     table = [list(m) for m in table]
-    keep_all = Search(variant, Counter(FREE if c == cards.JOKER else c for c in added)).run()
+    keep_all = partition(variant, Counter(FREE if c == cards.JOKER else c for c in added))
     if keep_all is not None:
         return _finish(variant, table, [*table, *keep_all[0]])
     old_keys = Counter(_key(variant, m) for m in table if not is_single(variant, m))
     for inst in _instances(variant, table, added):
-        found = Search(variant, inst.mand, inst.opt, inst.partners).run()
+        found = partition(variant, inst.mand, inst.opt, inst.partners)
         if found is None:
             continue
         melds, used = found
