@@ -108,6 +108,10 @@ def parse_lay(action: str) -> tuple[list[int], list[list[int]] | None]:
     return hand, layout
 
 
+def is_lay(action: str) -> bool:
+    return action.split()[:1] == [LAY]
+
+
 def flat(table: Iterable[Sequence[int]]) -> list[int]:
     """Table cards as pack cards: a placed joker counts as the joker it is."""
     return [JOKER if melds.is_placed_joker(c) else c for m in table for c in m]
@@ -323,14 +327,14 @@ class RummyState(State):
         return lays + self._verbs(bool(lays))
 
     def _apply(self, action: str) -> list[Event]:
-        if action.startswith(LAY + " "):
+        if is_lay(action):
             assert self.turn is not None
             return self._lay(self.turn, *self.resolve_lay(action))
         return self._apply_verb(action)
 
     def act(self, seat: int, action: str) -> list[Event]:
         """As ``State.act``, but any legal lay-down is accepted whether it was listed or not."""
-        if not action.startswith(LAY + " "):
+        if not is_lay(action):
             return super().act(seat, action)
         to_act = self._to_act()
         if to_act is None:
@@ -345,7 +349,7 @@ class RummyState(State):
         return self._lay(seat, hand_cards, new_table)
 
     def is_legal(self, seat: int, action: str) -> bool:
-        if not action.startswith(LAY + " "):
+        if not is_lay(action):
             return super().is_legal(seat, action)
         if seat != self._to_act():
             return False
@@ -357,7 +361,7 @@ class RummyState(State):
 
     def canonical_action(self, action: str) -> str:
         """The explicit form of a legal lay-down (other actions unchanged); raises IllegalAction."""
-        if not action.startswith(LAY + " "):
+        if not is_lay(action):
             return action
         try:
             hand_cards, new_table = self.resolve_lay(action)
@@ -366,7 +370,7 @@ class RummyState(State):
         return lay_text(hand_cards, new_table)
 
     def why_illegal(self, action: str) -> str:
-        verbs = [a for a in self.legal_actions() if not a.startswith(LAY + " ")]
+        verbs = [a for a in self.legal_actions() if not is_lay(a)]
         if self._may_lay():
             verbs.insert(0, "lay CARDS [/ LAYOUT]")
         verb = action.split()[0] if action.split() else ""

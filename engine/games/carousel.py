@@ -58,7 +58,8 @@ HAND_BONUS = 25
 class CarouselOptions(Options):
     """Scarne's rules by default; ``culbertson`` switches to Culbertson's earlier version."""
 
-    culbertson: bool = Field(False, description="Culbertson's variant: draw up to 4, knock at 10 or less at the start of a turn")
+    culbertson: bool = Field(
+        False, description="Culbertson's variant: draw up to 4, knock at 10 or less at the start of a turn")
     target: int = Field(150, ge=10, le=10000, description="the game ends when someone's total reaches this")
 
 

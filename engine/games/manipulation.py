@@ -34,7 +34,8 @@ class ManipulationOptions(PenaltyOptions):
     """Defaults: play to 200 penalty points, no fixed number of deals."""
 
     deals: int = Field(0, ge=0, le=100, description="deals in the match (0: until the target)")
-    target: int = Field(200, ge=0, le=10000, description="the match ends when someone's penalties reach this (200 or 300)")
+    target: int = Field(
+        200, ge=0, le=10000, description="the match ends when someone's penalties reach this (200 or 300)")
 
 
 class ManipulationState(MustMeldState, PenaltyState):
