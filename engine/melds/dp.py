@@ -20,6 +20,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
+from typing import Any
 
 from engine import cards
 from engine.melds.tablecards import JOKER_AS
@@ -172,10 +173,156 @@ class RankDP:
     def solve(self) -> tuple[list[list[int]], list[int], int] | None:
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
         start = ((), (), (), ())
+        if not self.maximise:
+            return self._solve_feasible(start)
         val = self._f(0, 0, start, (0, 0, 0, 0), self.fm0, self.fo0, (0,) * 8)
         if val == _NONE:
             return None
-        return self._rebuild(start)
+        return self._rebuild(start, lambda key: self.memo[key][1])
+
+    # -- feasibility: the aces kept for the top are a bit mask, not part of the state --------
+    #
+    # When an ace may be low or high, how many aces of each suit were kept for the top matters
+    # only at the last position. Instead of carrying that vector through every state, each
+    # state answers with the bit mask of the vectors for which it can be completed; the low
+    # end picks a vector and the top end checks it. States no longer multiply by the vectors.
+
+    def _init_masks(self) -> None:
+        opts = []
+        for su in range(4):
+            ace = cards.make(14, su)
+            if self.both:
+                opts.append([(rm, ro) for rm in range(self.mand[ace] + 1) for ro in range(self.opt[ace] + 1)])
+            else:
+                opts.append([(0, 0)])
+        self.res_opts = opts
+        self.stride = [1, len(opts[0]), len(opts[0]) * len(opts[1]), len(opts[0]) * len(opts[1]) * len(opts[2])]
+        total = self.stride[3] * len(opts[3])
+        self.all = (1 << total) - 1
+        self.comp = []
+        for su in range(4):
+            row = {}
+            for oi, o in enumerate(opts[su]):
+                mask = 0
+                for r in range(total):
+                    if (r // self.stride[su]) % len(opts[su]) == oi:
+                        mask |= 1 << r
+                row[o] = mask
+            self.comp.append(row)
+        self.mmemo: dict[tuple, int] = {}
+
+    def _res_of(self, r: int) -> tuple[int, ...]:
+        digits = [self.res_opts[su][(r // self.stride[su]) % len(self.res_opts[su])] for su in range(4)]
+        return tuple(d[0] for d in digits) + tuple(d[1] for d in digits)
+
+    def _solve_feasible(self, start: tuple):
+        self._init_masks()
+        mask = self._m(0, 0, start, (0, 0, 0, 0), self.fm0, self.fo0)
+        if not mask:
+            return None
+        r = (mask & -mask).bit_length() - 1
+        res = self._res_of(r)
+        return self._rebuild(start, lambda key: self._pick(key, r, res))
+
+    def _options(self, pi: int, s: int, runs: tuple, fm: int, fo: int, res: tuple | None):
+        """(choice, next key, comp mask) of every move of suit ``s`` at position index ``pi``;
+        ``res`` None at the top position means every kept-aces option of the suit."""
+        p = self.pos[pi]
+        code = _card_at(p, s)
+        allow_sets = not (self.both and p == 1)
+        if self.both and p == 14:
+            if res is None:
+                avail = [(o, o[0], 0, o[1]) for o in self.res_opts[s]]
+            else:
+                avail = [((res[s], res[4 + s]), res[s], 0, res[4 + s])]
+        elif self.both and p == 1:
+            avail = [(None, 0, self.mand[code], self.opt[code])]
+        else:
+            avail = [(None, self.mand[code], 0, self.opt[code])]
+        for o, must, flex, optn in avail:
+            for total in range(must + flex + optn, must - 1, -1):
+                used_flex = min(flex, total - must)
+                used_o = total - must - used_flex
+                comp = self.all
+                nres = res
+                if self.both and p == 1:
+                    oo = (flex - used_flex, optn - used_o)
+                    comp = self.comp[s].get(oo, 0)
+                    if res is not None:
+                        nl = list(res)
+                        nl[s], nl[4 + s] = oo
+                        nres = tuple(nl)
+                elif o is not None:
+                    comp = self.comp[s][o]
+                for move in _suit_moves(runs[s], total, fm + fo, self.cap, allow_sets, True):
+                    new_runs, xs, _, jok, _plan = move
+                    if not self._room(pi, s, new_runs, fm + fo - jok):
+                        continue
+                    jm = min(jok, fm)
+                    jo = jok - jm
+                    yield (total, move, jm, jo, nres), (new_runs, xs, fm - jm, fo - jo), comp
+
+    def _m(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int, want: int | None = None) -> int:
+        """Some non-empty part of ``want`` (kept-aces vectors) for which this state can be
+        completed, or 0 if none of ``want`` can. Memo: bits known good, bits known bad."""
+        want = self.all if want is None else want
+        key = (pi, s, runs, x, fm, fo)
+        known = self.mmemo.get(key)
+        if known is None:
+            known = self.mmemo[key] = [0, 0]
+        if want & known[0]:
+            return want & known[0]
+        want &= ~known[1]
+        if not want:
+            return 0
+        found = 0
+        if pi == self.last:
+            if fm == 0 and all((r >> 2) & 3 == 3 for rs in runs for r in rs):
+                found = want
+        elif s == 4:
+            cap = 4 if self.cap is None else self.cap
+            for j in range(0, fm + fo + 1):
+                if set_split(x, j, cap, self.v.max_set, self.v.min_meld) is None:
+                    continue
+                jm = min(j, fm)
+                found = self._m(pi + 1, 0, runs, (0, 0, 0, 0), fm - jm, fo - (j - jm), want)
+                if found:
+                    break
+        else:
+            for _, (new_runs, xs, nfm, nfo), comp in self._options(pi, s, runs, fm, fo, None):
+                w = comp & want
+                if not w:
+                    continue
+                nruns = runs[:s] + (new_runs,) + runs[s + 1:]
+                nx = x[:s] + (xs,) + x[s + 1:]
+                found = self._m(pi, s + 1, nruns, nx, nfm, nfo, w)
+                if found:
+                    break
+        if found:
+            known[0] |= found
+        else:
+            known[1] |= want
+        return found
+
+    def _pick(self, key: tuple, r: int, res: tuple) -> tuple:
+        """The first move at ``key`` that keeps kept-aces vector ``r`` completable."""
+        pi, s, runs, x, fm, fo, _ = key
+        bit = 1 << r
+        if s == 4:
+            cap = 4 if self.cap is None else self.cap
+            for j in range(0, fm + fo + 1):
+                if set_split(x, j, cap, self.v.max_set, self.v.min_meld) is None:
+                    continue
+                jm = min(j, fm)
+                if self._m(pi + 1, 0, runs, (0, 0, 0, 0), fm - jm, fo - (j - jm), bit):
+                    return (j, jm, j - jm)
+            raise AssertionError("no set split on the chosen path")
+        for choice, (new_runs, xs, nfm, nfo), comp in self._options(pi, s, runs, fm, fo, res):
+            nruns = runs[:s] + (new_runs,) + runs[s + 1:]
+            nx = x[:s] + (xs,) + x[s + 1:]
+            if comp & bit and self._m(pi, s + 1, nruns, nx, nfm, nfo, bit):
+                return choice
+        raise AssertionError("no move on the chosen path")
 
     def _f(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int, res: tuple) -> Value:
         key = (pi, s, runs, x, fm, fo, res)
@@ -251,7 +398,7 @@ class RankDP:
 
     # -- rebuilding concrete melds from the choices --------------------------------------
 
-    def _rebuild(self, start: tuple) -> tuple[list[list[int]], list[int], int]:
+    def _rebuild(self, start: tuple, choose: Callable[[tuple], Any]) -> tuple[list[list[int]], list[int], int]:
         melds: list[list[int]] = []
         open_runs: list[list[tuple[int, list[int]]]] = [[] for _ in range(4)]  # (code, cards)
         opt_used = [0] * 64
@@ -259,7 +406,7 @@ class RankDP:
         pi, s, runs, x, fm, fo, res = 0, 0, start, (0, 0, 0, 0), self.fm0, self.fo0, (0,) * 8
         set_cards: list[list[int]] = [[] for _ in range(4)]
         while pi < self.last:
-            _, choice = self.memo[(pi, s, runs, x, fm, fo, res)]
+            choice = choose((pi, s, runs, x, fm, fo, res))
             p = self.pos[pi]
             if s == 4:
                 j, jm, jo = choice

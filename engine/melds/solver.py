@@ -20,7 +20,7 @@ from engine import cards
 from engine.melds.dp import RankDP
 from engine.melds.jokers import old_jokers, release_choices, release_sources
 from engine.melds.layout import is_single
-from engine.melds.search import FREE, PIN, Search
+from engine.melds.search import FREE, PIN, Search, meaning
 from engine.melds.tablecards import JOKER_AS, table_card_str
 from engine.melds.validate import normalise
 from engine.melds.variants import Variant
@@ -90,8 +90,12 @@ def partition(variant: Variant, mand: Counter[int], opt: Counter[int] | None = N
     """Melds using every item of ``mand`` and some of ``opt`` (all the optional ones it can
     when ``maximise``), or None. The rank programme when it applies, else the search."""
     opt = opt or Counter()
+    if partners and any(mand[k] for k in partners):
+        return _pinned(variant, mand, opt, partners, maximise)
     free = mand[FREE] + opt[FREE]
-    if not partners and (variant.max_jokers_per_meld is not None or free <= variant.min_meld - 1):
+    if not maximise and _some_card_fits_nowhere(variant, mand, opt):
+        return None
+    if (variant.max_jokers_per_meld is not None or free <= variant.min_meld - 1):
         m = [mand[c] for c in range(64)]
         o = [opt[c] for c in range(64)]
         found = RankDP(variant, m, o, mand[FREE], opt[FREE], maximise, card_points).solve()
@@ -102,7 +106,98 @@ def partition(variant: Variant, mand: Counter[int], opt: Counter[int] | None = N
         if free_used:
             used[FREE] = free_used
         return melds, used
-    return Search(variant, mand, opt, partners).run()
+    return Search(variant, mand, opt).run()
+
+
+def _some_card_fits_nowhere(variant: Variant, mand: Counter[int], opt: Counter[int]) -> bool:
+    """A cheap refutation: a card that must go down but no meld of the pool could hold."""
+    pool = mand + opt
+    jokers = pool[FREE]
+    cap = min(jokers, variant.max_jokers_per_meld if variant.max_jokers_per_meld is not None else jokers)
+    lo, hi = variant.positions()[0], variant.positions()[-1]
+    for c in mand:
+        if c >= 64:
+            continue
+        r, su = cards.rank_of(c), cards.suit_of(c)
+        others = sum(1 for t in range(4) if t != su and pool[cards.make(r, t)])
+        if others + min(cap, 3 - others) >= variant.min_meld - 1:
+            continue
+        fits = False
+        for q in _positions(c):
+            if not lo <= q <= hi:
+                continue
+            for a in range(q - variant.min_meld + 1, q + 1):
+                b = a + variant.min_meld - 1
+                if a < lo or b > hi:
+                    continue
+                missing = sum(1 for p in range(a, b + 1) if p != q and not pool[cards.make(14 if p == 1 else p, su)])
+                if missing <= cap:
+                    fits = True
+                    break
+            if fits:
+                break
+        if not fits:
+            return True
+    return False
+
+
+def _value(used: Counter[int]) -> tuple[int, int]:
+    return sum(used.values()), sum(card_points(cards.JOKER if c == FREE else c) * n for c, n in used.items())
+
+
+def _pinned(variant: Variant, mand: Counter[int], opt: Counter[int], partners: dict[int, frozenset[int]],
+            maximise: bool) -> tuple[list[list[int]], Counter[int]] | None:
+    """Vatican's jokers that keep their meaning must share a meld with a natural card of their
+    old meld. First the relaxation (such a joker is just its card): no arrangement there means
+    none at all; if its arrangement already obeys the rule it is the answer. Otherwise every
+    meld the joker may end in is tried, the rest solved again."""
+    pins = sorted(k for k in mand if k >= PIN and mand[k])
+    relaxed: Counter[int] = Counter()
+    for k, n in mand.items():
+        relaxed[meaning(k) if k >= PIN else k] += n
+    found = partition(variant, relaxed, opt, None, maximise)
+    if found is None:
+        return None
+    melds, used = found
+    if _place_pins(melds, pins, partners):
+        return melds, used
+    x = pins[0]
+    best: tuple[list[list[int]], Counter[int]] | None = None
+    for meld in Search(variant, mand, opt, partners)._melds_with(x):
+        rest_m, rest_o = Counter(mand), Counter(opt)
+        took: Counter[int] = Counter()
+        for item, _ in meld:
+            if rest_m[item] > 0:
+                rest_m[item] -= 1
+            else:
+                rest_o[item] -= 1
+                took[item] += 1
+        sub = partition(variant, +rest_m, +rest_o, partners, maximise)
+        if sub is None:
+            continue
+        cand = ([[t for _, t in meld], *sub[0]], sub[1] + took)
+        if not maximise:
+            return cand
+        if best is None or _value(cand[1]) > _value(best[1]):
+            best = cand
+    return best
+
+
+def _place_pins(melds: list[list[int]], pins: list[int], partners: dict[int, frozenset[int]]) -> bool:
+    """Turn one natural of each pinned joker's meaning into that joker, in a meld that holds one
+    of its partners; False (melds unchanged) if that cannot be done."""
+    if not pins:
+        return True
+    x, rest = pins[0], pins[1:]
+    c = meaning(x)
+    for meld in melds:
+        if c in meld and partners[x] & {y for y in meld if y < 64}:
+            i = meld.index(c)
+            meld[i] = JOKER_AS + c
+            if _place_pins(melds, rest, partners):
+                return True
+            meld[i] = c
+    return False
 
 
 def _key(variant: Variant, meld: Sequence[int]) -> tuple[int, ...]:
@@ -140,11 +235,59 @@ def _finish(variant: Variant, table: Sequence[Sequence[int]], melds: list[list[i
 
 
 def solve(variant: Variant, table: Sequence[Sequence[int]], added: Sequence[int]) -> Solution | None:
-    """A legal new table holding every old table card and every card of ``added``, or None."""
+    """A legal new table holding every old table card and every card of ``added``, or None.
+
+    Tried in turn, the first that works wins: the added cards alone (every old meld kept);
+    the added cards with the old melds near them (the others kept); the whole table."""
     table = [list(m) for m in table]
     keep_all = partition(variant, Counter(FREE if c == cards.JOKER else c for c in added))
     if keep_all is not None:
         return _finish(variant, table, [*table, *keep_all[0]])
+    tried: set[int] = set()
+    for radius in (1, 2):
+        near = _near_melds(variant, table, added, radius)
+        if not near or len(near) == len(table) or len(near) in tried:
+            continue
+        tried.add(len(near))
+        local = _solve_all(variant, [table[i] for i in near], added)
+        if local is not None:
+            rest = [m for i, m in enumerate(table) if i not in near]
+            return _finish(variant, table, [*rest, *local])
+    found = _solve_all(variant, table, added)
+    return None if found is None else _finish(variant, table, found)
+
+
+def _positions(c: int) -> list[int]:
+    r = cards.rank_of(c)
+    return [1, 14] if r == cards.ACE else [r]
+
+
+def _near_melds(variant: Variant, table: Sequence[Sequence[int]], added: Sequence[int], radius: int) -> set[int]:
+    """Old melds with a card of an added card's rank, or of its suit within two places;
+    ``radius`` 2 adds the melds near those."""
+    seeds = [c for c in added if c != cards.JOKER]
+    if any(c == cards.JOKER for c in added):
+        return set(range(len(table)))  # a joker may go anywhere
+    chosen: set[int] = set()
+    for _ in range(radius):
+        marks = {(cards.rank_of(c), -1) for c in seeds}
+        marks |= {(p + d, cards.suit_of(c)) for c in seeds for p in _positions(c) for d in range(-2, 3)}
+        new = set()
+        for i, meld in enumerate(table):
+            if i in chosen:
+                continue
+            for x in meld:
+                c = x - JOKER_AS if x >= JOKER_AS else x
+                if (cards.rank_of(c), -1) in marks or any((p, cards.suit_of(c)) in marks for p in _positions(c)):
+                    new.add(i)
+                    break
+        chosen |= new
+        seeds = [x - JOKER_AS if x >= JOKER_AS else x for i in new for x in table[i] if x != cards.JOKER]
+    return chosen
+
+
+def _solve_all(variant: Variant, table: list[list[int]], added: Sequence[int]) -> list[list[int]] | None:
+    """Melds for the whole of ``table`` plus ``added`` (no old meld kept on purpose), or None."""
     old_keys = Counter(_key(variant, m) for m in table if not is_single(variant, m))
     for inst in _instances(variant, table, added):
         found = partition(variant, inst.mand, inst.opt, inst.partners)
@@ -155,7 +298,7 @@ def solve(variant: Variant, table: Sequence[Sequence[int]], added: Sequence[int]
         melds = [*inst.fixed, *melds]
         _pin_jokers(variant, melds, inst.natural_like, old_keys)
         singles = [[cards.JOKER if x == FREE else x] for x in sorted(left.elements())]
-        return _finish(variant, table, [*melds, *singles])
+        return [*melds, *singles]
     return None
 
 

@@ -31,12 +31,10 @@ def _joker_meanings(block_naturals: tuple[int, ...], size: int) -> list[int]:
     for c in block_naturals:
         r, s = cards.rank_of(c), cards.suit_of(c)
         out.update(cards.make(r, su) for su in range(4))
-        for d in range(-size, size + 1):
-            rr = r + d
-            if 2 <= rr <= 14:
-                out.add(cards.make(rr, s))
-            if rr == 1:
-                out.add(cards.make(14, s))
+        for pos in ([1, 14] if r == cards.ACE else [r]):  # an ace sits at either end
+            for d in range(-size, size + 1):
+                if 1 <= pos + d <= 14:
+                    out.add(cards.make(14 if pos + d == 1 else pos + d, s))
     return sorted(out)
 
 
