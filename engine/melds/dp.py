@@ -104,7 +104,10 @@ def _suit_moves(runs: tuple[int, ...], total: int, jokers: int, cap: int | None,
                     if cap is None and stopped and (k_n or k_j):
                         break  # merging the stopped run with the new one is as good
                     nr = new + [NEW_NATURAL] * k_n + [new_joker(cap)] * k_j
-                    out.append((tuple(sorted(nr)), x, total, jok + k_j, (*plan, k_n, k_j)))
+                    short = sum(1 for r in nr if (r >> 2) & 3 < 3)
+                    ones = sum(1 for r in nr if (r >> 2) & 3 == 1)
+                    top = any(r & TOP for r in nr)
+                    out.append((tuple(sorted(nr)), x, total, jok + k_j, (*plan, k_n, k_j), short, ones, top))
             return
         code, n = groups[gi]
         cls, j = (code >> 2) & 3, code & 3
@@ -145,6 +148,10 @@ class RankDP:
         # naturals of each suit at each position index (a position past the end holds none)
         self.ahead = [[self.mand[_card_at(p, su)] + self.opt[_card_at(p, su)] for su in range(4)]
                       for p in self.pos] + [[0] * 4, [0] * 4]
+        # suits after ``s`` with naturals at each position index, and how many naturals
+        self.future = [[(sum(1 for t in range(s + 1, 4) if self.ahead[i][t]),
+                         sum(self.ahead[i][t] for t in range(s + 1, 4))) for s in range(4)]
+                       for i in range(self.last)]
         # positions from an index to the last one with no natural of the suit (for TOP runs)
         self.gaps = [[0] * 4 for _ in range(self.last + 2)]
         for i in range(self.last - 1, -1, -1):
@@ -254,9 +261,14 @@ class RankDP:
                         nres = tuple(nl)
                 elif o is not None:
                     comp = self.comp[s][o]
-                for move in _suit_moves(runs[s], total, fm + fo, self.cap, allow_sets, True):
-                    new_runs, xs, _, jok, _plan = move
-                    if not self._room(pi, s, new_runs, fm + fo - jok):
+                jokers = fm + fo
+                a1, a2, gaps = self.ahead[pi + 1][s], self.ahead[pi + 2][s], self.gaps[pi + 1][s]
+                for move in _suit_moves(runs[s], total, jokers, self.cap, allow_sets, True):
+                    new_runs, xs, _, jok, _plan, short, ones, top = move
+                    left = jokers - jok
+                    if short and (short > a1 + left or ones > a2 + left):
+                        continue  # short runs cannot reach 3 cards
+                    if top and gaps > left:
                         continue
                     jm = min(jok, fm)
                     jo = jok - jm
@@ -289,12 +301,20 @@ class RankDP:
                 if found:
                     break
         else:
+            future_suits, future_cards = self.future[pi][s]
+            capj = 4 if self.cap is None else self.cap
             for _, (new_runs, xs, nfm, nfo), comp in self._options(pi, s, runs, fm, fo, None):
                 w = comp & want
                 if not w:
                     continue
-                nruns = runs[:s] + (new_runs,) + runs[s + 1:]
                 nx = x[:s] + (xs,) + x[s + 1:]
+                if xs or any(nx):
+                    # the cards put aside for sets at this rank must still make sets of 3+
+                    jl = nfm + nfo
+                    if (sum(1 for v in nx if v) + future_suits + min(jl, capj) < self.v.min_meld
+                            or sum(nx) + future_cards + jl < self.v.min_meld * max(nx)):
+                        continue
+                nruns = runs[:s] + (new_runs,) + runs[s + 1:]
                 found = self._m(pi, s + 1, nruns, nx, nfm, nfo, w)
                 if found:
                     break
@@ -379,7 +399,7 @@ class RankDP:
                 nres[4 + s] = optn - used_o
                 nres = tuple(nres)
             for move in _suit_moves(runs[s], total, fm + fo, self.cap, allow_sets, can_continue):
-                new_runs, xs, _, jok, _plan = move
+                new_runs, xs, _, jok, _plan = move[:5]
                 if not self._room(pi, s, new_runs, fm + fo - jok):
                     continue
                 jm = min(jok, fm)
@@ -427,7 +447,7 @@ class RankDP:
             used_o = total - must - min(flex, total - must)
             opt_used[code] += used_o
             free_o_used += jo
-            new_runs, xs, _, _, plan = move
+            new_runs, xs, _, _, plan = move[:5]
             nat_card, jok_card = code, JOKER_AS + code
             old = sorted(open_runs[s], key=lambda r: r[0])
             nxt: list[tuple[int, list[int]]] = []
