@@ -216,7 +216,8 @@ class RankDP:
                         mask |= 1 << r
                 row[o] = mask
             self.comp.append(row)
-        self.mmemo: dict[tuple, int] = {}
+        self.mmemo: dict[tuple, list[int]] = {}
+        self._init_totals()
 
     def _res_of(self, r: int) -> tuple[int, ...]:
         digits = [self.res_opts[su][(r // self.stride[su]) % len(self.res_opts[su])] for su in range(4)]
@@ -231,48 +232,48 @@ class RankDP:
         res = self._res_of(r)
         return self._rebuild(start, lambda key: self._pick(key, r, res))
 
-    def _options(self, pi: int, s: int, runs: tuple, fm: int, fo: int, res: tuple | None):
-        """(choice, next key, comp mask) of every move of suit ``s`` at position index ``pi``;
-        ``res`` None at the top position means every kept-aces option of the suit."""
+    def _init_totals(self) -> None:
+        """Per position index and suit: (how many naturals go down there, mask of kept-aces
+        vectors that allow it). At the top, aces kept for it must go down; at the low end,
+        what is not used is kept."""
+        self.totals = []
+        for pi, p in enumerate(self.pos):
+            row = []
+            for su in range(4):
+                code = _card_at(p, su)
+                merged: dict[int, int] = {}
+                if self.both and p == 14:
+                    for o in self.res_opts[su]:
+                        for t in range(o[0], o[0] + o[1] + 1):
+                            merged[t] = merged.get(t, 0) | self.comp[su][o]
+                elif self.both and p == 1:
+                    flex, optn = self.mand[code], self.opt[code]
+                    for t in range(flex + optn + 1):
+                        used_flex = min(flex, t)
+                        merged[t] = self.comp[su].get((flex - used_flex, optn - (t - used_flex)), 0)
+                else:
+                    for t in range(self.mand[code], self.mand[code] + self.opt[code] + 1):
+                        merged[t] = self.all
+                row.append(sorted(((t, m) for t, m in merged.items() if m), reverse=True))
+            self.totals.append(row)
+
+    def _moves(self, pi: int, s: int, runs: tuple, fm: int, fo: int, total: int):
+        """Moves of suit ``s`` at position index ``pi`` putting ``total`` naturals down."""
         p = self.pos[pi]
-        code = _card_at(p, s)
         allow_sets = not (self.both and p == 1)
-        if self.both and p == 14:
-            if res is None:
-                avail = [(o, o[0], 0, o[1]) for o in self.res_opts[s]]
-            else:
-                avail = [((res[s], res[4 + s]), res[s], 0, res[4 + s])]
-        elif self.both and p == 1:
-            avail = [(None, 0, self.mand[code], self.opt[code])]
-        else:
-            avail = [(None, self.mand[code], 0, self.opt[code])]
-        for o, must, flex, optn in avail:
-            for total in range(must + flex + optn, must - 1, -1):
-                used_flex = min(flex, total - must)
-                used_o = total - must - used_flex
-                comp = self.all
-                nres = res
-                if self.both and p == 1:
-                    oo = (flex - used_flex, optn - used_o)
-                    comp = self.comp[s].get(oo, 0)
-                    if res is not None:
-                        nl = list(res)
-                        nl[s], nl[4 + s] = oo
-                        nres = tuple(nl)
-                elif o is not None:
-                    comp = self.comp[s][o]
-                jokers = fm + fo
-                a1, a2, gaps = self.ahead[pi + 1][s], self.ahead[pi + 2][s], self.gaps[pi + 1][s]
-                for move in _suit_moves(runs[s], total, jokers, self.cap, allow_sets, True):
-                    new_runs, xs, _, jok, _plan, short, ones, top = move
-                    left = jokers - jok
-                    if short and (short > a1 + left or ones > a2 + left):
-                        continue  # short runs cannot reach 3 cards
-                    if top and gaps > left:
-                        continue
-                    jm = min(jok, fm)
-                    jo = jok - jm
-                    yield (total, move, jm, jo, nres), (new_runs, xs, fm - jm, fo - jo), comp
+        jokers = fm + fo
+        a1, a2, gaps = self.ahead[pi + 1][s], self.ahead[pi + 2][s], self.gaps[pi + 1][s]
+        out = []
+        for move in _suit_moves(runs[s], total, jokers, self.cap, allow_sets, True):
+            new_runs, xs, _, jok, _plan, short, ones, top = move
+            left = jokers - jok
+            if short and (short > a1 + left or ones > a2 + left):
+                continue  # short runs cannot reach 3 cards
+            if top and gaps > left:
+                continue
+            jm = min(jok, fm)
+            out.append((move, new_runs, xs, jm, jok - jm))
+        return out
 
     def _m(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int, want: int | None = None) -> int:
         """Some non-empty part of ``want`` (kept-aces vectors) for which this state can be
@@ -303,19 +304,23 @@ class RankDP:
         else:
             future_suits, future_cards = self.future[pi][s]
             capj = 4 if self.cap is None else self.cap
-            for _, (new_runs, xs, nfm, nfo), comp in self._options(pi, s, runs, fm, fo, None):
+            for total, comp in self.totals[pi][s]:
                 w = comp & want
                 if not w:
                     continue
-                nx = x[:s] + (xs,) + x[s + 1:]
-                if xs or any(nx):
-                    # the cards put aside for sets at this rank must still make sets of 3+
-                    jl = nfm + nfo
-                    if (sum(1 for v in nx if v) + future_suits + min(jl, capj) < self.v.min_meld
-                            or sum(nx) + future_cards + jl < self.v.min_meld * max(nx)):
-                        continue
-                nruns = runs[:s] + (new_runs,) + runs[s + 1:]
-                found = self._m(pi, s + 1, nruns, nx, nfm, nfo, w)
+                for _move, new_runs, xs, jm, jo in self._moves(pi, s, runs, fm, fo, total):
+                    nx = x[:s] + (xs,) + x[s + 1:]
+                    nfm, nfo = fm - jm, fo - jo
+                    if xs or any(nx):
+                        # the cards put aside for sets at this rank must still make sets of 3+
+                        jl = nfm + nfo
+                        if (sum(1 for v in nx if v) + future_suits + min(jl, capj) < self.v.min_meld
+                                or sum(nx) + future_cards + jl < self.v.min_meld * max(nx)):
+                            continue
+                    nruns = runs[:s] + (new_runs,) + runs[s + 1:]
+                    found = self._m(pi, s + 1, nruns, nx, nfm, nfo, w)
+                    if found:
+                        break
                 if found:
                     break
         if found:
@@ -337,11 +342,14 @@ class RankDP:
                 if self._m(pi + 1, 0, runs, (0, 0, 0, 0), fm - jm, fo - (j - jm), bit):
                     return (j, jm, j - jm)
             raise AssertionError("no set split on the chosen path")
-        for choice, (new_runs, xs, nfm, nfo), comp in self._options(pi, s, runs, fm, fo, res):
-            nruns = runs[:s] + (new_runs,) + runs[s + 1:]
-            nx = x[:s] + (xs,) + x[s + 1:]
-            if comp & bit and self._m(pi, s + 1, nruns, nx, nfm, nfo, bit):
-                return choice
+        for total, comp in self.totals[pi][s]:
+            if not comp & bit:
+                continue
+            for move, new_runs, xs, jm, jo in self._moves(pi, s, runs, fm, fo, total):
+                nruns = runs[:s] + (new_runs,) + runs[s + 1:]
+                nx = x[:s] + (xs,) + x[s + 1:]
+                if self._m(pi, s + 1, nruns, nx, fm - jm, fo - jo, bit):
+                    return (total, move, jm, jo, res)
         raise AssertionError("no move on the chosen path")
 
     def _f(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int, res: tuple) -> Value:
