@@ -103,6 +103,8 @@ def _suit_moves(runs: tuple[int, ...], total: int, jokers: int, cap: int | None,
                         break
                     if cap is None and stopped and (k_n or k_j):
                         break  # merging the stopped run with the new one is as good
+                    if cap is None and (jok + k_j) and (x or k_n):
+                        continue  # without a joker limit a natural takes a joker's place here
                     nr = new + [NEW_NATURAL] * k_n + [new_joker(cap)] * k_j
                     short = sum(1 for r in nr if (r >> 2) & 3 < 3)
                     ones = sum(1 for r in nr if (r >> 2) & 3 == 1)
