@@ -28,14 +28,14 @@ from engine.selfplay import POLICIES, play_game
 
 # game id, options, player counts: every variant and option that changes the rules.
 VARIANTS: list[tuple[str, dict[str, Any], tuple[int, ...]]] = [
-    ("carousel", {"target": 60}, (2, 3, 5)),
-    ("carousel", {"target": 60, "culbertson": True}, (2, 4)),
-    ("machiavelli", {}, (2, 4, 5)),
-    ("tahiti", {}, (2, 3, 5)),
-    ("guadalupe", {}, (2, 4, 5)),
-    ("vatican", {}, (2, 3, 5)),
-    ("shanghai", {}, (3, 4, 5)),
-    ("manipulation", {"target": 60}, (3, 5, 6)),
+    ("carousel", {"target": 60}, (2, 4)),
+    ("carousel", {"target": 40, "culbertson": True}, (2, 3)),
+    ("machiavelli", {}, (2, 5)),
+    ("tahiti", {}, (2, 4)),
+    ("guadalupe", {}, (3, 5)),
+    ("vatican", {}, (2, 4)),
+    ("shanghai", {}, (3, 5)),
+    ("manipulation", {"target": 30}, (3, 6)),
 ]
 IDS = [g + ("-culbertson" if o.get("culbertson") else "") for g, o, _ in VARIANTS]
 
@@ -166,18 +166,17 @@ def test_selfplay_every_step(game: str, options: dict[str, Any], counts: tuple[i
 def test_selfplay_independent_checks(game: str, options: dict[str, Any], counts: tuple[int, ...]) -> None:
     """Our own rules at every move, over a few games per player count; lay-downs do happen."""
     total_lays = 0
-    for players in counts:
-        for k in range(2):
-            state, lays = drive(game, players, 500 + 10 * players + k, POLICIES[k % 3], options)
-            total_lays += lays
-            assert state.over
+    for k, players in enumerate(counts):
+        state, lays = drive(game, players, 500 + 10 * players + k, POLICIES[(k + 1) % 3], options)
+        total_lays += lays
+        assert state.over
     assert total_lays > 0
 
 
 def test_tables_really_get_rearranged() -> None:
     """Self-play exercises the solver: some lay-downs rearrange existing melds, not only add."""
     rearranged = 0
-    for seed in range(6):
+    for seed in range(3):
         state = get_game("machiavelli").new(3, seed=seed)
         bots = [RandomPlayer(seed + s, "uniform") for s in range(3)]
         while (seat := state.to_act) is not None:
