@@ -332,15 +332,29 @@ class RummyState(State):
             return self._lay(self.turn, *self.resolve_lay(action))
         return self._apply_verb(action)
 
+    def _verb_legal(self, action: str) -> bool:
+        """Is a non-lay action legal now? Asks the solver only when the answer depends on whether
+        a lay-down exists (``pass``, a must-meld ``draw``), so replays of records stay cheap."""
+        if not self._may_lay():
+            return action in self._verbs(False)
+        able, unable = action in self._verbs(True), action in self._verbs(False)
+        if able == unable:
+            return able
+        return action in self.legal_actions()
+
     def act(self, seat: int, action: str) -> list[Event]:
-        """As ``State.act``, but any legal lay-down is accepted whether it was listed or not."""
-        if not is_lay(action):
-            return super().act(seat, action)
+        """As ``State.act``, but any legal lay-down is accepted whether it was listed or not, and
+        other actions are checked without listing lay-downs when that cannot change the answer."""
         to_act = self._to_act()
         if to_act is None:
             raise IllegalAction(action, "the game is over")
         if seat != to_act:
             raise IllegalAction(action, f"it is seat {to_act}'s turn, not seat {seat}'s")
+        if not is_lay(action):
+            if not self._verb_legal(action):
+                raise IllegalAction(action, self.why_illegal(action))
+            self._legal_cache = None
+            return self._apply_verb(action)
         try:
             hand_cards, new_table = self.resolve_lay(action)
         except LayError as exc:
@@ -349,10 +363,10 @@ class RummyState(State):
         return self._lay(seat, hand_cards, new_table)
 
     def is_legal(self, seat: int, action: str) -> bool:
-        if not is_lay(action):
-            return super().is_legal(seat, action)
         if seat != self._to_act():
             return False
+        if not is_lay(action):
+            return self._verb_legal(action)
         try:
             self.resolve_lay(action)
         except LayError:
