@@ -231,8 +231,8 @@ class RummyState(State):
             raise GameError(f"{name} deal {k}: {exc}") from None
         if len(hands) != self.n:
             raise GameError(f"{name} deal {k}: need {self.n} hands")
-        if len(singles) != self.SINGLES:
-            raise GameError(f"{name} deal {k}: need {self.SINGLES} table singles")
+        if len(singles) != self.SINGLES or JOKER in singles:
+            raise GameError(f"{name} deal {k}: need {self.SINGLES} table singles, no joker")
         rest = sorted(self.pack())
         for c in [c for h in hands for c in h] + singles:
             if c not in rest:
@@ -493,7 +493,9 @@ class RummyState(State):
                 solution = melds.solve(self.variant, self.table, [c])
                 if solution is not None:
                     offer([c], [list(m) for m in solution.table])
-        if not out and self._needs_exact_ability():
+        if not out and self._needs_exact_ability() and self._may_add_singly(seat):
+            # Nothing easy: the solver decides whether any lay-down exists. (Before Vatican's
+            # opening, the new 3-card runs listed above are already every possible opening.)
             best = melds.best_subset(self.variant, self.table, self.hands[seat])
             if best:
                 solution = melds.solve(self.variant, self.table, best)

@@ -379,3 +379,25 @@ def test_options_and_match_length() -> None:
     assert get_game("manipulation").new(6).pack().__len__() == 156
     assert isinstance(get_game("carousel").new(2), CarouselState)
     assert len(get_game("carousel").new(2).pack()) == 53 and len(get_game("carousel").new(3).pack()) == 106
+
+
+def test_vatican_stuck_before_opening_passes() -> None:
+    # The stock is out; seat 0 has not opened and holds no 3-card run, though 8H would fit the
+    # table: it may not lay down, so it passes.
+    state = position("vatican", 2, ["8H 2C", "KD"], "5H-6H-7H", stock="")
+    assert state.legal_actions(0) == ["pass"]
+    opened = position("vatican", 2, ["8H 2C", "KD"], "5H-6H-7H", stock="", opened=[True, False])
+    assert opened.legal_actions(0) and "pass" not in opened.legal_actions(0)
+
+
+def test_explicit_deals() -> None:
+    hands = [["7H", "8H", "9H", "KD", "2C"], ["AS", "3D", "4D", "5D", "6C"]]
+    deal = {"hands": hands, "singles": ["2S", "3S", "4S", "5S"], "dealer": 1}
+    state = get_game("tahiti").new(2, seed=1, deals=[deal])
+    assert isinstance(state, RummyState)
+    assert [[card_str(c) for c in m] for m in state.table] == [["2S"], ["3S"], ["4S"], ["5S"]]
+    assert state.to_act == 0 and len(state.stock) == 108 - 14
+    with pytest.raises(GameError, match="joker"):
+        get_game("tahiti").new(2, seed=1, deals=[{**deal, "singles": ["JK", "3S", "4S", "5S"]}])
+    with pytest.raises(GameError, match="twice"):
+        get_game("machiavelli").new(2, seed=1, deals=[{"hands": [["7H"] * 3, ["2C"]]}])
