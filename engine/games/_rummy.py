@@ -13,8 +13,10 @@ The lay-down notation (every game):
   deterministic solver (``engine.melds.solve``), keeping as many existing melds as it can.
   A plain ``JK`` from hand is given its meaning by the solver.
 - ``lay 7H 8H 9H / 5S-5H-5D | 7H-8H-9H | 2C-JK=3C-4C``: the explicit form. After `` / `` comes
-  the WHOLE new table, melds separated by ``|``, cards in a meld by ``-`` (runs ascending);
-  a joker on the table is written with the card it stands for (``JK=3C``). It is checked with
+  the WHOLE new table, melds separated by ``|``, cards in a meld by ``-`` (any order; the
+  table keeps each meld in display order: runs ascending, sets by suit S H D C, as the
+  ``action`` of the ``lay`` event writes it); a joker on the table is written with the card it
+  stands for (``JK=3C``). It is checked with
   ``engine.melds.check_layout``: a partition of the old table plus the named cards into valid
   melds that keeps the variant's joker rules. This is the form ``legal_actions`` lists and
   events report (``event["action"]``), so a record replays to the same table whatever
@@ -381,7 +383,7 @@ class RummyState(State):
             hand_cards, new_table = self.resolve_lay(action)
         except LayError as exc:
             raise IllegalAction(action, str(exc)) from None
-        return lay_text(hand_cards, new_table)
+        return lay_text(hand_cards, self._normalised(new_table))
 
     def why_illegal(self, action: str) -> str:
         verbs = [a for a in self.legal_actions() if not is_lay(a)]
@@ -422,12 +424,16 @@ class RummyState(State):
             raise LayError(reason)
         return hand_cards, layout
 
+    def _normalised(self, table: Sequence[Sequence[int]]) -> list[list[int]]:
+        """Display order inside each meld (runs ascending, sets by suit); meld order as given."""
+        return [melds.normalise(self.variant, m) for m in table]
+
     def _lay(self, seat: int, hand_cards: list[int], new_table: list[list[int]]) -> list[Event]:
         hand = list(self.hands[seat])
         for c in hand_cards:
             hand.remove(c)
         self.hands[seat] = hand
-        self.table = [list(m) for m in new_table]
+        self.table = self._normalised(new_table)
         self.laid += 1
         self.passes = 0
         self.opened[seat] = True
@@ -464,7 +470,7 @@ class RummyState(State):
                 return
             if self._lay_rule(seat, hand_cards, table) is not None:
                 return
-            text = lay_text(hand_cards, table)
+            text = lay_text(hand_cards, self._normalised(table))
             if text not in seen:
                 seen.add(text)
                 out.append(text)
