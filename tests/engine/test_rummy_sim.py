@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 
-from engine import melds
 from engine.ai.random import RandomPlayer
 from engine.cards import JOKER, card_str, parse_card
 from engine.core import get_game
@@ -173,19 +172,33 @@ def test_selfplay_independent_checks(game: str, options: dict[str, Any], counts:
     assert total_lays > 0
 
 
-def test_tables_really_get_rearranged() -> None:
-    """Self-play exercises the solver: some lay-downs rearrange existing melds, not only add."""
-    rearranged = 0
-    for seed in range(3):
-        state = get_game("machiavelli").new(3, seed=seed)
-        bots = [RandomPlayer(seed + s, "uniform") for s in range(3)]
-        while (seat := state.to_act) is not None:
-            action = bots[seat].choose(state, seat)
-            before = [tuple(m) for m in state.table]
-            state.act(seat, action)
-            if action.startswith("lay") and before:
+def test_selfplay_reaches_the_hard_paths() -> None:
+    """Random play exercises what the solver is for: lay-downs that rearrange several melds,
+    jokers laid from hand and released by their real card, Tahiti's loose singles used."""
+    seen: Counter[str] = Counter()
+    for game, options in (("carousel", {"target": 60}), ("tahiti", {}), ("machiavelli", {})):
+        for seed in range(2):
+            state = get_game(game).new(3, seed=seed, options=options)
+            assert isinstance(state, RummyState)
+            bots = [RandomPlayer(seed + s, "uniform") for s in range(3)]
+            while (seat := state.to_act) is not None:
+                action = bots[seat].choose(state, seat)
+                before = [tuple(m) for m in state.table]
+                jokers = joker_meanings(state)
+                singles = sum(len(m) == 1 for m in state.table)
+                deal = state.deal_no
+                state.act(seat, action)
+                if not action.startswith("lay") or state.deal_no != deal:
+                    continue
                 after = [tuple(m) for m in state.table]
-                kept = sum((Counter(before) & Counter(after)).values())
-                rearranged += kept < len(before) - 1
-    assert rearranged > 0
-    assert melds.VARIANTS["machiavelli"].jokers_allowed is False
+                if sum((Counter(before) & Counter(after)).values()) < len(before) - 1:
+                    seen[game + " rearranged"] += 1
+                if jokers - joker_meanings(state):
+                    seen[game + " joker released"] += 1
+                if "JK" in action.split("/")[0].split():
+                    seen[game + " joker from hand"] += 1
+                if sum(len(m) == 1 for m in state.table) < singles:
+                    seen[game + " single used"] += 1
+    for key in ("carousel rearranged", "machiavelli rearranged", "tahiti rearranged", "carousel joker released",
+                "carousel joker from hand", "tahiti joker from hand", "tahiti single used"):
+        assert seen[key] > 0, f"no {key} in random play: {seen}"
