@@ -69,6 +69,13 @@ def meld_str(meld: Sequence[int]) -> str:
     return "-".join(melds.table_card_str(c) for c in meld)
 
 
+def meld_kind(meld: Sequence[int]) -> str:
+    """``set``, ``run`` or (Tahiti) ``single``: Manipulation keeps sets and runs apart on the table."""
+    if len(meld) == 1:
+        return "single"
+    return "set" if len({rank_of(melds.stands_for(x)) for x in meld}) == 1 else "run"
+
+
 def table_str(table: Sequence[Sequence[int]]) -> list[str]:
     return [meld_str(m) for m in table]
 
@@ -588,6 +595,7 @@ class RummyState(State):
             "deal_no": self.deal_no,
             "hand_counts": [len(h) for h in self.hands],
             "table": table_str(self.table),
+            "table_kinds": [meld_kind(m) for m in self.table],
             "stock_count": len(self.stock),
             "drawn": self.drawn,
             "laid": self.laid,

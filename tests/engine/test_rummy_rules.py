@@ -401,3 +401,12 @@ def test_explicit_deals() -> None:
         get_game("tahiti").new(2, seed=1, deals=[{**deal, "singles": ["JK", "3S", "4S", "5S"]}])
     with pytest.raises(GameError, match="twice"):
         get_game("machiavelli").new(2, seed=1, deals=[{"hands": [["7H"] * 3, ["2C"]]}])
+
+
+def test_view_shows_the_table_and_own_hand_only() -> None:
+    state = position("tahiti", 2, ["7H 8H KD", "2D 3D"], "9S-9H-9D | 4C-5C-JK=6C | QC")
+    view = state.view(0)
+    assert view["table"] == ["9S-9H-9D", "4C-5C-JK=6C", "QC"]
+    assert view["table_kinds"] == ["set", "run", "single"]
+    assert sorted(view["hand"]) == ["7H", "8H", "KD"] and view["hand_counts"] == [3, 2]
+    assert "hand" not in state.view(None) and "stock" not in view and view["stock_count"] == len(state.stock)
