@@ -31,6 +31,17 @@ whether any lay-down exists, the solver's best subset). ``act`` accepts EVERY le
 listed or not: a ``lay`` is validated on its own merits and refused, changing nothing, with a
 reason naming the card or meld.
 
+Explicit deals (``deals[k]``): ``{"hands": [[card texts] per seat], "stock": [top first]
+(optional: the rest shuffled), "singles": [Tahiti's 4], "dealer": seat (optional)}``.
+
+Events: ``deal`` (deal_no, dealer, singles, stock_count), ``draw`` (seat, count: never the
+card, which only its holder's view shows), ``lay`` (seat, cards, table, hand_count, action: the
+explicit form), ``one_card``, ``out``, ``pass``, ``knock``, ``final_round`` (Carousel),
+``deal_end`` and ``game_over`` (per game). View: ``hand`` and ``hand_value`` (own seat only),
+``hand_counts``, ``table`` (meld texts), ``table_kinds`` (set / run / single), ``stock_count``
+(never its order), ``drawn``, ``laid``, ``passes``, ``final_left``, ``knocker``, ``opened``,
+``sheet``.
+
 Scores: ``scores()`` is higher-is-better everywhere; penalty games report minus the penalty
 points (a player with 4 penalty points has -4) so the usual ``winners()`` holds.
 """
