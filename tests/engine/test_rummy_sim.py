@@ -14,10 +14,12 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from itertools import combinations
 from typing import Any
 
 import pytest
 
+from engine import melds
 from engine.ai.random import RandomPlayer
 from engine.cards import JOKER, card_str, parse_card
 from engine.core import get_game
@@ -202,3 +204,27 @@ def test_selfplay_reaches_the_hard_paths() -> None:
     for key in ("carousel rearranged", "machiavelli rearranged", "tahiti rearranged", "carousel joker released",
                 "carousel joker from hand", "tahiti joker from hand", "tahiti single used"):
         assert seen[key] > 0, f"no {key} in random play: {seen}"
+
+
+def test_must_meld_draws_and_passes_only_when_nothing_goes_down() -> None:
+    """Shanghai and Manipulation: whenever the engine offers only ``draw`` or ``pass``, no non-empty
+    part of the hand goes down (every subset tried with the solver, not with best_subset); whenever
+    it offers lay-downs, drawing is refused."""
+    checked = 0
+    for game in ("shanghai", "manipulation"):
+        state = get_game(game).new(3, seed=9, options={"deals": 1, "target": 0})
+        assert isinstance(state, RummyState)
+        bots = [RandomPlayer(9 + s, "uniform") for s in range(3)]
+        while (seat := state.to_act) is not None:
+            legal = state.legal_actions(seat)
+            hand = state.hands[seat]
+            if legal in (["draw"], ["pass"]) and len(hand) <= 9 and checked < 40:
+                for size in range(1, len(hand) + 1):
+                    for part in set(combinations(sorted(hand), size)):
+                        assert melds.solve(state.variant, state.table, list(part)) is None, \
+                            f"{game}: {legal} offered but {[card_str(c) for c in part]} goes down"
+                checked += 1
+            elif legal and legal[0].startswith("lay"):
+                assert not state.is_legal(seat, "draw")
+            state.act(seat, bots[seat].choose(state, seat))
+    assert checked > 3
