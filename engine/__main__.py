@@ -1,4 +1,5 @@
-"""``python -m engine games | replay FILE | selfplay --game ID --players N --games K --seed S``."""
+"""``python -m engine games | replay FILE | selfplay --game ID --players N --games K --seed S``
+| ``meld --variant V --table JSON --add CARDS`` (the rummy table solver, see engine/melds/cli.py)."""
 
 from __future__ import annotations
 
@@ -20,9 +21,15 @@ def _options(pairs: list[str]) -> dict[str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["meld"]:  # the rummy table solver has its own parser (engine/melds/cli.py)
+        from engine.melds.cli import main as meld_main
+
+        return meld_main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m engine", description="Kozyr rules engine")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("games", help="list the games with their player ranges (JSON)")
+    sub.add_parser("meld", help="rummy table solver: meld --variant V --table JSON --add CARDS (JSON)", add_help=False)
     rep = sub.add_parser("replay", help="replay a game record and print its score sheet (JSON)")
     rep.add_argument("file")
     sp = sub.add_parser("selfplay", help="random self-play with invariant checks (JSON summary)")

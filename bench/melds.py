@@ -1,0 +1,97 @@
+"""Rummy table solver benchmark: ``solve`` on random mid-game positions of every variant and
+``best_subset`` on 15-card hands; prints p50 / p99 / mean / max in milliseconds of CPU time.
+
+Run from the repository root: ``python bench/melds.py [--positions N] [--hands N] [--seed S] [--json]``.
+A position is a random table of 30..90 cards laid as valid melds from the variant's deck plus
+1..12 added cards, a third each of the kinds ``random`` (any cards left in the deck),
+``feasible`` (cards cut from a table, which is then reshaped) and ``near`` (a feasible one with
+one card swapped), see engine/melds/positions.py. Targets (issue 15): p99 <= 50 ms and
+mean <= 10 ms per solve, best_subset p99 <= 200 ms. Prints numbers; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.melds import VARIANTS, best_subset, check_layout, solve  # noqa: E402
+from engine.melds.positions import random_position, random_table  # noqa: E402
+
+KINDS = ("random", "feasible", "near")
+
+
+def _stats(ms: list[float]) -> dict[str, float]:
+    ms = sorted(ms)
+    n = len(ms)
+    return {"n": n, "p50": round(ms[n // 2], 2), "p99": round(ms[min(n - 1, int(n * 0.99))], 2),
+            "mean": round(sum(ms) / n, 2), "max": round(ms[-1], 2)}
+
+
+def bench_solve(name: str, positions: int, seed: int) -> dict[str, Any]:
+    variant = VARIANTS[name]
+    rng = random.Random(f"{seed}/{name}")
+    times: list[float] = []
+    feasible = 0
+    for i in range(positions):
+        table, added = random_position(variant, rng, rng.randint(30, 90), rng.randint(1, 12), KINDS[i % 3])
+        t0 = time.process_time()
+        sol = solve(variant, table, added)
+        times.append(1000 * (time.process_time() - t0))
+        if sol is not None:
+            feasible += 1
+            assert check_layout(variant, table, added, sol.table) is None
+    return {"variant": name, "solve": _stats(times), "feasible": feasible}
+
+
+def bench_best_subset(name: str, hands: int, seed: int) -> dict[str, Any]:
+    variant = VARIANTS[name]
+    rng = random.Random(f"{seed}/best/{name}")
+    times: list[float] = []
+    sizes = []
+    for _ in range(hands):
+        table, rest = random_table(variant, rng, rng.randint(30, 90))
+        hand = rest[:15]
+        t0 = time.process_time()
+        subset = best_subset(variant, table, hand)
+        times.append(1000 * (time.process_time() - t0))
+        sizes.append(len(subset))
+    return {"variant": name, "best_subset": _stats(times), "mean_cards_down": round(sum(sizes) / len(sizes), 2)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--positions", type=int, default=300, help="solve positions per variant")
+    parser.add_argument("--hands", type=int, default=40, help="best_subset hands per variant")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--variant", action="append", default=None)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    rows = []
+    all_ms: list[float] = []
+    for name in args.variant or list(VARIANTS):
+        row = bench_solve(name, args.positions, args.seed)
+        if args.hands:
+            row.update(bench_best_subset(name, args.hands, args.seed))
+        rows.append(row)
+        if not args.json:
+            s = row["solve"]
+            line = (f"{name:20s} solve p50 {s['p50']:7.2f}  p99 {s['p99']:7.2f}  mean {s['mean']:6.2f}  "
+                    f"max {s['max']:8.2f} ms  ({row['feasible']}/{s['n']} feasible)")
+            if "best_subset" in row:
+                b = row["best_subset"]
+                line += f" | best_subset p50 {b['p50']:7.2f}  p99 {b['p99']:7.2f}  max {b['max']:8.2f} ms"
+            print(line, flush=True)
+    if args.json:
+        print(json.dumps(rows, indent=1))
+    del all_ms
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,40 @@
+"""Melds of the manipulation rummies (RULES.md 8-9) and the table solver.
+
+Cards are ``engine.cards`` ints; a joker lying on the table is ``placed_joker(card)``
+(``JOKER_AS + card``), written ``JK=7H``. A meld is a list of table ints in display order;
+a table is a list of melds (in Tahiti a one-card meld is a loose face-up single).
+
+- ``VARIANTS[name]``: the meld rules of each game (``Variant``).
+- ``why_invalid(variant, meld)`` / ``is_valid``: one meld.
+- ``check_layout(variant, old_table, added, new_table)``: an explicit rearrangement.
+- ``solve(variant, table, added)``: find one (``Solution``) or None; ``explain_no_solution``.
+- ``best_subset(variant, table, hand)``: the largest part of a hand that can go down.
+
+Text: a meld is ``7H-8H-JK=9H``, a table ``7H-8H-9H | 5S-5H-5D`` (``table_str``/``parse_table``).
+"""
+
+from engine.melds.layout import check_layout
+from engine.melds.solver import Solution, best_subset, explain_no_solution, solve
+from engine.melds.tablecards import (
+    JOKER_AS,
+    MeldTextError,
+    is_placed_joker,
+    meld_str,
+    parse_hand,
+    parse_meld,
+    parse_table,
+    parse_table_card,
+    placed_joker,
+    stands_for,
+    table_card_str,
+    table_str,
+)
+from engine.melds.validate import is_valid, normalise, why_invalid
+from engine.melds.variants import VARIANTS, Variant
+
+__all__ = [
+    "JOKER_AS", "VARIANTS", "MeldTextError", "Solution", "Variant", "best_subset", "check_layout",
+    "explain_no_solution", "is_placed_joker", "is_valid", "meld_str", "normalise", "parse_hand", "parse_meld",
+    "parse_table", "parse_table_card", "placed_joker", "solve", "stands_for", "table_card_str", "table_str",
+    "why_invalid",
+]

@@ -1,0 +1,347 @@
+"""The table solver: a legal new table for the old one plus cards from a hand, or proof that
+none exists; and the largest part of a hand that can go down.
+
+``solve`` releases every joker that a real card can replace (a released joker may still
+take its old meaning, so releasing never loses a solution), pins the others by the
+variant's rule (Carousel: they move freely with their meaning; Vatican: they stay with a
+natural card of their meld; Tahiti: their meld is frozen), then searches. It first tries to
+keep every old meld (the added cards alone form new melds), then rearranges the whole table.
+Exact: None only when no legal arrangement exists. Deterministic: same input, same output.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engine import cards
+from engine.melds.dp import RankDP
+from engine.melds.jokers import old_jokers, release_choices, release_sources
+from engine.melds.layout import is_single
+from engine.melds.search import FREE, PIN, Search, meaning
+from engine.melds.tablecards import JOKER_AS, table_card_str
+from engine.melds.validate import normalise
+from engine.melds.variants import Variant
+
+
+@dataclass
+class Solution:
+    """A new table: ``table`` (melds in display order; Tahiti's loose singles as one-card
+    melds), ``kept`` (old melds left unchanged), ``released_jokers`` (meanings of old jokers
+    whose meaning changed)."""
+
+    table: list[list[int]]
+    kept: int
+    released_jokers: list[int] = field(default_factory=list)
+
+
+@dataclass
+class _Instance:
+    fixed: list[list[int]]
+    mand: Counter[int]
+    opt: Counter[int]
+    partners: dict[int, frozenset[int]]
+    natural_like: Counter[int]
+
+
+def _instances(variant: Variant, table: Sequence[Sequence[int]], added: Sequence[int]):
+    jokers = old_jokers(table)
+    sources = release_sources(variant, table, added)
+    added_items = Counter(FREE if c == cards.JOKER else c for c in added)
+    for released in release_choices(variant, jokers, sources):
+        fixed: list[list[int]] = []
+        mand: Counter[int] = Counter(added_items)
+        opt: Counter[int] = Counter()
+        partners: dict[int, frozenset[int]] = {}
+        natural_like: Counter[int] = Counter()
+        frozen = {j.meld for i, j in enumerate(jokers) if i not in released} if variant.joker_meld_frozen else set()
+        pin = 0
+        for m, meld in enumerate(table):
+            if m in frozen:
+                fixed.append(list(meld))
+                continue
+            if is_single(variant, meld):
+                opt[FREE if meld[0] >= 64 else meld[0]] += 1
+                continue
+            for x in meld:
+                if x < 64:
+                    mand[x] += 1
+        for i, j in enumerate(jokers):
+            if j.meld in frozen:
+                continue
+            if i in released:
+                mand[FREE] += 1
+            elif variant.joker_stays_in_meld:
+                item = PIN + 64 * pin + j.meaning
+                pin += 1
+                mand[item] += 1
+                partners[item] = frozenset(x for x in table[j.meld] if x < 64)
+            else:
+                mand[j.meaning] += 1
+                natural_like[j.meaning] += 1
+        yield _Instance(fixed, mand, opt, partners, natural_like)
+
+
+def partition(variant: Variant, mand: Counter[int], opt: Counter[int] | None = None,
+              partners: dict[int, frozenset[int]] | None = None,
+              maximise: bool = False) -> tuple[list[list[int]], Counter[int]] | None:
+    """Melds using every item of ``mand`` and some of ``opt`` (all the optional ones it can
+    when ``maximise``), or None. The rank programme when it applies, else the search."""
+    opt = opt or Counter()
+    if partners and any(mand[k] for k in partners):
+        return _pinned(variant, mand, opt, partners, maximise)
+    free = mand[FREE] + opt[FREE]
+    if not maximise and _some_card_fits_nowhere(variant, mand, opt):
+        return None
+    if (variant.max_jokers_per_meld is not None or free <= variant.min_meld - 1):
+        m = [mand[c] for c in range(64)]
+        o = [opt[c] for c in range(64)]
+        found = RankDP(variant, m, o, mand[FREE], opt[FREE], maximise, card_points).solve()
+        if found is None:
+            return None
+        melds, opt_used, free_used = found
+        used = Counter({c: n for c, n in enumerate(opt_used) if n})
+        if free_used:
+            used[FREE] = free_used
+        return melds, used
+    return Search(variant, mand, opt).run()
+
+
+def _some_card_fits_nowhere(variant: Variant, mand: Counter[int], opt: Counter[int]) -> bool:
+    """A cheap refutation: a card that must go down but no meld of the pool could hold."""
+    pool = mand + opt
+    jokers = pool[FREE]
+    cap = min(jokers, variant.max_jokers_per_meld if variant.max_jokers_per_meld is not None else jokers)
+    lo, hi = variant.positions()[0], variant.positions()[-1]
+    for c in mand:
+        if c >= 64:
+            continue
+        r, su = cards.rank_of(c), cards.suit_of(c)
+        others = sum(1 for t in range(4) if t != su and pool[cards.make(r, t)])
+        if others + min(cap, 3 - others) >= variant.min_meld - 1:
+            continue
+        fits = False
+        for q in _positions(c):
+            if not lo <= q <= hi:
+                continue
+            for a in range(q - variant.min_meld + 1, q + 1):
+                b = a + variant.min_meld - 1
+                if a < lo or b > hi:
+                    continue
+                missing = sum(1 for p in range(a, b + 1) if p != q and not pool[cards.make(14 if p == 1 else p, su)])
+                if missing <= cap:
+                    fits = True
+                    break
+            if fits:
+                break
+        if not fits:
+            return True
+    return False
+
+
+def _value(used: Counter[int]) -> tuple[int, int]:
+    return sum(used.values()), sum(card_points(cards.JOKER if c == FREE else c) * n for c, n in used.items())
+
+
+def _pinned(variant: Variant, mand: Counter[int], opt: Counter[int], partners: dict[int, frozenset[int]],
+            maximise: bool) -> tuple[list[list[int]], Counter[int]] | None:
+    """Vatican's jokers that keep their meaning must share a meld with a natural card of their
+    old meld. First the relaxation (such a joker is just its card): no arrangement there means
+    none at all; if its arrangement already obeys the rule it is the answer. Otherwise every
+    meld the joker may end in is tried, the rest solved again."""
+    pins = sorted(k for k in mand if k >= PIN and mand[k])
+    relaxed: Counter[int] = Counter()
+    for k, n in mand.items():
+        relaxed[meaning(k) if k >= PIN else k] += n
+    found = partition(variant, relaxed, opt, None, maximise)
+    if found is None:
+        return None
+    melds, used = found
+    if _place_pins(melds, pins, partners):
+        return melds, used
+    x = pins[0]
+    best: tuple[list[list[int]], Counter[int]] | None = None
+    for meld in Search(variant, mand, opt, partners)._melds_with(x):
+        rest_m, rest_o = Counter(mand), Counter(opt)
+        took: Counter[int] = Counter()
+        for item, _ in meld:
+            if rest_m[item] > 0:
+                rest_m[item] -= 1
+            else:
+                rest_o[item] -= 1
+                took[item] += 1
+        sub = partition(variant, +rest_m, +rest_o, partners, maximise)
+        if sub is None:
+            continue
+        cand = ([[t for _, t in meld], *sub[0]], sub[1] + took)
+        if not maximise:
+            return cand
+        if best is None or _value(cand[1]) > _value(best[1]):
+            best = cand
+    return best
+
+
+def _place_pins(melds: list[list[int]], pins: list[int], partners: dict[int, frozenset[int]]) -> bool:
+    """Turn one natural of each pinned joker's meaning into that joker, in a meld that holds one
+    of its partners; False (melds unchanged) if that cannot be done."""
+    if not pins:
+        return True
+    x, rest = pins[0], pins[1:]
+    c = meaning(x)
+    for meld in melds:
+        if c in meld and partners[x] & {y for y in meld if y < 64}:
+            i = meld.index(c)
+            meld[i] = JOKER_AS + c
+            if _place_pins(melds, rest, partners):
+                return True
+            meld[i] = c
+    return False
+
+
+def _key(variant: Variant, meld: Sequence[int]) -> tuple[int, ...]:
+    return tuple(normalise(variant, meld))
+
+
+def _pin_jokers(variant: Variant, melds: list[list[int]], natural_like: Counter[int],
+                old_keys: Counter[tuple[int, ...]]) -> None:
+    """Turn ``natural_like[c]`` natural ``c`` back into jokers meaning ``c``, preferring melds
+    that then equal an old meld (so they count as kept)."""
+    for c, k in sorted(natural_like.items()):
+        for prefer_old in (True, False):
+            for meld in melds:
+                while k and c in meld and sum(1 for x in meld if x < 64) > 1:
+                    trial = list(meld)
+                    trial[trial.index(c)] = JOKER_AS + c
+                    if prefer_old and old_keys[_key(variant, trial)] == 0:
+                        break
+                    meld[:] = trial
+                    k -= 1
+        if k:
+            raise AssertionError("solver lost a joker")  # cannot happen: c was counted in
+
+
+def _finish(variant: Variant, table: Sequence[Sequence[int]], melds: list[list[int]]) -> Solution:
+    melds = [normalise(variant, m) if len(m) > 1 else list(m) for m in melds]
+    melds.sort(key=lambda m: (len(m) == 1, m))
+    old = Counter(_key(variant, m) for m in table if not is_single(variant, m))
+    new = Counter(_key(variant, m) for m in melds)
+    kept = sum((old & new).values())
+    old_j = Counter(x - JOKER_AS for m in table for x in m if x >= JOKER_AS)
+    new_j = Counter(x - JOKER_AS for m in melds for x in m if x >= JOKER_AS)
+    released = sorted((old_j - new_j).elements())
+    return Solution(melds, kept, released)
+
+
+def solve(variant: Variant, table: Sequence[Sequence[int]], added: Sequence[int]) -> Solution | None:
+    """A legal new table holding every old table card and every card of ``added``, or None.
+
+    Tried in turn, the first that works wins: the added cards alone (every old meld kept);
+    the added cards with the old melds near them (the others kept); the whole table."""
+    table = [list(m) for m in table]
+    keep_all = partition(variant, Counter(FREE if c == cards.JOKER else c for c in added))
+    if keep_all is not None:
+        return _finish(variant, table, [*table, *keep_all[0]])
+    tried: set[int] = set()
+    for radius in (1, 2):
+        near = _near_melds(variant, table, added, radius)
+        if not near or len(near) == len(table) or len(near) in tried:
+            continue
+        tried.add(len(near))
+        local = _solve_all(variant, [table[i] for i in near], added)
+        if local is not None:
+            rest = [m for i, m in enumerate(table) if i not in near]
+            return _finish(variant, table, [*rest, *local])
+    found = _solve_all(variant, table, added)
+    return None if found is None else _finish(variant, table, found)
+
+
+def _positions(c: int) -> list[int]:
+    r = cards.rank_of(c)
+    return [1, 14] if r == cards.ACE else [r]
+
+
+def _near_melds(variant: Variant, table: Sequence[Sequence[int]], added: Sequence[int], radius: int) -> set[int]:
+    """Old melds with a card of an added card's rank, or of its suit within two places;
+    ``radius`` 2 adds the melds near those."""
+    seeds = [c for c in added if c != cards.JOKER]
+    if any(c == cards.JOKER for c in added):
+        return set(range(len(table)))  # a joker may go anywhere
+    chosen: set[int] = set()
+    for _ in range(radius):
+        marks = {(cards.rank_of(c), -1) for c in seeds}
+        marks |= {(p + d, cards.suit_of(c)) for c in seeds for p in _positions(c) for d in range(-2, 3)}
+        new = set()
+        for i, meld in enumerate(table):
+            if i in chosen:
+                continue
+            for x in meld:
+                c = x - JOKER_AS if x >= JOKER_AS else x
+                if (cards.rank_of(c), -1) in marks or any((p, cards.suit_of(c)) in marks for p in _positions(c)):
+                    new.add(i)
+                    break
+        chosen |= new
+        seeds = [x - JOKER_AS if x >= JOKER_AS else x for i in new for x in table[i] if x != cards.JOKER]
+    return chosen
+
+
+def _solve_all(variant: Variant, table: list[list[int]], added: Sequence[int]) -> list[list[int]] | None:
+    """Melds for the whole of ``table`` plus ``added`` (no old meld kept on purpose), or None."""
+    old_keys = Counter(_key(variant, m) for m in table if not is_single(variant, m))
+    for inst in _instances(variant, table, added):
+        found = partition(variant, inst.mand, inst.opt, inst.partners)
+        if found is None:
+            continue
+        melds, used = found
+        left = inst.opt - used
+        melds = [*inst.fixed, *melds]
+        _pin_jokers(variant, melds, inst.natural_like, old_keys)
+        singles = [[cards.JOKER if x == FREE else x] for x in sorted(left.elements())]
+        return [*melds, *singles]
+    return None
+
+
+def explain_no_solution(variant: Variant, table: Sequence[Sequence[int]], added: Sequence[int]) -> str:
+    """One line naming a card for a move that ``solve`` refuses."""
+    table = [list(m) for m in table]
+    everything = [x for m in table for x in m] + list(added)
+    for c in added:
+        if c != cards.JOKER and not _fits_somewhere(variant, everything, c):
+            return f"no meld can hold {table_card_str(c)} with the cards on this table"
+    names = " ".join(table_card_str(c) for c in added)
+    first = table_card_str(added[0]) if added else "these cards"
+    return f"no arrangement of the table uses {first} ({names}) with every table card in a valid meld"
+
+
+def _fits_somewhere(variant: Variant, everything: Sequence[int], c: int) -> bool:
+    pool = Counter(FREE if x == cards.JOKER else (x - JOKER_AS if x >= JOKER_AS else x) for x in everything)
+    pool[c] -= 1
+    s = Search(variant, Counter({c: 1}), pool)
+    return bool(s._melds_with(c))
+
+
+_POINTS = {cards.ACE: 11, cards.KING: 10, cards.QUEEN: 10, cards.JACK: 10}
+
+
+def card_points(card: int) -> int:
+    """Tie-break weight in best_subset: face value, pictures 10, ace 11, joker 30."""
+    if card == cards.JOKER:
+        return 30
+    r = cards.rank_of(card)
+    return _POINTS.get(r, r)
+
+
+def best_subset(variant: Variant, table: Sequence[Sequence[int]], hand: Sequence[int]) -> list[int]:
+    """The largest non-empty part of ``hand`` that can go down with the table (ties: the most
+    points put down, then the smallest card codes), sorted; [] if no card can."""
+    table = [list(m) for m in table]
+    everything = [x for m in table for x in m] + list(hand)
+    usable = sorted(c for c in hand if c == cards.JOKER or _fits_somewhere(variant, everything, c))
+    for size in range(len(usable), 0, -1):
+        combos = sorted({tuple(sorted(s)) for s in itertools.combinations(usable, size)},
+                        key=lambda s: (-sum(card_points(c) for c in s), s))
+        for subset in combos:
+            if solve(variant, table, list(subset)) is not None:
+                return list(subset)
+    return []

@@ -1,0 +1,212 @@
+"""The solver against an independent brute force on thousands of small random positions.
+
+The brute force knows nothing of the solver: it enumerates every partition of the old table
+plus the added cards into blocks, every meaning of every joker in a block, and asks
+``check_layout`` (the rules' own checker) whether that new table is legal. Positions are built
+three ways: random cards from a narrow window (often infeasible), a legal table cut in two
+(feasible, usually only after rearranging) and the latter with one added card swapped for a
+neighbour (barely feasible or barely infeasible).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from functools import cache
+
+import pytest
+
+from engine import cards
+from engine.melds import VARIANTS, Variant, best_subset, check_layout, solve, why_invalid
+from engine.melds.tablecards import JOKER_AS
+from engine.melds.validate import normalise
+
+# -- the brute force -------------------------------------------------------------------
+
+
+def _joker_meanings(block_naturals: tuple[int, ...], size: int) -> list[int]:
+    """Every card a joker could stand for in a meld of ``size`` cards with these naturals."""
+    out = set()
+    for c in block_naturals:
+        r, s = cards.rank_of(c), cards.suit_of(c)
+        out.update(cards.make(r, su) for su in range(4))
+        for pos in ([1, 14] if r == cards.ACE else [r]):  # an ace sits at either end
+            for d in range(-size, size + 1):
+                if 1 <= pos + d <= 14:
+                    out.add(cards.make(14 if pos + d == 1 else pos + d, s))
+    return sorted(out)
+
+
+@cache
+def _block_melds(variant: Variant, block: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every valid meld (table ints) made of the physical cards ``block``."""
+    naturals = tuple(c for c in block if c != cards.JOKER)
+    jokers = len(block) - len(naturals)
+    if not naturals:
+        return ()
+    found = set()
+    for meanings in itertools.combinations_with_replacement(_joker_meanings(naturals, len(block)), jokers):
+        meld = list(naturals) + [JOKER_AS + m for m in meanings]
+        if why_invalid(variant, meld) is None:
+            found.add(tuple(normalise(variant, meld)))
+    return tuple(sorted(found))
+
+
+def brute_feasible(variant: Variant, table: list[list[int]], added: list[int]) -> bool:
+    phys = sorted([cards.JOKER if x >= JOKER_AS else x for m in table for x in m] + list(added))
+    singles = Counter(m[0] for m in table if variant.table_singles and len(m) == 1)
+
+    def blocks(rest: list[int]):
+        if not rest:
+            yield []
+            return
+        first, others = rest[0], rest[1:]
+        if singles[first]:
+            for tail in blocks(others):
+                yield [((first,),), *tail]
+        seen = set()
+        for size in range(variant.min_meld - 1, len(others) + 1):
+            for idx in itertools.combinations(range(len(others)), size):
+                mates = tuple(others[i] for i in idx)
+                if mates in seen:
+                    continue
+                seen.add(mates)
+                options = _block_melds(variant, tuple(sorted((first, *mates))))
+                if not options:
+                    continue
+                left = [c for i, c in enumerate(others) if i not in idx]
+                for tail in blocks(left):
+                    yield [options, *tail]
+
+    for choice in blocks(phys):
+        for new_table in itertools.product(*choice):
+            if check_layout(variant, table, added, [list(m) for m in new_table]) is None:
+                return True
+    return False
+
+
+# -- positions ---------------------------------------------------------------------------
+
+
+def _window(rng: random.Random) -> list[int]:
+    suits = rng.sample(range(4), rng.choice([1, 2, 2, 3, 4]))
+    low = rng.choice([1, 2, 4, 7, 9, 10, 11])
+    width = rng.randint(3, 5)
+    ranks = [14 if r == 1 else r for r in range(low, min(low + width, 15))]
+    return [cards.make(r, s) for r in ranks for s in suits]
+
+
+def _random_meld(variant: Variant, rng: random.Random, pool: Counter[int], window: list[int]) -> list[int] | None:
+    c = rng.choice(window)
+    r, s = cards.rank_of(c), cards.suit_of(c)
+    if rng.random() < 0.5:
+        want = [cards.make(r, su) for su in sorted(rng.sample(range(4), rng.randint(3, 4)))]
+    else:
+        pos = variant.positions()
+        start = rng.randint(pos[0], pos[-1] - 2)
+        want = [cards.make(14 if p == 1 else p, s) for p in range(start, start + rng.randint(3, 4)) if p <= pos[-1]]
+    meld, used = [], Counter()
+    for w in want:
+        if pool[w] - used[w] > 0 and rng.random() > 0.15:
+            used[w] += 1
+            meld.append(w)
+        elif variant.jokers_allowed and pool[cards.JOKER] - used[cards.JOKER] > 0:
+            used[cards.JOKER] += 1
+            meld.append(JOKER_AS + w)
+        else:
+            return None
+    if why_invalid(variant, meld):
+        return None
+    pool.subtract(used)
+    return normalise(variant, meld)
+
+
+def random_small_position(variant: Variant, rng: random.Random) -> tuple[list[list[int]], list[int], str]:
+    window = _window(rng)
+    pool = Counter(window * 2)
+    if variant.jokers_allowed:
+        pool[cards.JOKER] = rng.choice([0, 1, 1, 2])
+    melds = []
+    for _ in range(12):
+        m = _random_meld(variant, rng, pool, window)
+        if m and sum(map(len, melds)) + len(m) <= 8:
+            melds.append(m)
+    kind = rng.choice(["random", "cut", "near"])
+    if kind == "random" or len(melds) < 1:
+        rest = list(pool.elements())
+        rng.shuffle(rest)
+        table, added = melds, rest[: rng.randint(1, 3)]
+        kind = "random"
+    else:
+        k = rng.randint(1, len(melds))
+        cut = melds[:k]
+        table = melds[k:]
+        added = [cards.JOKER if x >= JOKER_AS else x for m in cut for x in m]
+        table_cards = sorted(x for m in table for x in m)
+        if table_cards and rng.random() < 0.7:  # rearrange the old table so it is not the solution's shape
+            reshaped = solve(variant, [], [cards.JOKER if x >= JOKER_AS else x for x in table_cards])
+            if reshaped is not None and not any(x >= JOKER_AS for x in table_cards):
+                table = reshaped.table
+        if len(added) > 4:
+            table, added = table + [cut[0]], added[len(cut[0]):]
+        if kind == "near" and added:
+            i = rng.randrange(len(added))
+            if added[i] != cards.JOKER:
+                r, s = cards.rank_of(added[i]), cards.suit_of(added[i])
+                added[i] = rng.choice([cards.make(max(2, min(14, r + rng.choice([-1, 1]))), s),
+                                       cards.make(r, (s + 1) % 4)])
+    if variant.table_singles and rng.random() < 0.5:
+        rest = [c for c in pool.elements()]
+        table = table + [[c] for c in rng.sample(rest, min(len(rest), rng.randint(1, 2)))]
+    if not added:
+        added = [rng.choice(window)]
+    return [list(m) for m in table], added, kind
+
+
+def _run(n: int, seed: int) -> Counter[str]:
+    stats: Counter[str] = Counter()
+    for i in range(n):
+        name = list(VARIANTS)[i % len(VARIANTS)]
+        variant = VARIANTS[name]
+        rng = random.Random(f"{seed}/{i}")
+        table, added, kind = random_small_position(variant, rng)
+        got = solve(variant, table, added)
+        want = brute_feasible(variant, table, added)
+        assert (got is not None) == want, (name, table, added, got)
+        if got is not None:
+            assert check_layout(variant, table, added, got.table) is None, (name, table, added, got.table)
+        stats[f"{kind}:{'yes' if want else 'no'}"] += 1
+    return stats
+
+
+def test_solver_agrees_with_brute_force_on_2000_small_positions() -> None:
+    stats = _run(2000, seed=1)
+    # both answers are well represented, including near misses
+    assert stats["near:yes"] > 100 and stats["near:no"] > 100, stats
+    assert stats["random:no"] > 100 and stats["cut:yes"] > 300, stats
+
+
+@pytest.mark.slow
+def test_solver_agrees_with_brute_force_on_10000_more_positions() -> None:
+    stats = _run(10_000, seed=2)
+    assert sum(stats.values()) == 10_000
+
+
+def test_best_subset_is_the_largest_part_that_goes_down() -> None:
+    for i in range(300):
+        name = list(VARIANTS)[i % len(VARIANTS)]
+        variant = VARIANTS[name]
+        rng = random.Random(f"best/{i}")
+        table, added, _ = random_small_position(variant, rng)
+        hand = added[:4]
+        got = best_subset(variant, table, hand)
+        best = 0
+        for size in range(len(hand), 0, -1):
+            if any(brute_feasible(variant, table, list(sub)) for sub in set(itertools.combinations(hand, size))):
+                best = size
+                break
+        assert len(got) == best, (name, table, hand, got)
+        if got:
+            assert not Counter(got) - Counter(hand)
+            assert brute_feasible(variant, table, got)
