@@ -340,47 +340,63 @@ def best_subset(variant: Variant, table: Sequence[Sequence[int]], hand: Sequence
     card can. Among parts of that size the first the search meets wins (deterministic).
 
     For each way of releasing the old jokers (a joker released by a hand card makes that card
-    go down), the rank programme bisects on how many hand cards may stay out. With Tahiti's
-    loose singles on the table (they may go down or not) the small hand is searched subset by
-    subset instead."""
+    go down), the rank programme bisects on how many hand cards may stay out. Tahiti's loose
+    singles (they may go down or not, at no gain) are tried as every subset that goes down."""
     table = [list(m) for m in table]
     everything = [x for m in table for x in m] + list(hand)
     usable = sorted(c for c in hand if c == cards.JOKER or _fits_somewhere(variant, everything, c))
     if not usable:
         return []
-    if any(is_single(variant, m) for m in table):
-        return _best_by_subsets(variant, table, usable)
     if solve(variant, table, usable) is not None:
         return usable
+    singles = sorted(m[0] for m in table if is_single(variant, m))
+    core = [m for m in table if not is_single(variant, m)]
     best: list[int] = []
-    for forced, inst in _subset_instances(variant, table, usable):
-        opt = Counter(FREE if c == cards.JOKER else c for c in usable) - Counter(forced)
-        n = sum(opt.values())
-        hi = n - (0 if forced else 1)  # the budget: hand cards left out (at least one goes down)
-        if hi < 0 or partition(variant, inst.mand, opt, inst.partners, hi) is None:
-            continue
-        lo_b, hi_b = 0, hi  # the smallest budget with an arrangement
-        while lo_b < hi_b:
-            mid = (lo_b + hi_b) // 2
-            if partition(variant, inst.mand, opt, inst.partners, mid) is not None:
-                hi_b = mid
-            else:
-                lo_b = mid + 1
-        found = partition(variant, inst.mand, opt, inst.partners, lo_b)
-        if found is None:
-            continue
-        subset = sorted(forced + [cards.JOKER if c == FREE else c for c in found[1].elements()])
-        if subset and _subset_key(subset) > _subset_key(best):
-            best = subset
+    for size in range(len(singles) + 1):
+        for down in sorted(set(itertools.combinations(singles, size))):
+            for forced, inst in _subset_instances(variant, core, usable, list(down)):
+                opt = Counter(FREE if c == cards.JOKER else c for c in usable) - Counter(forced)
+                n = sum(opt.values())
+                if len(forced) + n < len(best):
+                    continue
+                subset = _most_down(variant, inst, forced, opt, max(1, len(best)))
+                if subset and _subset_key(subset) > _subset_key(best):
+                    best = subset
     return best
+
+
+def _most_down(variant: Variant, inst: _Instance, forced: list[int], opt: Counter[int], at_least: int) -> list[int]:
+    """``forced`` plus as many of ``opt`` as can go down, if that makes ``at_least`` cards:
+    the number left out is searched 0, 1, 2, 4, ... then bisected (small budgets are cheap)."""
+    n = sum(opt.values())
+    limit = min(n - (0 if forced else 1), len(forced) + n - at_least)  # most cards left out worth trying
+    if limit < 0:
+        return []
+    lo, b = 0, 0
+    while partition(variant, inst.mand, opt, inst.partners, b) is None:
+        if b >= limit:
+            return []
+        lo, b = b + 1, min(limit, max(1, 2 * b))
+    hi = b
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if partition(variant, inst.mand, opt, inst.partners, mid) is not None:
+            hi = mid
+        else:
+            lo = mid + 1
+    found = partition(variant, inst.mand, opt, inst.partners, lo)
+    if found is None:
+        return []
+    return sorted(forced + [cards.JOKER if c == FREE else c for c in found[1].elements()])
 
 
 def _subset_key(subset: Sequence[int]) -> tuple:
     return len(subset), sum(card_points(c) for c in subset), [-c for c in subset]
 
 
-def _subset_instances(variant: Variant, table: Sequence[Sequence[int]], hand: Sequence[int]):
-    """(hand cards that must go down, instance) for every way of releasing old jokers."""
+def _subset_instances(variant: Variant, table: Sequence[Sequence[int]], hand: Sequence[int], down: list[int]):
+    """(hand cards that must go down, instance) for every way of releasing old jokers;
+    ``down``: loose table singles that go down this time."""
     jokers = old_jokers(table)
     on_table = Counter() if variant.swap_from_hand_only else release_sources(variant, table, [])
     in_hand = Counter(hand)
@@ -397,14 +413,4 @@ def _subset_instances(variant: Variant, table: Sequence[Sequence[int]], hand: Se
     for choice in itertools.product(*per_meaning):
         released = frozenset(i for combo, _ in choice for i in combo)
         forced = sorted(c for _, cs in choice for c in cs)
-        yield forced, _instance(variant, table, forced, jokers, released)
-
-
-def _best_by_subsets(variant: Variant, table: list[list[int]], usable: list[int]) -> list[int]:
-    for size in range(len(usable), 0, -1):
-        combos = sorted({tuple(sorted(s)) for s in itertools.combinations(usable, size)},
-                        key=lambda s: (-sum(card_points(c) for c in s), s))
-        for subset in combos:
-            if solve(variant, table, list(subset)) is not None:
-                return list(subset)
-    return []
+        yield forced, _instance(variant, table, forced + down, jokers, released)
