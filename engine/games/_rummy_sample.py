@@ -11,6 +11,7 @@ games, a pass with the stock out), the solver's best subset. Every candidate is 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import ClassVar
 
 from engine import melds
@@ -18,6 +19,13 @@ from engine.cards import JOKER, rank_of, suit_of
 from engine.games._rummy_notation import lay_text
 
 ACE = 14
+
+
+@lru_cache(maxsize=2048)
+def best_subset(variant: melds.Variant, table: tuple[tuple[int, ...], ...], hand: tuple[int, ...]) -> tuple[int, ...]:
+    """``melds.best_subset``, remembered: a pure function, asked again for the same position when
+    a game is replayed or checked (a must-meld ``draw`` is legal only when nothing goes down)."""
+    return tuple(melds.best_subset(variant, [list(m) for m in table], list(hand)))
 
 
 class LaySampler:
@@ -83,7 +91,7 @@ class LaySampler:
         if not out and self._needs_exact_ability() and self._may_add_singly(seat):
             # Nothing easy: the solver decides whether any lay-down exists. (Before Vatican's
             # opening, the new 3-card runs listed above are already every possible opening.)
-            best = melds.best_subset(self.variant, self.table, self.hands[seat])
+            best = list(best_subset(self.variant, tuple(map(tuple, self.table)), tuple(sorted(self.hands[seat]))))
             if best:
                 solution = melds.solve(self.variant, self.table, best)
                 assert solution is not None, "best_subset answered a subset the solver cannot lay"
