@@ -373,20 +373,20 @@ def _most_down(variant: Variant, inst: _Instance, forced: list[int], opt: Counte
     if limit < 0:
         return []
     lo, b = 0, 0
-    while partition(variant, inst.mand, opt, inst.partners, b) is None:
+    found = partition(variant, inst.mand, opt, inst.partners, b)
+    while found is None:
         if b >= limit:
             return []
         lo, b = b + 1, min(limit, max(1, 2 * b))
+        found = partition(variant, inst.mand, opt, inst.partners, b)
     hi = b
     while lo < hi:
         mid = (lo + hi) // 2
-        if partition(variant, inst.mand, opt, inst.partners, mid) is not None:
-            hi = mid
+        trial = partition(variant, inst.mand, opt, inst.partners, mid)
+        if trial is not None:
+            hi, found = mid, trial
         else:
             lo = mid + 1
-    found = partition(variant, inst.mand, opt, inst.partners, lo)
-    if found is None:
-        return []
     return sorted(forced + [cards.JOKER if c == FREE else c for c in found[1].elements()])
 
 
