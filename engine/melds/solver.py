@@ -357,10 +357,10 @@ def best_subset(variant: Variant, table: Sequence[Sequence[int]], hand: Sequence
             for forced, inst in _subset_instances(variant, core, usable, list(down)):
                 opt = Counter(FREE if c == cards.JOKER else c for c in usable) - Counter(forced)
                 n = sum(opt.values())
-                if len(forced) + n < len(best):
-                    continue
-                subset = _most_down(variant, inst, forced, opt, max(1, len(best)))
-                if subset and _subset_key(subset) > _subset_key(best):
+                if len(forced) + n <= len(best):
+                    continue  # cannot put down more than the best so far
+                subset = _most_down(variant, inst, forced, opt, len(best) + 1)
+                if len(subset) > len(best):
                     best = subset
     return best
 
@@ -388,10 +388,6 @@ def _most_down(variant: Variant, inst: _Instance, forced: list[int], opt: Counte
         else:
             lo = mid + 1
     return sorted(forced + [cards.JOKER if c == FREE else c for c in found[1].elements()])
-
-
-def _subset_key(subset: Sequence[int]) -> tuple:
-    return len(subset), sum(card_points(c) for c in subset), [-c for c in subset]
 
 
 def _subset_instances(variant: Variant, table: Sequence[Sequence[int]], hand: Sequence[int], down: list[int]):
