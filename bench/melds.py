@@ -76,21 +76,25 @@ def main() -> None:
     rows = []
     all_ms: list[float] = []
     for name in args.variant or list(VARIANTS):
-        row = bench_solve(name, args.positions, args.seed)
+        row: dict[str, Any] = {"variant": name}
+        if args.positions:
+            row.update(bench_solve(name, args.positions, args.seed))
+            all_ms.append(row["solve"]["mean"])
         if args.hands:
             row.update(bench_best_subset(name, args.hands, args.seed))
         rows.append(row)
         if not args.json:
-            s = row["solve"]
-            line = (f"{name:20s} solve p50 {s['p50']:7.2f}  p99 {s['p99']:7.2f}  mean {s['mean']:6.2f}  "
-                    f"max {s['max']:8.2f} ms  ({row['feasible']}/{s['n']} feasible)")
+            line = f"{name:20s}"
+            if "solve" in row:
+                s = row["solve"]
+                line += (f" solve p50 {s['p50']:7.2f}  p99 {s['p99']:7.2f}  mean {s['mean']:6.2f}  "
+                         f"max {s['max']:8.2f} ms  ({row['feasible']}/{s['n']} feasible)")
             if "best_subset" in row:
                 b = row["best_subset"]
                 line += f" | best_subset p50 {b['p50']:7.2f}  p99 {b['p99']:7.2f}  max {b['max']:8.2f} ms"
             print(line, flush=True)
     if args.json:
         print(json.dumps(rows, indent=1))
-    del all_ms
 
 
 if __name__ == "__main__":

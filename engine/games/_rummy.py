@@ -48,116 +48,39 @@ points (a player with 4 penalty points has -4) so the usual ``winners()`` holds.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from engine import melds
-from engine.cards import (
-    JOKER,
-    CardError,
-    card_str,
-    deck,
-    parse_card,
-    rank_of,
-    sort_key,
-    suit_of,
-)
+from engine.cards import JOKER, CardError, card_str, parse_card, sort_key
 from engine.core import Event, GameError, IllegalAction, State, View, deal_rng
+from engine.games._rummy_notation import (
+    LAY,
+    LayError,
+    flat,
+    is_lay,
+    lay_text,
+    meld_kind,
+    meld_str,
+    missing,
+    parse_lay,
+    table_str,
+)
+from engine.games._rummy_sample import LaySampler
 
-ACE = 14
-LAY = "lay"
-
-
-class LayError(ValueError):
-    """A lay-down that is not legal; the message names the card or meld."""
-
-
-# -- text ------------------------------------------------------------------------------------------
-
-def meld_str(meld: Sequence[int]) -> str:
-    """``7H-8H-JK=9H``."""
-    return "-".join(melds.table_card_str(c) for c in meld)
-
-
-def meld_kind(meld: Sequence[int]) -> str:
-    """``set``, ``run`` or (Tahiti) ``single``: Manipulation keeps sets and runs apart on the table."""
-    if len(meld) == 1:
-        return "single"
-    return "set" if len({rank_of(melds.stands_for(x)) for x in meld}) == 1 else "run"
-
-
-def table_str(table: Sequence[Sequence[int]]) -> list[str]:
-    return [meld_str(m) for m in table]
-
-
-def lay_text(hand: Sequence[int], table: Sequence[Sequence[int]]) -> str:
-    """The explicit lay-down action: named cards (sorted), ``/``, the whole new table."""
-    words = [card_str(c) for c in sorted(hand)]
-    return f"{LAY} {' '.join(words)} / {' | '.join(meld_str(m) for m in table)}"
-
-
-def parse_lay(action: str) -> tuple[list[int], list[list[int]] | None]:
-    """``lay CARDS [/ LAYOUT]`` -> (hand cards, explicit layout or None)."""
-    head, slash, tail = action.partition("/")
-    words = head.split()
-    if not words or words[0] != LAY:
-        raise LayError("not a lay-down (lay CARDS [/ LAYOUT])")
-    hand: list[int] = []
-    for word in words[1:]:
-        try:
-            card = parse_card(word)
-        except CardError:
-            raise LayError(f"{word!r} is not a card") from None
-        if card > JOKER:
-            raise LayError(f"{word!r} is not a rummy card")
-        hand.append(card)
-    if not slash:
-        return hand, None
-    layout: list[list[int]] = []
-    for part in tail.split("|"):
-        meld: list[int] = []
-        for word in part.replace("-", " ").split():
-            try:
-                meld.append(melds.parse_table_card(word))
-            except (CardError, ValueError):
-                raise LayError(f"{word!r} is not a table card") from None
-        if not meld:
-            raise LayError("an empty meld in the layout")
-        layout.append(meld)
-    return hand, layout
-
-
-def is_lay(action: str) -> bool:
-    return action.split()[:1] == [LAY]
-
-
-def flat(table: Iterable[Sequence[int]]) -> list[int]:
-    """Table cards as pack cards: a placed joker counts as the joker it is."""
-    return [JOKER if melds.is_placed_joker(c) else c for m in table for c in m]
-
-
-def missing(have: Sequence[int], want: Sequence[int]) -> int | None:
-    """The first card of ``want`` that ``have`` does not hold (as a multiset), or None."""
-    left = Counter(have)
-    for c in want:
-        if left[c] <= 0:
-            return c
-        left[c] -= 1
-    return None
+__all__ = ["LAY", "LayError", "RummyState", "flat", "is_lay", "lay_text", "meld_kind", "meld_str", "missing",
+           "parse_lay", "table_str"]
 
 
 # -- the base state ------------------------------------------------------------------------------
 
-class RummyState(State):
+class RummyState(LaySampler, State):
     """Fields every rummy keeps; game modules add turn rules through the hooks below."""
 
     VARIANT: ClassVar[str] = ""
     HAND: ClassVar[int] = 10
     PACKETS: ClassVar[tuple[int, ...]] = ()  # deal in packets (Shanghai 3-3-3-1); () = one at a time
     SINGLES: ClassVar[int] = 0  # Tahiti: face-up loose singles dealt to the table
-    LAY_SAMPLE: ClassVar[int] = 10  # lay-downs listed at most
-    SOLVER_TRIES: ClassVar[int] = 1  # hand cards tried one by one with the solver for the sample
     FIELDS = (
         "phase", "deal_no", "dealer", "turn", "hands", "table", "stock", "drawn", "laid",
         "passes", "final_left", "last_drawer", "knocker", "opened", "totals", "wins", "history",
@@ -466,130 +389,6 @@ class RummyState(State):
             return events + self._end_deal(seat)
         return events + self._after_lay()
 
-    # -- the sample of lay-downs ------------------------------------------------------------------
-    def _pool(self, seat: int) -> list[tuple[int, bool]]:
-        """Cards a new meld may use: (card, from_hand); Tahiti's loose singles after the hand."""
-        singles = [m[0] for m in self.table if len(m) == 1]
-        return [(c, True) for c in self.hands[seat]] + [(c, False) for c in singles]
-
-    def lay_samples(self) -> list[str]:
-        """A bounded, deterministic sample of legal lay-downs (explicit form); exact about
-        whether one exists when the game needs it (``_needs_exact_ability``)."""
-        seat = self.turn
-        assert seat is not None
-        out: list[str] = []
-        seen: set[str] = set()
-        tried_cards: set[int] = set()
-
-        def offer(hand_cards: list[int], table: list[list[int]]) -> None:
-            if len(out) >= self.LAY_SAMPLE:
-                return
-            if melds.check_layout(self.variant, self.table, hand_cards, table) is not None:
-                return
-            if self._lay_rule(seat, hand_cards, table) is not None:
-                return
-            text = lay_text(hand_cards, self._normalised(table))
-            if text not in seen:
-                seen.add(text)
-                out.append(text)
-                tried_cards.update(hand_cards)
-
-        for meld, used in self._hand_melds(self._pool(seat)):
-            hand_cards = [c for c, h in used if h]
-            if not hand_cards:
-                continue
-            table = [list(m) for m in self.table]
-            for c, h in used:
-                if not h:
-                    table.remove([c])  # a Tahiti single joins the new meld
-            offer(hand_cards, [*table, meld])
-        for i, new_meld, card, from_hand in self._additions(self._pool(seat)):
-            if from_hand:
-                offer([card], [*self.table[:i], new_meld, *self.table[i + 1:]])
-        if self.table and self._may_add_singly(seat) and len(out) < 3:  # few easy ones: ask the solver
-            tries = 0
-            for c in sorted(set(self.hands[seat])):
-                if tries >= self.SOLVER_TRIES or len(out) >= self.LAY_SAMPLE:
-                    break
-                if c in tried_cards:
-                    continue
-                tries += 1
-                solution = melds.solve(self.variant, self.table, [c])
-                if solution is not None:
-                    offer([c], [list(m) for m in solution.table])
-        if not out and self._needs_exact_ability() and self._may_add_singly(seat):
-            # Nothing easy: the solver decides whether any lay-down exists. (Before Vatican's
-            # opening, the new 3-card runs listed above are already every possible opening.)
-            best = melds.best_subset(self.variant, self.table, self.hands[seat])
-            if best:
-                solution = melds.solve(self.variant, self.table, best)
-                assert solution is not None, "best_subset answered a subset the solver cannot lay"
-                offer(list(best), [list(m) for m in solution.table])
-                assert out, "the solver's best lay-down was refused by the game's own rules"
-        return out
-
-    def _hand_melds(self, pool: list[tuple[int, bool]]) -> list[tuple[list[int], list[tuple[int, bool]]]]:
-        """New 3-card (and 4-card set) melds from the pool, and pairs completed by a hand joker."""
-        variant = self.variant
-        found: list[tuple[list[int], list[tuple[int, bool]]]] = []
-        by_card: dict[int, tuple[int, bool]] = {}
-        for c, h in pool:
-            if c != JOKER and (c not in by_card or h and not by_card[c][1]):
-                by_card[c] = (c, h)
-        joker = next(((c, h) for c, h in pool if c == JOKER and h), None)
-        real = sorted(by_card)
-        for s in range(4):
-            ranks = {rank_of(c) for c in real if suit_of(c) == s}
-            if ACE in ranks:
-                ranks.add(1)
-            for r in sorted(ranks):
-                seq = [r, r + 1, r + 2]
-                if all(x in ranks for x in seq):
-                    cards = [s * 16 + (ACE if x == 1 else x) for x in seq]
-                    if melds.is_valid(variant, cards):
-                        found.append((cards, [by_card[c] for c in cards]))
-        for r in range(2, ACE + 1):
-            cards = [c for c in real if rank_of(c) == r]
-            for size in (4, 3):
-                if len(cards) >= size and melds.is_valid(variant, cards[:size]):
-                    found.append((cards[:size], [by_card[c] for c in cards[:size]]))
-                    break
-        if joker is not None and variant.jokers_allowed:
-            for a in real:
-                for b in real:
-                    if b <= a:
-                        continue
-                    for meld in _joker_completions(a, b):
-                        if melds.is_valid(variant, meld):
-                            found.append((meld, [by_card[a], by_card[b], joker]))
-                            break
-                if len(found) > 3 * self.LAY_SAMPLE:
-                    break
-        return found
-
-    def _additions(self, pool: list[tuple[int, bool]]) -> list[tuple[int, list[int], int, bool]]:
-        """One pool card added at an end of a table meld: (meld index, new meld, card, from hand)."""
-        variant = self.variant
-        out: list[tuple[int, list[int], int, bool]] = []
-        for i, meld in enumerate(self.table):
-            meaning = [melds.stands_for(x) for x in meld]
-            suits = {suit_of(x) for x in meaning}
-            for c, h in dict.fromkeys(pool):
-                if c == JOKER:
-                    for x in _joker_ends(meaning):
-                        for cand in ([*meld, melds.placed_joker(x)], [melds.placed_joker(x), *meld]):
-                            if melds.is_valid(variant, cand):
-                                out.append((i, cand, c, h))
-                                break
-                    continue
-                if suit_of(c) not in suits and rank_of(c) != rank_of(meaning[0]):
-                    continue
-                for cand in ([*meld, c], [c, *meld]):
-                    if melds.is_valid(variant, cand):
-                        out.append((i, cand, c, h))
-                        break
-        return out
-
     # -- views and checks ---------------------------------------------------------------------------
     def hand_value(self, seat: int) -> int:
         """Points a hand counts against its holder (the game's penalty or Carousel's value)."""
@@ -642,56 +441,3 @@ class RummyState(State):
             assert self.turn is None
         else:
             assert self.turn is not None and 0 <= self.turn < self.n
-
-
-def _joker_completions(a: int, b: int) -> list[list[int]]:
-    """Three-card melds of real cards ``a`` < ``b`` and a joker standing for the missing card
-    (candidates only: ``melds.is_valid`` decides, e.g. about aces)."""
-    pj = melds.placed_joker
-    ra, rb = rank_of(a), rank_of(b)
-    if suit_of(a) == suit_of(b):
-        s = suit_of(a) * 16
-        out = []
-        if rb - ra == 1:
-            if rb < ACE:
-                out.append([a, b, pj(s + rb + 1)])
-            if ra > 2:
-                out.append([pj(s + ra - 1), a, b])
-            elif ra == 2:
-                out.append([pj(s + ACE), a, b])
-        elif rb - ra == 2:
-            out.append([a, pj(s + ra + 1), b])
-        elif rb == ACE and ra == 2:
-            out.append([b, a, pj(s + 3)])
-        elif rb == ACE and ra == 3:
-            out.append([b, pj(s + 2), a])
-        return out
-    if ra == rb:
-        other = [s for s in range(4) if s not in (suit_of(a), suit_of(b))]
-        return [[a, b, pj(other[0] * 16 + ra)]]
-    return []
-
-
-def _joker_ends(meaning: list[int]) -> list[int]:
-    """Cards a joker could stand for at an end of a meld (runs) or as a missing suit (sets)."""
-    suits = {suit_of(x) for x in meaning}
-    ranks = [rank_of(x) for x in meaning]
-    if len(suits) == 1 and len(set(ranks)) == len(ranks):
-        s = suit_of(meaning[0])
-        lo, hi = ranks[0], ranks[-1]
-        out = []
-        if hi < ACE:
-            out.append(s * 16 + hi + 1)
-        if lo > 2:
-            out.append(s * 16 + lo - 1)
-        elif lo == 2:
-            out.append(s * 16 + ACE)
-        return out
-    if len(set(ranks)) == 1:
-        return [s * 16 + ranks[0] for s in range(4) if s not in suits]
-    return []
-
-
-def pack_of(*sizes: int) -> list[int]:
-    """Concatenated decks (Manipulation's third pack)."""
-    return [c for size in sizes for c in deck(size)]

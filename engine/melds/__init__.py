@@ -11,6 +11,18 @@ a table is a list of melds (in Tahiti a one-card meld is a loose face-up single)
 - ``best_subset(variant, table, hand)``: the largest part of a hand that can go down.
 
 Text: a meld is ``7H-8H-JK=9H``, a table ``7H-8H-9H | 5S-5H-5D`` (``table_str``/``parse_table``).
+
+Rules decided here (RULES.md 8-9 leave them open): a released joker may take any meaning,
+its old one included; in Tahiti a meld holding an unreleased joker stays exactly as it is
+(no card added or taken); in Vatican an unreleased joker ends in a meld holding at least one
+natural card of its old meld (a partition cannot see where a joker lay, so "never moves
+between melds" is read as "keeps company with its meld").
+
+Command line (engine/melds/cli.py): ``python -m engine meld --variant V --table JSON --add CARDS``
+prints one JSON line, ``{"ok": true, "table": [...], "kept": N, "released_jokers": [...]}`` or
+``{"ok": false, "reason": "..."}`` (exit 1); ``--layout JSON`` checks an explicit new table;
+``--best-subset --hand CARDS`` answers which part of a hand goes down; bad input exits 2 with
+``{"ok": false, "error": "..."}`` naming the card or meld.
 """
 
 from engine.melds.layout import check_layout

@@ -10,8 +10,8 @@ length 1 or 2 must go on; a longer one may stop. The number of states is polynom
 number of positions for a fixed number of suits, packs and jokers.
 
 Mandatory cards must all be used; optional ones (Tahiti's loose singles, the hand in
-``best_subset``) may stay out, and then the programme maximises what goes down
-(cards, then points). Jokers are all free here (their meaning is chosen); jokers that must
+``best_subset``) may stay out; with a skip budget the programme asks whether all but that
+many of the optional cards can go down. Jokers are all free here (their meaning is chosen); jokers that must
 keep a meaning are natural cards to this solver.
 """
 
@@ -25,10 +25,6 @@ from typing import Any
 from engine import cards
 from engine.melds.tablecards import JOKER_AS
 from engine.melds.variants import Variant
-
-Value = tuple[int, int]
-_NONE: Value = (-1, 0)  # infeasible
-_ZERO: Value = (0, 0)
 
 
 def _card_at(pos: int, suit: int) -> int:
@@ -131,21 +127,21 @@ def _suit_moves(runs: tuple[int, ...], total: int, jokers: int, cap: int | None,
 
 class RankDP:
     """One run of the programme; ``solve()`` returns (melds, optional naturals used, optional
-    jokers used) or None. ``points`` weighs optional cards for ties (more points down wins)."""
+    jokers used) or None. ``budget``: at most that many optional cards (jokers included) left out;
+None: any number (plain feasibility)."""
 
     def __init__(self, variant: Variant, mand: Sequence[int], opt: Sequence[int], free_m: int, free_o: int,
-                 maximise: bool, points: Callable[[int], int] | None = None) -> None:
+                 budget: int | None = None) -> None:
         self.v = variant
         self.mand = list(mand)
         self.opt = list(opt)
         self.fm0 = free_m
         self.fo0 = free_o
         self.cap = variant.max_jokers_per_meld
-        self.maximise = maximise
-        self.points = points or (lambda c: 0)
+        self.budget = budget
         self.pos = list(variant.positions())
         self.both = variant.ace == "both"
-        self.memo: dict[tuple, tuple[Value, tuple | None]] = {}
+        self.memo: dict[tuple, tuple[bool, tuple | None]] = {}
         self.last = len(self.pos)
         # naturals of each suit at each position index (a position past the end holds none)
         self.ahead = [[self.mand[_card_at(p, su)] + self.opt[_card_at(p, su)] for su in range(4)]
@@ -169,25 +165,21 @@ class RankDP:
             return res[suit], 0, res[4 + suit], code
         return self.mand[code], 0, self.opt[code], code
 
-    def _room(self, pi: int, s: int, new_runs: tuple[int, ...], jokers_left: int) -> bool:
-        """Can the short runs still reach length 3 with the cards of the next two positions?"""
-        if any(r & TOP for r in new_runs) and self.gaps[pi + 1][s] > jokers_left:
-            return False
-        short = sum(1 for r in new_runs if (r >> 2) & 3 < 3)
-        if not short:
-            return True
-        ones = sum(1 for r in new_runs if (r >> 2) & 3 == 1)
-        return short <= self.ahead[pi + 1][s] + jokers_left and ones <= self.ahead[pi + 2][s] + jokers_left
-
     def solve(self) -> tuple[list[list[int]], list[int], int] | None:
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
         start = ((), (), (), ())
-        if not self.maximise:
+        if self.budget is None:
             return self._solve_feasible(start)
-        val = self._f(0, 0, start, (0, 0, 0, 0), self.fm0, self.fo0, (0,) * 8)
-        if val == _NONE:
+        if not self._f(0, 0, start, (0, 0, 0, 0), self.fm0, self.fo0, (0,) * 8, self.budget):
             return None
-        return self._rebuild(start, lambda key: self.memo[key][1])
+        bud = [self.budget]
+
+        def choose(key: tuple) -> tuple:
+            choice = self.memo[(*key, bud[0])][1]
+            bud[0] = choice[-1]
+            return choice
+
+        return self._rebuild(start, choose)
 
     # -- feasibility: the aces kept for the top are a bit mask, not part of the state --------
     #
@@ -239,7 +231,7 @@ class RankDP:
         vectors that allow it). At the top, aces kept for it must go down; at the low end,
         what is not used is kept."""
         self.totals = []
-        for pi, p in enumerate(self.pos):
+        for p in self.pos:
             row = []
             for su in range(4):
                 code = _card_at(p, su)
@@ -354,77 +346,61 @@ class RankDP:
                     return (total, move, jm, jo, res)
         raise AssertionError("no move on the chosen path")
 
-    def _f(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int, res: tuple) -> Value:
-        key = (pi, s, runs, x, fm, fo, res)
+    # -- at least so many optional cards down: the skip budget is part of the state ------
+    #
+    # ``best_subset`` asks "can all but ``budget`` of the optional cards go down?" and
+    # bisects on the budget. An optional card not put down at its position spends one unit
+    # (an optional ace not used low is kept for the top, and spends there if unused).
+
+    def _f(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int, res: tuple, bud: int) -> bool:
+        key = (pi, s, runs, x, fm, fo, res, bud)
         hit = self.memo.get(key)
         if hit is not None:
             return hit[0]
-        best: Value = _NONE
         choice = None
         if pi == self.last:
-            if fm == 0 and all((r >> 2) & 3 == 3 for rs in runs for r in rs):
-                best = _ZERO
+            ok = fm == 0 and fo <= bud and all((r >> 2) & 3 == 3 for rs in runs for r in rs)
         elif s == 4:
-            best, choice = self._sets(pi, runs, x, fm, fo, res)
+            choice = self._sets(pi, runs, x, fm, fo, res, bud)
+            ok = choice is not None
         else:
-            best, choice = self._suit(pi, s, runs, x, fm, fo, res)
-        self.memo[key] = (best, choice)
-        return best
+            choice = self._suit(pi, s, runs, x, fm, fo, res, bud)
+            ok = choice is not None
+        self.memo[key] = (ok, choice)
+        return ok
 
-    def _sets(self, pi: int, runs: tuple, x: tuple, fm: int, fo: int, res: tuple) -> tuple[Value, tuple | None]:
-        best, choice = _NONE, None
+    def _sets(self, pi: int, runs: tuple, x: tuple, fm: int, fo: int, res: tuple, bud: int) -> tuple | None:
         cap = 4 if self.cap is None else self.cap
         for j in range(0, fm + fo + 1):
             if set_split(x, j, cap, self.v.max_set, self.v.min_meld) is None:
                 continue
             jm = min(j, fm)
             jo = j - jm
-            sub = self._f(pi + 1, 0, runs, (0, 0, 0, 0), fm - jm, fo - jo, res)
-            if sub == _NONE:
-                continue
-            val = (sub[0] + jo, sub[1] + 30 * jo)
-            if val > best:
-                best, choice = val, (j, jm, jo)
-                if not self.maximise:
-                    break
-        return best, choice
+            if self._f(pi + 1, 0, runs, (0, 0, 0, 0), fm - jm, fo - jo, res, bud):
+                return (j, jm, jo, bud)
+        return None
 
-    def _suit(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int,
-              res: tuple) -> tuple[Value, tuple | None]:
+    def _suit(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int, res: tuple, bud: int) -> tuple | None:
         must, flex, optn, code = self._avail(pi, s, res)
         p = self.pos[pi]
-        allow_sets = not (self.both and p == 1)
-        can_continue = True
-        best, choice = _NONE, None
-        lo_total = must
-        hi_total = must + flex + optn
-        for total in range(hi_total, lo_total - 1, -1):
+        for total in range(must + flex + optn, must - 1, -1):
             used_flex = min(flex, total - must)
             used_o = total - must - used_flex
-            gain_pts = used_o * self.points(code)
+            skipped = 0 if (self.both and p == 1) else optn - used_o
+            if skipped > bud:
+                break
             nres = res
             if self.both and p == 1:
                 nres = list(res)
                 nres[s] = flex - used_flex
                 nres[4 + s] = optn - used_o
                 nres = tuple(nres)
-            for move in _suit_moves(runs[s], total, fm + fo, self.cap, allow_sets, can_continue):
-                new_runs, xs, _, jok, _plan = move[:5]
-                if not self._room(pi, s, new_runs, fm + fo - jok):
-                    continue
-                jm = min(jok, fm)
-                jo = jok - jm
+            for move, new_runs, xs, jm, jo in self._moves(pi, s, runs, fm, fo, total):
                 nruns = runs[:s] + (new_runs,) + runs[s + 1:]
                 nx = x[:s] + (xs,) + x[s + 1:]
-                sub = self._f(pi, s + 1, nruns, nx, fm - jm, fo - jo, nres)
-                if sub == _NONE:
-                    continue
-                val = (sub[0] + used_o + jo, sub[1] + gain_pts + 30 * jo)
-                if val > best:
-                    best, choice = val, (total, move, jm, jo, nres)
-                    if not self.maximise:
-                        return best, choice
-        return best, choice
+                if self._f(pi, s + 1, nruns, nx, fm - jm, fo - jo, nres, bud - skipped):
+                    return (total, move, jm, jo, nres, bud - skipped)
+        return None
 
     # -- rebuilding concrete melds from the choices --------------------------------------
 
@@ -439,7 +415,7 @@ class RankDP:
             choice = choose((pi, s, runs, x, fm, fo, res))
             p = self.pos[pi]
             if s == 4:
-                j, jm, jo = choice
+                j, jm, jo = choice[:3]
                 free_o_used += jo
                 rank = 14 if p == 1 else p
                 cap = 4 if self.cap is None else self.cap
@@ -452,7 +428,7 @@ class RankDP:
                 set_cards = [[] for _ in range(4)]
                 pi, s, x, fm, fo = pi + 1, 0, (0, 0, 0, 0), fm - jm, fo - jo
                 continue
-            total, move, jm, jo, nres = choice
+            total, move, jm, jo, nres = choice[:5]
             must, flex, optn, code = self._avail(pi, s, res)
             used_o = total - must - min(flex, total - must)
             opt_used[code] += used_o

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from engine import cards
 from engine.melds.dp import RankDP
-from engine.melds.jokers import old_jokers, release_choices, release_sources
+from engine.melds.jokers import OldJoker, identity_matters, old_jokers, release_choices, release_sources
 from engine.melds.layout import is_single
 from engine.melds.search import FREE, PIN, Search, meaning
 from engine.melds.tablecards import JOKER_AS, table_card_str
@@ -49,56 +49,62 @@ class _Instance:
 def _instances(variant: Variant, table: Sequence[Sequence[int]], added: Sequence[int]):
     jokers = old_jokers(table)
     sources = release_sources(variant, table, added)
-    added_items = Counter(FREE if c == cards.JOKER else c for c in added)
     for released in release_choices(variant, jokers, sources):
-        fixed: list[list[int]] = []
-        mand: Counter[int] = Counter(added_items)
-        opt: Counter[int] = Counter()
-        partners: dict[int, frozenset[int]] = {}
-        natural_like: Counter[int] = Counter()
-        frozen = {j.meld for i, j in enumerate(jokers) if i not in released} if variant.joker_meld_frozen else set()
-        pin = 0
-        for m, meld in enumerate(table):
-            if m in frozen:
-                fixed.append(list(meld))
-                continue
-            if is_single(variant, meld):
-                opt[FREE if meld[0] >= 64 else meld[0]] += 1
-                continue
-            for x in meld:
-                if x < 64:
-                    mand[x] += 1
-        for i, j in enumerate(jokers):
-            if j.meld in frozen:
-                continue
-            if i in released:
-                mand[FREE] += 1
-            elif variant.joker_stays_in_meld:
-                item = PIN + 64 * pin + j.meaning
-                pin += 1
-                mand[item] += 1
-                partners[item] = frozenset(x for x in table[j.meld] if x < 64)
-            else:
-                mand[j.meaning] += 1
-                natural_like[j.meaning] += 1
-        yield _Instance(fixed, mand, opt, partners, natural_like)
+        yield _instance(variant, table, added, jokers, released)
+
+
+def _instance(variant: Variant, table: Sequence[Sequence[int]], added: Sequence[int], jokers: list[OldJoker],
+              released: frozenset[int]) -> _Instance:
+    """The items to partition when the old jokers ``released`` (indices) are released."""
+    added_items = Counter(FREE if c == cards.JOKER else c for c in added)
+    fixed: list[list[int]] = []
+    mand: Counter[int] = Counter(added_items)
+    opt: Counter[int] = Counter()
+    partners: dict[int, frozenset[int]] = {}
+    natural_like: Counter[int] = Counter()
+    frozen = {j.meld for i, j in enumerate(jokers) if i not in released} if variant.joker_meld_frozen else set()
+    pin = 0
+    for m, meld in enumerate(table):
+        if m in frozen:
+            fixed.append(list(meld))
+            continue
+        if is_single(variant, meld):
+            opt[FREE if meld[0] >= 64 else meld[0]] += 1
+            continue
+        for x in meld:
+            if x < 64:
+                mand[x] += 1
+    for i, j in enumerate(jokers):
+        if j.meld in frozen:
+            continue
+        if i in released:
+            mand[FREE] += 1
+        elif variant.joker_stays_in_meld:
+            item = PIN + 64 * pin + j.meaning
+            pin += 1
+            mand[item] += 1
+            partners[item] = frozenset(x for x in table[j.meld] if x < 64)
+        else:
+            mand[j.meaning] += 1
+            natural_like[j.meaning] += 1
+    return _Instance(fixed, mand, opt, partners, natural_like)
 
 
 def partition(variant: Variant, mand: Counter[int], opt: Counter[int] | None = None,
               partners: dict[int, frozenset[int]] | None = None,
-              maximise: bool = False) -> tuple[list[list[int]], Counter[int]] | None:
-    """Melds using every item of ``mand`` and some of ``opt`` (all the optional ones it can
-    when ``maximise``), or None. The rank programme when it applies, else the search."""
+              budget: int | None = None) -> tuple[list[list[int]], Counter[int]] | None:
+    """Melds using every item of ``mand`` and some of ``opt`` (all but at most ``budget`` of
+    them when it is given), or None. The rank programme when it applies, else the search."""
     opt = opt or Counter()
     if partners and any(mand[k] for k in partners):
-        return _pinned(variant, mand, opt, partners, maximise)
+        return _pinned(variant, mand, opt, partners, budget)
     free = mand[FREE] + opt[FREE]
-    if not maximise and _some_card_fits_nowhere(variant, mand, opt):
+    if budget is None and _some_card_fits_nowhere(variant, mand, opt):
         return None
-    if (variant.max_jokers_per_meld is not None or free <= variant.min_meld - 1):
+    if variant.max_jokers_per_meld is not None or free <= variant.min_meld - 1:
         m = [mand[c] for c in range(64)]
         o = [opt[c] for c in range(64)]
-        found = RankDP(variant, m, o, mand[FREE], opt[FREE], maximise, card_points).solve()
+        found = RankDP(variant, m, o, mand[FREE], opt[FREE], budget).solve()
         if found is None:
             return None
         melds, opt_used, free_used = found
@@ -106,6 +112,13 @@ def partition(variant: Variant, mand: Counter[int], opt: Counter[int] | None = N
         if free_used:
             used[FREE] = free_used
         return melds, used
+    if budget is not None:  # more free jokers than a real game has: try each subset
+        for size in range(sum(opt.values()), sum(opt.values()) - budget - 1, -1):
+            for sub in sorted(set(itertools.combinations(sorted(opt.elements()), size))):
+                found = Search(variant, mand + Counter(sub)).run()
+                if found is not None:
+                    return found[0], Counter(sub)
+        return None
     return Search(variant, mand, opt).run()
 
 
@@ -141,12 +154,8 @@ def _some_card_fits_nowhere(variant: Variant, mand: Counter[int], opt: Counter[i
     return False
 
 
-def _value(used: Counter[int]) -> tuple[int, int]:
-    return sum(used.values()), sum(card_points(cards.JOKER if c == FREE else c) * n for c, n in used.items())
-
-
 def _pinned(variant: Variant, mand: Counter[int], opt: Counter[int], partners: dict[int, frozenset[int]],
-            maximise: bool) -> tuple[list[list[int]], Counter[int]] | None:
+            budget: int | None) -> tuple[list[list[int]], Counter[int]] | None:
     """Vatican's jokers that keep their meaning must share a meld with a natural card of their
     old meld. First the relaxation (such a joker is just its card): no arrangement there means
     none at all; if its arrangement already obeys the rule it is the answer. Otherwise every
@@ -155,14 +164,13 @@ def _pinned(variant: Variant, mand: Counter[int], opt: Counter[int], partners: d
     relaxed: Counter[int] = Counter()
     for k, n in mand.items():
         relaxed[meaning(k) if k >= PIN else k] += n
-    found = partition(variant, relaxed, opt, None, maximise)
+    found = partition(variant, relaxed, opt, None, budget)
     if found is None:
         return None
     melds, used = found
     if _place_pins(melds, pins, partners):
         return melds, used
     x = pins[0]
-    best: tuple[list[list[int]], Counter[int]] | None = None
     for meld in Search(variant, mand, opt, partners)._melds_with(x):
         rest_m, rest_o = Counter(mand), Counter(opt)
         took: Counter[int] = Counter()
@@ -172,15 +180,10 @@ def _pinned(variant: Variant, mand: Counter[int], opt: Counter[int], partners: d
             else:
                 rest_o[item] -= 1
                 took[item] += 1
-        sub = partition(variant, +rest_m, +rest_o, partners, maximise)
-        if sub is None:
-            continue
-        cand = ([[t for _, t in meld], *sub[0]], sub[1] + took)
-        if not maximise:
-            return cand
-        if best is None or _value(cand[1]) > _value(best[1]):
-            best = cand
-    return best
+        sub = partition(variant, +rest_m, +rest_o, partners, budget)
+        if sub is not None:
+            return [[t for _, t in meld], *sub[0]], sub[1] + took
+    return None
 
 
 def _place_pins(melds: list[list[int]], pins: list[int], partners: dict[int, frozenset[int]]) -> bool:
@@ -333,15 +336,77 @@ def card_points(card: int) -> int:
 
 
 def best_subset(variant: Variant, table: Sequence[Sequence[int]], hand: Sequence[int]) -> list[int]:
-    """The largest non-empty part of ``hand`` that can go down with the table (ties: the most
-    points put down, then the smallest card codes), sorted; [] if no card can."""
+    """The largest non-empty part of ``hand`` that can go down with the table, sorted; [] if no
+    card can. Among parts of that size the first the search meets wins (deterministic).
+
+    For each way of releasing the old jokers (a joker released by a hand card makes that card
+    go down), the rank programme bisects on how many hand cards may stay out. Tahiti's loose
+    singles (they may go down or not, at no gain) are tried as every subset that goes down."""
     table = [list(m) for m in table]
     everything = [x for m in table for x in m] + list(hand)
     usable = sorted(c for c in hand if c == cards.JOKER or _fits_somewhere(variant, everything, c))
-    for size in range(len(usable), 0, -1):
-        combos = sorted({tuple(sorted(s)) for s in itertools.combinations(usable, size)},
-                        key=lambda s: (-sum(card_points(c) for c in s), s))
-        for subset in combos:
-            if solve(variant, table, list(subset)) is not None:
-                return list(subset)
-    return []
+    if not usable:
+        return []
+    if solve(variant, table, usable) is not None:
+        return usable
+    singles = sorted(m[0] for m in table if is_single(variant, m))
+    core = [m for m in table if not is_single(variant, m)]
+    best: list[int] = []
+    for size in range(len(singles) + 1):
+        for down in sorted(set(itertools.combinations(singles, size))):
+            for forced, inst in _subset_instances(variant, core, usable, list(down)):
+                opt = Counter(FREE if c == cards.JOKER else c for c in usable) - Counter(forced)
+                n = sum(opt.values())
+                if len(forced) + n <= len(best):
+                    continue  # cannot put down more than the best so far
+                subset = _most_down(variant, inst, forced, opt, len(best) + 1)
+                if len(subset) > len(best):
+                    best = subset
+    return best
+
+
+def _most_down(variant: Variant, inst: _Instance, forced: list[int], opt: Counter[int], at_least: int) -> list[int]:
+    """``forced`` plus as many of ``opt`` as can go down, if that makes ``at_least`` cards:
+    the number left out is searched 0, 1, 2, 4, ... then bisected (small budgets are cheap)."""
+    n = sum(opt.values())
+    limit = min(n - (0 if forced else 1), len(forced) + n - at_least)  # most cards left out worth trying
+    if limit < 0:
+        return []
+    lo, b = 0, 0
+    found = partition(variant, inst.mand, opt, inst.partners, b)
+    while found is None:
+        if b >= limit:
+            return []
+        lo, b = b + 1, min(limit, max(1, 2 * b))
+        found = partition(variant, inst.mand, opt, inst.partners, b)
+    hi = b
+    while lo < hi:
+        mid = (lo + hi) // 2
+        trial = partition(variant, inst.mand, opt, inst.partners, mid)
+        if trial is not None:
+            hi, found = mid, trial
+        else:
+            lo = mid + 1
+    return sorted(forced + [cards.JOKER if c == FREE else c for c in found[1].elements()])
+
+
+def _subset_instances(variant: Variant, table: Sequence[Sequence[int]], hand: Sequence[int], down: list[int]):
+    """(hand cards that must go down, instance) for every way of releasing old jokers;
+    ``down``: loose table singles that go down this time."""
+    jokers = old_jokers(table)
+    on_table = Counter() if variant.swap_from_hand_only else release_sources(variant, table, [])
+    in_hand = Counter(hand)
+    by_meaning: dict[int, list[int]] = {}
+    for i, j in enumerate(jokers):
+        by_meaning.setdefault(j.meaning, []).append(i)
+    per_meaning = []
+    for c, idx in sorted(by_meaning.items()):
+        options = []
+        for k in range(min(len(idx), on_table[c] + in_hand[c]) + 1):
+            combos = itertools.combinations(idx, k) if identity_matters(variant) else [tuple(idx[:k])]
+            options += [(combo, max(0, k - on_table[c]) * [c]) for combo in combos]
+        per_meaning.append(options)
+    for choice in itertools.product(*per_meaning):
+        released = frozenset(i for combo, _ in choice for i in combo)
+        forced = sorted(c for _, cs in choice for c in cs)
+        yield forced, _instance(variant, table, forced + down, jokers, released)

@@ -54,37 +54,36 @@ def run_positions(variant: Variant, meanings: Sequence[int]) -> list[int] | None
 
 def why_invalid(variant: Variant, meld: Sequence[int]) -> str | None:
     """None if ``meld`` is a valid meld in ``variant``; otherwise a one-line reason naming it."""
-    text = meld_text(meld)
     for x in meld:
         if x == cards.JOKER:
-            return f"the joker in {text} must say what it stands for (JK=7H)"
+            return f"the joker in {meld_text(meld)} must say what it stands for (JK=7H)"
         if not (is_natural(x) or is_placed_joker(x)):
-            return f"{_name(x)} in {text} is not a rummy card"
+            return f"{_name(x)} in {meld_text(meld)} is not a rummy card"
     if len(meld) < variant.min_meld:
-        return f"meld {text} has {len(meld)} cards; at least {variant.min_meld} are needed"
+        return f"meld {meld_text(meld)} has {len(meld)} cards; at least {variant.min_meld} are needed"
     jokers = [x for x in meld if x >= JOKER_AS]
     if jokers and not variant.jokers_allowed:
-        return f"{variant.name} has no jokers: {text}"
+        return f"{variant.name} has no jokers: {meld_text(meld)}"
     if variant.max_jokers_per_meld is not None and len(jokers) > variant.max_jokers_per_meld:
-        return f"meld {text} holds {len(jokers)} jokers; at most {variant.max_jokers_per_meld} per meld"
+        return f"meld {meld_text(meld)} holds {len(jokers)} jokers; at most {variant.max_jokers_per_meld} per meld"
     if len(jokers) == len(meld):
-        return f"meld {text} has no natural card"
+        return f"meld {meld_text(meld)} has no natural card"
     meanings = [x - JOKER_AS if x >= JOKER_AS else x for x in meld]
     ranks = {cards.rank_of(c) for c in meanings}
     if len(ranks) == 1:
         seen: set[int] = set()
         for c in meanings:
             if c in seen:
-                return f"set {text} holds {cards.card_str(c)} twice (suits must differ)"
+                return f"set {meld_text(meld)} holds {cards.card_str(c)} twice (suits must differ)"
             seen.add(c)
         if len(meld) > variant.max_set:
-            return f"set {text} has {len(meld)} cards; at most {variant.max_set}"
+            return f"set {meld_text(meld)} has {len(meld)} cards; at most {variant.max_set}"
         return None
     suits = {cards.suit_of(c) for c in meanings}
     if len(suits) != 1:
-        return f"{text} is neither a set (one rank) nor a run (one suit)"
+        return f"{meld_text(meld)} is neither a set (one rank) nor a run (one suit)"
     if run_positions(variant, meanings) is None:
-        return f"{text} is not a run of consecutive cards ({_ace_words(variant)})"
+        return f"{meld_text(meld)} is not a run of consecutive cards ({_ace_words(variant)})"
     return None
 
 

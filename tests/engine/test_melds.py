@@ -148,8 +148,12 @@ def test_solver_keeps_old_melds_when_it_can() -> None:
     table = T("5S 6S 7S | 9H 10H JH | 2C 2D 2H")
     sol = solve(v, table, H("KD KC KS"))
     assert sol is not None and sol.kept == 3
-    sol = solve(v, table, H("8S 8H"))  # 8S extends a run, 8H needs the other run: both change
-    assert sol is None or sol.kept >= 1
+    sol = solve(v, table, H("8S 8H"))  # 8S and 8H each extend a run: the set of twos stays
+    assert sol is not None and sol.kept == 1 and check_layout(v, table, H("8S 8H"), sol.table) is None
+    big = T("5S 6S 7S | 9H 10H JH | 2C 2D 2H | 4D 5D 6D 7D | QC QS QH | 8C 9C 10C JC")
+    assert solve(v, big, H("4D")) is None  # a second 4D fits nowhere (no 3D, no other fours)
+    sol = solve(v, big, H("3D"))
+    assert sol is not None and sol.kept == 5 and parse_meld("3D 4D 5D 6D 7D") in sol.table
 
 
 def test_solver_rearranges_the_whole_table_when_needed() -> None:
