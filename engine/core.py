@@ -219,6 +219,93 @@ class State:
     def __repr__(self) -> str:
         return f"<{type(self).__name__} players={self.n} to_act={self._to_act()}>"
 
+    # -- the fast path: simulation and search ------------------------------------
+    # Integer actions, a step that builds no events and no text, the seat to act read
+    # without a call through ``to_act``. Text appears only at the edges (records, the
+    # bot): ``action_to_text``/``text_to_action`` convert. Every game has this path; the
+    # defaults below go through the text methods (correct, modest gain), and the games
+    # where search or simulation lives override them with a real integer step. The
+    # conformance test (tests/engine/test_fast_path.py) holds every game's fast path to
+    # the public contract.
+    ACTIONS: ClassVar[ActionCodec]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "ACTIONS" not in cls.__dict__:
+            cls.ACTIONS = ActionCodec()
+
+    @property
+    def current(self) -> int | None:
+        """The seat to act, None when the game is over (games with a fast path store it, so
+        this is one attribute read there)."""
+        return self._to_act()
+
+    def fast_legal(self) -> list[int]:
+        """The legal actions of the seat to act, as ints (empty when the game is over).
+
+        The list may be internal to the state (no allocation): read it, do not change it,
+        and do not keep it past the next ``fast_apply``. Order is the game's; the set is
+        exactly ``legal_actions()`` through ``action_to_text``."""
+        if self._to_act() is None:
+            return []
+        code = self.ACTIONS.code
+        return [code(text) for text in self._legal()]
+
+    def fast_apply(self, action: int) -> None:
+        """Apply ``action`` (an int from ``fast_legal``) without checks and without events.
+
+        Nothing is validated: an action not from ``fast_legal`` of this very state leaves the
+        state undefined. The result equals ``act`` with the same action (``to_json`` equal)."""
+        self._legal_cache = None
+        self._apply(self.ACTIONS.text(action))
+
+    def action_to_text(self, action: int) -> str:
+        """The canonical text of an integer action (what ``act`` and records take)."""
+        return self.ACTIONS.text(action)
+
+    def text_to_action(self, text: str) -> int:
+        """The integer of a text action as ``legal_actions`` lists it (canonical text)."""
+        return self.ACTIONS.code(text)
+
+
+class ActionCodec:
+    """Integer <-> text for one game's actions.
+
+    Games with a closed action set fix their codes up front (``fix``; e.g. a card play is the
+    card's code), so those ints are the same in every process. Anything else is numbered on
+    first sight (interned), which keeps open-ended action sets (Karusele captures) working:
+    such ints are stable within one process only, so records always keep the text."""
+
+    __slots__ = ("_codes", "_texts", "_next")
+
+    def __init__(self) -> None:
+        self._codes: dict[str, int] = {}
+        self._texts: dict[int, str] = {}
+        self._next = 0
+
+    def fix(self, code: int, text: str) -> None:
+        """Give ``text`` the code ``code`` (before any interning)."""
+        if self._codes.get(text, code) != code or self._texts.get(code, text) != text:
+            raise ValueError(f"action code clash: {code} / {text!r}")
+        self._codes[text] = code
+        self._texts[code] = text
+        self._next = max(self._next, code + 1)
+
+    def code(self, text: str) -> int:
+        found = self._codes.get(text)
+        if found is None:
+            found = self._next
+            self._next += 1
+            self._codes[text] = found
+            self._texts[found] = text
+        return found
+
+    def text(self, code: int) -> str:
+        try:
+            return self._texts[code]
+        except KeyError:
+            raise ValueError(f"unknown action code {code}") from None
+
 
 @dataclass(frozen=True)
 class Game:
