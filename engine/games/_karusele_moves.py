@@ -25,6 +25,7 @@ the largest captures of each hand card (up to ``SAMPLE_CAPTURES``), every plain 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import combinations, product
 from typing import Any
 
@@ -38,7 +39,7 @@ SAMPLE_CAPTURES = 4  # captures per hand card in the sample (the largest first):
 MAX_EXTRA = 6  # extra-build groupings per build base in the sample
 
 
-def value(card: int) -> int | None:
+def _value(card: int) -> int | None:
     """Numeric value: A = 1, 2..10 face value, jokers 11/15/20; None for J Q K and the broom."""
     if card >= 64:
         return SPECIAL_VALUE.get(card)
@@ -46,6 +47,12 @@ def value(card: int) -> int | None:
     if rank == 14:
         return 1
     return rank if rank <= 10 else None
+
+
+_VALUES = [_value(card) for card in range(BROOM + 1)]
+# value(card): numeric value (A = 1, 2..10, jokers 11/15/20; None for J Q K and the broom), as a table
+# lookup: move generation asks it hundreds of times a step.
+value = _VALUES.__getitem__
 
 
 def is_court(card: int) -> bool:
@@ -56,20 +63,25 @@ def item_value(item: Item) -> int | None:
     """A build's total, a number card's value, None for a court card."""
     cards = item["cards"]
     if len(cards) == 1:
-        return value(cards[0])
-    return sum(value(c) or 0 for c in cards)
+        return _VALUES[cards[0]]
+    return sum([_VALUES[c] or 0 for c in cards])
 
 
 def is_build(item: Item) -> bool:
     return len(item["cards"]) > 1
 
 
-def card_key(card: int) -> tuple[int, int]:
+def _card_key(card: int) -> tuple[int, int]:
     """Order inside a group: by value (A low), then suit; courts by rank, specials last."""
-    v = value(card)
+    v = _value(card)
     if card >= 64:
         return (100, card)
     return (v if v is not None else 20 + rank_of(card), suit_of(card))
+
+
+# card_key(card): the order inside a group (by value, A low, then suit; courts by rank, specials
+# last), as a table lookup.
+card_key = [_card_key(card) for card in range(BROOM + 1)].__getitem__
 
 
 # --- saturated packings (the sample enumeration) ---------------------------------------------------------------------
@@ -145,18 +157,38 @@ def packings(cards: list[int], target: int, limit: int,
     for c in sorted(cards, key=card_key):
         by_value.setdefault(value(c) or 0, []).append(c)
     values = sorted(by_value, reverse=True)
-    counts = [len(by_value[x]) for x in values]
+    found, spent = _value_packings(tuple(values), tuple(len(by_value[x]) for x in values), target, allowance)
+    out: list[tuple[list[int], list[list[int]]]] = []
+    for ks, groups in found:
+        choices = [combinations(by_value[x], k) for x, k in zip(values, ks, strict=True)]
+        for pick in product(*[list(c) for c in choices]):
+            pools = [list(p) for p in pick]
+            cards_groups = [[pools[j].pop(0) for j in group] for group in groups]
+            out.append(([c for p in pick for c in p], cards_groups))
+            if len(out) >= limit:
+                return out, True
+    return out, spent
+
+
+@lru_cache(maxsize=1 << 15)
+def _value_packings(values: tuple[int, ...], counts: tuple[int, ...], target: int,
+                    allowance: int) -> tuple[list[tuple[tuple[int, ...], list]], bool]:
+    """The search of ``packings`` on value counts: the saturated count vectors with their groups,
+    largest first, and whether the budget ran out. A pure function of small tuples, and the same
+    few tables of values recur all game long, so it is cached (Karusele's move sample is the cost
+    of every simulated step); callers only read the result."""
     mask = (1 << (target + 1)) - 1
     budget = _Budget(allowance)
     memo: dict = {}
     found: list[tuple[tuple[int, ...], list]] = []
+    value_list = list(values)
 
     def rec(i: int, left_sums: int, ks: tuple[int, ...]) -> None:
         if budget.step():
             return
         if i == len(values):
             if sum(k * x for k, x in zip(ks, values, strict=True)) % target == 0:
-                groups = _partition(ks, values, target, memo, budget)
+                groups = _partition(ks, value_list, target, memo, budget)
                 if groups is not None:
                     found.append((ks, groups))
             return
@@ -171,16 +203,7 @@ def packings(cards: list[int], target: int, limit: int,
 
     rec(0, 1, ())
     found.sort(key=lambda f: (-sum(f[0]), [-k for k in f[0]]))
-    out: list[tuple[list[int], list[list[int]]]] = []
-    for ks, groups in found:
-        choices = [combinations(by_value[x], k) for x, k in zip(values, ks, strict=True)]
-        for pick in product(*[list(c) for c in choices]):
-            pools = [list(p) for p in pick]
-            cards_groups = [[pools[j].pop(0) for j in group] for group in groups]
-            out.append(([c for p in pick for c in p], cards_groups))
-            if len(out) >= limit:
-                return out, True
-    return out, budget.spent
+    return found, budget.spent
 
 
 # --- moves ------------------------------------------------------------------------------------
