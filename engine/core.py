@@ -269,42 +269,42 @@ class State:
 
 
 class ActionCodec:
-    """Integer <-> text for one game's actions.
+    """Integer <-> text for one game's actions, the same in every process and without a table that
+    grows: a game may ``fix`` small codes (below ``2**20``) for the actions it knows up front; any
+    other text's code is its UTF-8 bytes read as one big integer (shifted past the fixed codes), so
+    open-ended action sets (Karusele's captures) need no registry and nothing is kept per action."""
 
-    Games with a closed action set fix their codes up front (``fix``; e.g. a card play is the
-    card's code), so those ints are the same in every process. Anything else is numbered on
-    first sight (interned), which keeps open-ended action sets (Karusele captures) working:
-    such ints are stable within one process only, so records always keep the text."""
-
-    __slots__ = ("_codes", "_texts", "_next")
+    __slots__ = ("_codes", "_texts")
+    SHIFT = 20
 
     def __init__(self) -> None:
         self._codes: dict[str, int] = {}
         self._texts: dict[int, str] = {}
-        self._next = 0
 
     def fix(self, code: int, text: str) -> None:
-        """Give ``text`` the code ``code`` (before any interning)."""
+        """Give ``text`` the small code ``code``."""
+        if not 0 <= code < 1 << self.SHIFT:
+            raise ValueError(f"fixed action codes are below 2**{self.SHIFT}, not {code}")
         if self._codes.get(text, code) != code or self._texts.get(code, text) != text:
             raise ValueError(f"action code clash: {code} / {text!r}")
         self._codes[text] = code
         self._texts[code] = text
-        self._next = max(self._next, code + 1)
 
     def code(self, text: str) -> int:
         found = self._codes.get(text)
         if found is None:
-            found = self._next
-            self._next += 1
-            self._codes[text] = found
-            self._texts[found] = text
+            return int.from_bytes(b"\x01" + text.encode()) << self.SHIFT
         return found
 
     def text(self, code: int) -> str:
-        try:
-            return self._texts[code]
-        except KeyError:
-            raise ValueError(f"unknown action code {code}") from None
+        found = self._texts.get(code)
+        if found is not None:
+            return found
+        if code >> self.SHIFT and not code & ((1 << self.SHIFT) - 1):
+            data = (code >> self.SHIFT).to_bytes((code.bit_length() - self.SHIFT + 7) // 8)
+            if data[:1] == b"\x01":
+                return data[1:].decode()
+        raise ValueError(f"unknown action code {code}")
 
 
 @dataclass(frozen=True)

@@ -152,7 +152,15 @@ def packings(cards: list[int], target: int, limit: int,
     first, as (cards, groups), and whether the search was cut short (by ``limit`` or the budget).
     The empty packing is included when it is saturated. The search runs on value counts
     (cards of one value are interchangeable for legality) and expands to cards at the end.
+    The answer is cached (the same loose cards recur from move to move): read it, never change it.
     """
+    return _packings(tuple(sorted(cards)), target, limit, allowance)
+
+
+@lru_cache(maxsize=1 << 12)
+def _packings(cards: tuple[int, ...], target: int, limit: int,
+              allowance: int) -> tuple[list[tuple[list[int], list[list[int]]]], bool]:
+    """``packings`` of the sorted ``cards``."""
     by_value: dict[int, list[int]] = {}
     for c in sorted(cards, key=card_key):
         by_value.setdefault(value(c) or 0, []).append(c)
@@ -170,7 +178,7 @@ def packings(cards: list[int], target: int, limit: int,
     return out, spent
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=1 << 12)
 def _value_packings(values: tuple[int, ...], counts: tuple[int, ...], target: int,
                     allowance: int) -> tuple[list[tuple[tuple[int, ...], list]], bool]:
     """The search of ``packings`` on value counts: the saturated count vectors with their groups,
@@ -183,11 +191,15 @@ def _value_packings(values: tuple[int, ...], counts: tuple[int, ...], target: in
     found: list[tuple[tuple[int, ...], list]] = []
     value_list = list(values)
 
-    def rec(i: int, left_sums: int, ks: tuple[int, ...]) -> None:
-        if budget.step():
+    size = len(values)
+
+    def rec(i: int, left_sums: int, ks: tuple[int, ...], taken: int) -> None:
+        budget.left -= 1  # budget.step(), inline
+        if budget.left < 0:
+            budget.spent = True
             return
-        if i == len(values):
-            if sum(k * x for k, x in zip(ks, values, strict=True)) % target == 0:
+        if i == size:
+            if taken % target == 0:
                 groups = _partition(ks, value_list, target, memo, budget)
                 if groups is not None:
                     found.append((ks, groups))
@@ -199,9 +211,9 @@ def _value_packings(values: tuple[int, ...], counts: tuple[int, ...], target: in
                 sums = (sums | sums << x) & mask
                 if sums >> target & 1:
                     break  # the cards left would hold a whole group: leaving more only adds to it
-            rec(i + 1, sums, (*ks, k))
+            rec(i + 1, sums, (*ks, k), taken + k * x)
 
-    rec(0, 1, ())
+    rec(0, 1, (), 0)
     found.sort(key=lambda f: (-sum(f[0]), [-k for k in f[0]]))
     return found, budget.spent
 
@@ -236,19 +248,20 @@ def court_captures(card: int, table: list[Item]) -> list[str]:
     return moves
 
 
-def number_captures_sample(card: int, table: list[Item], limit: int = SAMPLE_CAPTURES) -> list[str]:
+def number_captures_sample(card: int, table: list[Item], limit: int = SAMPLE_CAPTURES,
+                           info: list[tuple[list[int], bool, int | None]] | None = None) -> list[str]:
     """A sample of a number card's captures: the saturated ones (nothing more could be added),
-    largest first, at most ``limit``. Legal captures not listed here are still legal (``read_take``)."""
-    v = value(card)
+    largest first, at most ``limit``. Legal captures not listed here are still legal (``read_take``).
+    ``info``: ``table_info(table)``, when the caller has it already."""
+    v = _VALUES[card]
     assert v is not None
     forced: list[tuple[list[int], bool]] = []
     loose: list[int] = []
-    for it in table:
-        iv = item_value(it)
+    for cards, build, iv in info if info is not None else table_info(table):
         if iv == v:
-            forced.append((list(it["cards"]), is_build(it)))
-        elif iv is not None and iv < v and not is_build(it):
-            loose.append(it["cards"][0])
+            forced.append((list(cards), build))
+        elif iv is not None and iv < v and not build:
+            loose.append(cards[0])
     moves = []
     for taken, groups in packings(loose, v, limit)[0]:
         if taken or forced:
@@ -257,6 +270,11 @@ def number_captures_sample(card: int, table: list[Item], limit: int = SAMPLE_CAP
         group = one_group(loose, v)
         moves.append(_take_text(card, forced + ([(group, False)] if group else [])))
     return moves
+
+
+def table_info(table: list[Item]) -> list[tuple[list[int], bool, int | None]]:
+    """(cards, is a build, value) of every table item: what the sample asks of each item, once."""
+    return [(it["cards"], len(it["cards"]) > 1, item_value(it)) for it in table]
 
 
 def one_group(cards: list[int], target: int) -> list[int] | None:
@@ -277,23 +295,28 @@ def one_group(cards: list[int], target: int) -> list[int] | None:
     return sorted(group, key=card_key)
 
 
-def builds(card: int, hand: list[int], table: list[Item]) -> list[str]:
+def builds(card: int, hand: list[int], table: list[Item],
+           info: list[tuple[list[int], bool, int | None]] | None = None) -> list[str]:
     """Builds with ``card``: onto one number card or build, total equal to another hand card's value,
-    optionally grouping further loose cards into more builds of that total (all that fit)."""
-    v = value(card)
+    optionally grouping further loose cards into more builds of that total (all that fit).
+    ``info``: ``table_info(table)``, when the caller has it already."""
+    v = _VALUES[card]
     if v is None:
         return []
-    totals = {value(c) for c in hand if c != card} - {None}
+    totals = {_VALUES[c] for c in hand if c != card} - {None}
+    if not totals:
+        return []
+    if info is None:
+        info = table_info(table)
     moves: list[str] = []
-    for idx, base in enumerate(table):
-        bv = item_value(base)
+    for idx, (base_cards, base_build, bv) in enumerate(info):
         if bv is None or v + bv not in totals:
             continue
         total = v + bv
-        head = f"build {card_str(card)} {group_text(base['cards'], is_build(base))}"
+        head = f"build {card_str(card)} {group_text(base_cards, base_build)}"
         moves.append(head)
-        loose = [it["cards"][0] for i, it in enumerate(table)
-                 if i != idx and not is_build(it) and (item_value(it) or 99) < total]
+        loose = [cards[0] for i, (cards, build, iv) in enumerate(info)
+                 if i != idx and not build and (iv or 99) < total]
         for taken, groups in packings(loose, total, MAX_EXTRA)[0]:
             if taken:
                 parts = sorted(groups, key=lambda cs: sorted(card_key(c) for c in cs))
@@ -305,6 +328,7 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
     """A sample of the legal moves of a hand, card by card (see the module docstring): complete for
     trails, the broom, court captures and plain builds; bounded for sum captures and multi-builds."""
     moves: list[str] = []
+    info = table_info(table)
     for card in hand:
         if card == BROOM:
             moves.append("sweep BR")
@@ -312,8 +336,8 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
         if is_court(card):
             moves.extend(court_captures(card, table))
         else:
-            moves.extend(number_captures_sample(card, table))
-            moves.extend(builds(card, hand, table))
+            moves.extend(number_captures_sample(card, table, info=info))
+            moves.extend(builds(card, hand, table, info))
         moves.append(f"trail {card_str(card)}")
     return moves
 
