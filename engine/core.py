@@ -6,6 +6,12 @@ Modelled on OpenSpiel's game API: a ``State`` says whose turn it is (``to_act``)
 ``view`` with hidden information hidden, keeps running ``scores``, can be cloned and
 turned to and from plain JSON. Chance is folded into the seed: deal ``k`` is shuffled by
 ``deal_rng(seed, k)``, so a seed plus a list of actions replays a game exactly.
+
+The fast path, for simulation and search (see ``State.fast_legal``): ``current`` (the seat to act),
+``fast_legal()`` (ints), ``fast_apply(int)`` (no checks, no events), ``action_to_text`` /
+``text_to_action`` at the edges. Its results equal the public path's, step for step (``to_json``);
+records and the bot keep the text. The deals stay ``deal_rng``'s (string-seeded, so stored seeds keep
+replaying); simulations that sample deals pass the cards in instead (``OhHellState.from_pack``).
 """
 
 from __future__ import annotations
@@ -248,8 +254,7 @@ class State:
         exactly ``legal_actions()`` through ``action_to_text``."""
         if self._to_act() is None:
             return []
-        code = self.ACTIONS.code
-        return [code(text) for text in self._legal()]
+        return list(map(self.ACTIONS.code, self._legal()))
 
     def fast_apply(self, action: int) -> None:
         """Apply ``action`` (an int from ``fast_legal``) without checks and without events.
@@ -274,12 +279,15 @@ class ActionCodec:
     other text's code is its UTF-8 bytes read as one big integer (shifted past the fixed codes), so
     open-ended action sets (Karusele's captures) need no registry and nothing is kept per action."""
 
-    __slots__ = ("_codes", "_texts")
+    __slots__ = ("_codes", "_texts", "_memo_codes", "_memo_texts")
     SHIFT = 20
+    MEMO = 1 << 15  # derived codes remembered (a speed memo only: the codes never change), then forgotten
 
     def __init__(self) -> None:
         self._codes: dict[str, int] = {}
         self._texts: dict[int, str] = {}
+        self._memo_codes: dict[str, int] = {}
+        self._memo_texts: dict[int, str] = {}
 
     def fix(self, code: int, text: str) -> None:
         """Give ``text`` the small code ``code``."""
@@ -293,18 +301,32 @@ class ActionCodec:
     def code(self, text: str) -> int:
         found = self._codes.get(text)
         if found is None:
-            return int.from_bytes(b"\x01" + text.encode()) << self.SHIFT
+            found = self._memo_codes.get(text)
+            if found is None:
+                found = int.from_bytes(b"\x01" + text.encode()) << self.SHIFT
+                self._remember(text, found)
         return found
 
     def text(self, code: int) -> str:
         found = self._texts.get(code)
+        if found is None:
+            found = self._memo_texts.get(code)
         if found is not None:
             return found
         if code >> self.SHIFT and not code & ((1 << self.SHIFT) - 1):
             data = (code >> self.SHIFT).to_bytes((code.bit_length() - self.SHIFT + 7) // 8)
             if data[:1] == b"\x01":
-                return data[1:].decode()
+                text = data[1:].decode()
+                self._remember(text, code)
+                return text
         raise ValueError(f"unknown action code {code}")
+
+    def _remember(self, text: str, code: int) -> None:
+        if len(self._memo_codes) >= self.MEMO:
+            self._memo_codes.clear()
+            self._memo_texts.clear()
+        self._memo_codes[text] = code
+        self._memo_texts[code] = text
 
 
 @dataclass(frozen=True)
