@@ -49,14 +49,14 @@ def _value(card: int) -> int | None:
     return rank if rank <= 10 else None
 
 
-_VALUES = [_value(card) for card in range(BROOM + 1)]
+_VALUES = [_value(card) for card in range(128)]  # every code below 128 (cards are below 69)
 # value(card): numeric value (A = 1, 2..10, jokers 11/15/20; None for J Q K and the broom), as a table
 # lookup: move generation asks it hundreds of times a step.
 value = _VALUES.__getitem__
 
 
-def is_court(card: int) -> bool:
-    return card < 64 and 11 <= rank_of(card) <= 13
+# is_court(card): J, Q or K (no value; taken only by the same rank), as a table lookup.
+is_court = [card < 64 and 11 <= rank_of(card) <= 13 for card in range(128)].__getitem__
 
 
 def item_value(item: Item) -> int | None:
@@ -81,7 +81,7 @@ def _card_key(card: int) -> tuple[int, int]:
 
 # card_key(card): the order inside a group (by value, A low, then suit; courts by rank, specials
 # last), as a table lookup.
-card_key = [_card_key(card) for card in range(BROOM + 1)].__getitem__
+card_key = [_card_key(card) for card in range(128)].__getitem__
 
 
 # --- saturated packings (the sample enumeration) ---------------------------------------------------------------------
@@ -262,6 +262,8 @@ def number_captures_sample(card: int, table: list[Item], limit: int = SAMPLE_CAP
             forced.append((list(cards), build))
         elif iv is not None and iv < v and not build:
             loose.append(cards[0])
+    if sum([_VALUES[c] for c in loose]) < v:  # no group of loose cards adds up: only the equal items
+        return [_take_text(card, forced)] if forced else []
     moves = []
     for taken, groups in packings(loose, v, limit)[0]:
         if taken or forced:
@@ -317,6 +319,8 @@ def builds(card: int, hand: list[int], table: list[Item],
         moves.append(head)
         loose = [cards[0] for i, (cards, build, iv) in enumerate(info)
                  if i != idx and not build and (iv or 99) < total]
+        if sum([_VALUES[c] for c in loose]) < total:  # no extra group can add up to the total
+            continue
         for taken, groups in packings(loose, total, MAX_EXTRA)[0]:
             if taken:
                 parts = sorted(groups, key=lambda cs: sorted(card_key(c) for c in cs))
