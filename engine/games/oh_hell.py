@@ -364,7 +364,8 @@ class OhHellState(State):
         trick = self.trick
         if trick:
             hand = self.hands[turn]
-            same = [c for c in hand if c & 0x30 == trick[0] & 0x30]
+            low = trick[0] & 0x30
+            same = [c for c in hand if c & 0x30 == low]
             return same if same else hand
         if self.phase == "play":
             return self.hands[turn]

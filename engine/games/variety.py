@@ -316,7 +316,8 @@ class VarietyState(State):
         trick = self.trick
         if trick:
             hand = self.hands[seat]
-            same = [c for c in hand if c & 0x30 == trick[0] & 0x30]
+            low = trick[0] & 0x30
+            same = [c for c in hand if c & 0x30 == low]
             return same if same else hand
         if self.phase == "play":
             return self.hands[seat]
