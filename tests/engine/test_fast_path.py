@@ -99,3 +99,23 @@ def test_oh_hell_codes_are_fixed() -> None:
     state = get_game("oh_hell").new(4, seed=1)
     assert state.text_to_action("play AS") == 14 and state.action_to_text(14) == "play AS"
     assert state.text_to_action("bid 3") == 67 and state.action_to_text(64) == "bid 0"
+
+
+def test_action_codec_round_trips_and_refuses_unknown_codes() -> None:
+    """Codes are the same in every process: fixed small ones, else the text's bytes; nothing else decodes."""
+    from engine.core import ActionCodec
+
+    codec = ActionCodec()
+    codec.fix(7, "bid 7")
+    texts = ["bid 7", "take 7H 3S+4D (AH+6C)", "trail JS", "x", "пас"]
+    codes = [codec.code(t) for t in texts]
+    assert codes[0] == 7 and len(set(codes)) == len(codes)
+    assert [codec.text(c) for c in codes] == texts
+    assert ActionCodec().code("trail JS") == codes[2]  # another codec (another process) agrees
+    for bad in (8, -1, (1 << 40) + 3, 5 << 20):
+        with pytest.raises(ValueError):
+            codec.text(bad)
+    with pytest.raises(ValueError):
+        codec.fix(1 << 20, "too big")
+    with pytest.raises(ValueError):
+        codec.fix(8, "bid 7")  # one text, one code
