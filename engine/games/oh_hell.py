@@ -56,7 +56,6 @@ BID_CODE = 64  # fast path: bid b is the int BID_CODE + b (card plays are the ca
 _BID_CODES = [list(range(BID_CODE, BID_CODE + k + 1)) for k in range(MAX_HAND + 1)]
 
 
-
 class OhHellOptions(Options):
     """House rules; defaults follow the seed (RULES.md 4.2-4.3)."""
 
