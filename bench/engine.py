@@ -1,15 +1,20 @@
-"""Engine benchmark: random self-play speed of every registered game, and Carnival's clone/JSON costs.
+"""Engine benchmark: random self-play speed of every registered game on the public path and on the fast path,
+Carnival's clone/JSON costs, and Oh Hell against OpenSpiel.
 
 Run from the repository root: ``python bench/engine.py [--seconds S] [--json]``. Prints numbers; it is not a
 test and asserts nothing. CPU time (``time.process_time``) is reported beside wall time because the
-machine may be shared; the targets (a 6-player Carnival game under 50 ms, a clone under 20 µs) refer to
-one core, i.e. CPU time.
+machine may be shared; the targets refer to one core, i.e. CPU time: issue 14, on the fast path, a 6-player
+Carnival game <= 10 ms and a Karusele action <= 30 µs; earlier, a clone under 20 µs.
+
+Both paths play uniform random games with the same loop and the same seeds: ``legal_actions`` + ``act``
+(text, events) against ``fast_legal`` + ``fast_apply`` (ints, no events).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 import traceback
@@ -25,17 +30,28 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import oh_hell as oh_hell_deals  # noqa: E402
 
 
-def selfplay_speed(game_id: str, players: int, seconds: float, max_games: int = 2000) -> dict[str, Any]:
-    """Uniform random games (no checks) until ``seconds`` of CPU time or ``max_games`` games."""
+def path_speed(game_id: str, players: int, seconds: float, fast: bool, max_games: int = 2000) -> dict[str, Any]:
+    """Uniform random games on one path until ``seconds`` of CPU time or ``max_games`` games."""
+    game = get_game(game_id)
+    rnd = random.Random(5).random
     games = actions = 0
     wall0, cpu0 = time.perf_counter(), time.process_time()
     while games < max_games and time.process_time() - cpu0 < seconds:
-        _, played = play_game(game_id, players, seed=10_000 + games, policy="uniform", check_every=0)
+        state = game.new(players, seed=10_000 + games)
+        if fast:
+            while state.current is not None:
+                legal = state.fast_legal()
+                state.fast_apply(legal[int(rnd() * len(legal))])
+                actions += 1
+        else:
+            while (seat := state.to_act) is not None:
+                texts = state.legal_actions()
+                state.act(seat, texts[int(rnd() * len(texts))])
+                actions += 1
         games += 1
-        actions += len(played)
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     return {
-        "game": game_id, "players": players, "games": games,
+        "game": game_id, "players": players, "path": "fast" if fast else "public", "games": games,
         "games_per_s": round(games / cpu, 1), "actions_per_s": round(actions / cpu),
         "ms_per_game": round(1000 * cpu / games, 2), "us_per_action": round(1e6 * cpu / max(actions, 1), 2),
         "actions_per_game": round(actions / games, 1), "wall_s": round(wall, 2), "cpu_s": round(cpu, 2),
@@ -86,10 +102,13 @@ def main() -> int:
     errors: list[str] = []
     for game in all_games():
         for players in sorted({game.min_players, game.max_players}):
-            try:
-                rows.append(selfplay_speed(game.id, players, args.seconds))
-            except Exception:  # a game under construction must not stop the benchmark
-                errors.append(f"{game.id} {players}p: {traceback.format_exc(limit=2).strip().splitlines()[-1]}")
+            for fast in (False, True):
+                try:
+                    rows.append(path_speed(game.id, players, args.seconds, fast))
+                except Exception:  # a game under construction must not stop the benchmark
+                    path = "fast" if fast else "public"
+                    errors.append(f"{game.id} {players}p {path}: "
+                                  f"{traceback.format_exc(limit=2).strip().splitlines()[-1]}")
     costs: list[dict[str, Any]] = []
     for players in (3, 6):
         try:
@@ -97,17 +116,31 @@ def main() -> int:
         except Exception:
             errors.append(f"carnival state costs {players}p: {traceback.format_exc(limit=2).strip().splitlines()[-1]}")
 
-    oh_hell = oh_hell_deals.measure(args.oh_hell_deals, repeat=3)
+    oh_hell = oh_hell_deals.measure(args.oh_hell_deals, rounds=5)
 
     if args.json:
         print(json.dumps({"selfplay": rows, "carnival_state": costs, "oh_hell_deals": oh_hell, "errors": errors},
                          indent=1))
         return 0
-    print("random self-play (uniform policy, no checks; CPU time)")
-    print(f"{'game':<14}{'players':>8}{'games':>7}{'games/s':>10}{'actions/s':>11}{'ms/game':>9}{'µs/action':>11}")
+    print("random self-play, public path (legal_actions + act) and fast path (fast_legal + fast_apply); CPU time")
+    print(f"{'game':<14}{'players':>8}{'path':>8}{'games':>7}{'games/s':>10}{'actions/s':>11}{'ms/game':>9}"
+          f"{'µs/action':>11}{'speed-up':>10}")
+    public = {(r["game"], r["players"]): r for r in rows if r["path"] == "public"}
     for r in rows:
-        print(f"{r['game']:<14}{r['players']:>8}{r['games']:>7}{r['games_per_s']:>10}{r['actions_per_s']:>11}"
-              f"{r['ms_per_game']:>9}{r['us_per_action']:>11}")
+        base = public.get((r["game"], r["players"]))
+        ratio = f"{base['us_per_action'] / r['us_per_action']:.2f}x" if base and r["path"] == "fast" else ""
+        print(f"{r['game']:<14}{r['players']:>8}{r['path']:>8}{r['games']:>7}{r['games_per_s']:>10}"
+              f"{r['actions_per_s']:>11}{r['ms_per_game']:>9}{r['us_per_action']:>11}{ratio:>10}")
+    fast = {(r["game"], r["players"]): r for r in rows if r["path"] == "fast"}
+    print()
+    print("targets (fast path, CPU):")
+    if ("carnival", 6) in fast:
+        ms = fast[("carnival", 6)]["ms_per_game"]
+        print(f"  Carnival 6 players: {ms} ms a game (target <= 10): {'ok' if ms <= 10 else 'MISSED'}")
+    for players in (2, 4):
+        if ("karusele", players) in fast:
+            us = fast[("karusele", players)]["us_per_action"]
+            print(f"  Karusele {players} players: {us} µs an action (target <= 30): {'ok' if us <= 30 else 'MISSED'}")
     print()
     print("Carnival mid-game state (µs per call, CPU time, best of 5)")
     for c in costs:
@@ -115,12 +148,16 @@ def main() -> int:
               f"from_json(to_json) {c['json_round_trip_us']}  via JSON text {c['json_text_round_trip_us']}  "
               f"legal_actions {c['legal_actions_us']}")
     print()
-    print(f"Oh Hell, {oh_hell['deals']} random 4-player 10-card deals (CPU time, best of 3; target "
-          f"{oh_hell['target_deals_per_second']}/s)")
-    print(f"  ours: {oh_hell['ours_deals_per_second']} deals/s ({oh_hell['ours_actions_per_second']} actions/s)")
+    print(f"Oh Hell, {oh_hell['deals']} random 4-player 10-card deals (CPU time, median of {oh_hell['rounds']} "
+          "interleaved rounds)")
+    print(f"  ours, public path: {oh_hell['ours_deals_per_second']} deals/s")
+    print(f"  ours, fast path:   {oh_hell['ours_fast_deals_per_second']} deals/s (seeded shuffle included)")
+    print(f"  ours, fast, dealt: {oh_hell['ours_fast_dealt_deals_per_second']} deals/s "
+          "(the deal given, as OpenSpiel's is)")
     if "openspiel_deals_per_second" in oh_hell:
-        print(f"  OpenSpiel on the same deals: {oh_hell['openspiel_deals_per_second']} deals/s; "
-              f"ours/OpenSpiel = {oh_hell['ours_over_openspiel']}")
+        print(f"  OpenSpiel on the same deals: {oh_hell['openspiel_deals_per_second']} deals/s; ours/OpenSpiel: "
+              f"public {oh_hell['ours_over_openspiel']}, fast {oh_hell['ours_fast_over_openspiel']}, "
+              f"fast dealt {oh_hell['ours_fast_dealt_over_openspiel']} (target >= 1.0)")
     else:
         print(f"  OpenSpiel: {oh_hell['openspiel']}")
     for line in errors:

@@ -6,6 +6,12 @@ Modelled on OpenSpiel's game API: a ``State`` says whose turn it is (``to_act``)
 ``view`` with hidden information hidden, keeps running ``scores``, can be cloned and
 turned to and from plain JSON. Chance is folded into the seed: deal ``k`` is shuffled by
 ``deal_rng(seed, k)``, so a seed plus a list of actions replays a game exactly.
+
+The fast path, for simulation and search (see ``State.fast_legal``): ``current`` (the seat to act),
+``fast_legal()`` (ints), ``fast_apply(int)`` (no checks, no events), ``action_to_text`` /
+``text_to_action`` at the edges. Its results equal the public path's, step for step (``to_json``);
+records and the bot keep the text. The deals stay ``deal_rng``'s (string-seeded, so stored seeds keep
+replaying); simulations that sample deals pass the cards in instead (``OhHellState.from_pack``).
 """
 
 from __future__ import annotations
@@ -218,6 +224,111 @@ class State:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} players={self.n} to_act={self._to_act()}>"
+
+    # -- the fast path: simulation and search ------------------------------------
+    # Integer actions, a step that builds no events and no text, the seat to act read
+    # without a call through ``to_act``. Text appears only at the edges (records, the
+    # bot): ``action_to_text``/``text_to_action`` convert. Every game has this path. The
+    # defaults below go through the text methods (correct, but no faster than ``act``: Svinya,
+    # Pyanitsa and Karusele, whose cost is its move sample, use them). Oh Hell, Variety and
+    # Carnival override the whole path with an integer step that builds no events (1.6-1.9x);
+    # Klaberjass and Calabrasella make their legal sets as ints and keep the text step. The
+    # conformance test (tests/engine/test_fast_path.py) holds every game's fast path to the
+    # public contract.
+    ACTIONS: ClassVar[ActionCodec]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "ACTIONS" not in cls.__dict__:
+            cls.ACTIONS = ActionCodec()
+
+    @property
+    def current(self) -> int | None:
+        """The seat to act, None when the game is over (games with a fast path store it, so
+        this is one attribute read there)."""
+        return self._to_act()
+
+    def fast_legal(self) -> list[int]:
+        """The legal actions of the seat to act, as ints (empty when the game is over).
+
+        The list may be internal to the state (no allocation): read it, do not change it,
+        and do not keep it past the next ``fast_apply``. Order is the game's; the set is
+        exactly ``legal_actions()`` through ``action_to_text``."""
+        if self._to_act() is None:
+            return []
+        return list(map(self.ACTIONS.code, self._legal()))
+
+    def fast_apply(self, action: int) -> None:
+        """Apply ``action`` (an int from ``fast_legal``) without checks and without events.
+
+        Nothing is validated: an action not from ``fast_legal`` of this very state leaves the
+        state undefined. The result equals ``act`` with the same action (``to_json`` equal)."""
+        self._legal_cache = None
+        self._apply(self.ACTIONS.text(action))
+
+    def action_to_text(self, action: int) -> str:
+        """The canonical text of an integer action (what ``act`` and records take)."""
+        return self.ACTIONS.text(action)
+
+    def text_to_action(self, text: str) -> int:
+        """The integer of a text action as ``legal_actions`` lists it (canonical text)."""
+        return self.ACTIONS.code(text)
+
+
+class ActionCodec:
+    """Integer <-> text for one game's actions, the same in every process and without a table that
+    grows: a game may ``fix`` small codes (below ``2**20``) for the actions it knows up front; any
+    other text's code is its UTF-8 bytes read as one big integer (shifted past the fixed codes), so
+    open-ended action sets (Karusele's captures) need no registry and nothing is kept per action."""
+
+    __slots__ = ("_codes", "_texts", "_memo_codes", "_memo_texts")
+    SHIFT = 20
+    MEMO = 1 << 15  # derived codes remembered (a speed memo only: the codes never change), then forgotten
+
+    def __init__(self) -> None:
+        self._codes: dict[str, int] = {}
+        self._texts: dict[int, str] = {}
+        self._memo_codes: dict[str, int] = {}
+        self._memo_texts: dict[int, str] = {}
+
+    def fix(self, code: int, text: str) -> None:
+        """Give ``text`` the small code ``code``."""
+        if not 0 <= code < 1 << self.SHIFT:
+            raise ValueError(f"fixed action codes are below 2**{self.SHIFT}, not {code}")
+        if self._codes.get(text, code) != code or self._texts.get(code, text) != text:
+            raise ValueError(f"action code clash: {code} / {text!r}")
+        self._codes[text] = code
+        self._texts[code] = text
+
+    def code(self, text: str) -> int:
+        found = self._codes.get(text)
+        if found is None:
+            found = self._memo_codes.get(text)
+            if found is None:
+                found = int.from_bytes(b"\x01" + text.encode()) << self.SHIFT
+                self._remember(text, found)
+        return found
+
+    def text(self, code: int) -> str:
+        found = self._texts.get(code)
+        if found is None:
+            found = self._memo_texts.get(code)
+        if found is not None:
+            return found
+        if code >> self.SHIFT and not code & ((1 << self.SHIFT) - 1):
+            data = (code >> self.SHIFT).to_bytes((code.bit_length() - self.SHIFT + 7) // 8)
+            if data[:1] == b"\x01":
+                text = data[1:].decode()
+                self._remember(text, code)
+                return text
+        raise ValueError(f"unknown action code {code}")
+
+    def _remember(self, text: str, code: int) -> None:
+        if len(self._memo_codes) >= self.MEMO:
+            self._memo_codes.clear()
+            self._memo_texts.clear()
+        self._memo_codes[text] = code
+        self._memo_texts[code] = text
 
 
 @dataclass(frozen=True)

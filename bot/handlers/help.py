@@ -9,6 +9,7 @@ from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 from bot.handlers.context import is_member
 from bot.handlers.lobby import _answer_press
 from bot.league.service import league_note, league_rules
+from bot.services.catalog import table_games
 from bot.services.tables import Actor, Answer, Tables, Where, rules_text
 from bot.ui import words
 from bot.ui.i18n import t
@@ -59,7 +60,7 @@ async def help_(message: Message, tables: Tables, actor: Actor, where: Where | N
 async def games(message: Message, tables: Tables, actor: Actor, where: Where | None) -> None:
     lang = where.lang if where else actor.lang
     lines = ["<b>" + t(lang, "Games") + "</b>"]
-    for game in all_games():
+    for game in table_games():
         players = f"{game.min_players}–{game.max_players}" if game.min_players != game.max_players \
             else str(game.min_players)
         lines.append(f"• <code>{game.id}</code> — {words.title(game.id, lang)} ({players})")

@@ -8,6 +8,7 @@ from typing import Any, get_args
 
 from bot.services import events as game_log
 from bot.services import outbox as out
+from bot.services.catalog import NoTableYet, table_game, table_games
 from bot.services.types import Actor, Answer, Where
 from bot.store.sqlite import SeatRow, TableRow, Tx
 from bot.ui import words
@@ -18,7 +19,7 @@ from bot.ui.keyboards import (
     lobby_keyboard,
     options_keyboard,
 )
-from engine.core import GameError, OptionsError, all_games, get_game
+from engine.core import GameError, OptionsError, get_game
 
 OPTIONS_ERROR_LIMIT = 600  # characters of a house-rules error shown (700 bogus options made 31,718)
 JOIN_TOKEN_BYTES = 12  # 96 random bits: 16 URL-safe characters in the deep link (Telegram allows 64)
@@ -96,10 +97,15 @@ class LobbyService:
     async def new_table(self, where: Where, actor: Actor, game_id: str, args: Sequence[str]) -> None:
         lang = where.lang
         try:
-            game = get_game(game_id.lower())
+            game = table_game(game_id.lower())
             options = game.parse_options(parse_option_args(args)).model_dump(mode="json")
+        except NoTableYet:
+            known = ", ".join(g.id for g in table_games())
+            await self.say(where, t(lang, "{game} cannot be played in the chat yet (only /rules). Games: {known}",
+                                    game=words.name(game_id), known=known))
+            return
         except GameError:
-            known = ", ".join(g.id for g in all_games())
+            known = ", ".join(g.id for g in table_games())
             await self.say(where, t(lang, "I don't know the game {game}. Games: {known}",
                                     game=words.name(game_id), known=known))
             return

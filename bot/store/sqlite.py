@@ -258,8 +258,8 @@ class Tx:
         return [[r["seat"], r["action"]] for r in rows]
 
     # -- the outbox -----------------------------------------------------------------
-    # Every query here is an index seek (outbox_next, outbox_merge; see migrations/0005_outbox_priority.sql): the cost of
-    # queueing or picking a row does not grow with another chat's backlog.
+    # Every query here is an index seek (outbox_next, outbox_merge; see migrations/0005_outbox_priority.sql):
+    # the cost of queueing or picking a row does not grow with another chat's backlog.
     async def enqueue(self, chat_id: int, method: str, payload: dict[str, Any], slot: str | None = None,
                       merge_key: str | None = None, priority: int = 1, ttl: float | None = None) -> None:
         """Queue an outgoing call. A pending row with the same ``merge_key`` is replaced in place,

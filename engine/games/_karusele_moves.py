@@ -25,6 +25,7 @@ the largest captures of each hand card (up to ``SAMPLE_CAPTURES``), every plain 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import combinations, product
 from typing import Any
 
@@ -38,7 +39,7 @@ SAMPLE_CAPTURES = 4  # captures per hand card in the sample (the largest first):
 MAX_EXTRA = 6  # extra-build groupings per build base in the sample
 
 
-def value(card: int) -> int | None:
+def _value(card: int) -> int | None:
     """Numeric value: A = 1, 2..10 face value, jokers 11/15/20; None for J Q K and the broom."""
     if card >= 64:
         return SPECIAL_VALUE.get(card)
@@ -48,28 +49,39 @@ def value(card: int) -> int | None:
     return rank if rank <= 10 else None
 
 
-def is_court(card: int) -> bool:
-    return card < 64 and 11 <= rank_of(card) <= 13
+_VALUES = [_value(card) for card in range(128)]  # every code below 128 (cards are below 69)
+# value(card): numeric value (A = 1, 2..10, jokers 11/15/20; None for J Q K and the broom), as a table
+# lookup: move generation asks it hundreds of times a step.
+value = _VALUES.__getitem__
+
+
+# is_court(card): J, Q or K (no value; taken only by the same rank), as a table lookup.
+is_court = [card < 64 and 11 <= rank_of(card) <= 13 for card in range(128)].__getitem__
 
 
 def item_value(item: Item) -> int | None:
     """A build's total, a number card's value, None for a court card."""
     cards = item["cards"]
     if len(cards) == 1:
-        return value(cards[0])
-    return sum(value(c) or 0 for c in cards)
+        return _VALUES[cards[0]]
+    return sum([_VALUES[c] or 0 for c in cards])
 
 
 def is_build(item: Item) -> bool:
     return len(item["cards"]) > 1
 
 
-def card_key(card: int) -> tuple[int, int]:
+def _card_key(card: int) -> tuple[int, int]:
     """Order inside a group: by value (A low), then suit; courts by rank, specials last."""
-    v = value(card)
+    v = _value(card)
     if card >= 64:
         return (100, card)
     return (v if v is not None else 20 + rank_of(card), suit_of(card))
+
+
+# card_key(card): the order inside a group (by value, A low, then suit; courts by rank, specials
+# last), as a table lookup.
+card_key = [_card_key(card) for card in range(128)].__getitem__
 
 
 # --- saturated packings (the sample enumeration) ---------------------------------------------------------------------
@@ -140,23 +152,55 @@ def packings(cards: list[int], target: int, limit: int,
     first, as (cards, groups), and whether the search was cut short (by ``limit`` or the budget).
     The empty packing is included when it is saturated. The search runs on value counts
     (cards of one value are interchangeable for legality) and expands to cards at the end.
+    The answer is cached (the same loose cards recur from move to move): read it, never change it.
     """
+    return _packings(tuple(sorted(cards)), target, limit, allowance)
+
+
+@lru_cache(maxsize=1 << 12)
+def _packings(cards: tuple[int, ...], target: int, limit: int,
+              allowance: int) -> tuple[list[tuple[list[int], list[list[int]]]], bool]:
+    """``packings`` of the sorted ``cards``."""
     by_value: dict[int, list[int]] = {}
     for c in sorted(cards, key=card_key):
         by_value.setdefault(value(c) or 0, []).append(c)
     values = sorted(by_value, reverse=True)
-    counts = [len(by_value[x]) for x in values]
+    found, spent = _value_packings(tuple(values), tuple(len(by_value[x]) for x in values), target, allowance)
+    out: list[tuple[list[int], list[list[int]]]] = []
+    for ks, groups in found:
+        choices = [combinations(by_value[x], k) for x, k in zip(values, ks, strict=True)]
+        for pick in product(*[list(c) for c in choices]):
+            pools = [list(p) for p in pick]
+            cards_groups = [[pools[j].pop(0) for j in group] for group in groups]
+            out.append(([c for p in pick for c in p], cards_groups))
+            if len(out) >= limit:
+                return out, True
+    return out, spent
+
+
+@lru_cache(maxsize=1 << 12)
+def _value_packings(values: tuple[int, ...], counts: tuple[int, ...], target: int,
+                    allowance: int) -> tuple[list[tuple[tuple[int, ...], list]], bool]:
+    """The search of ``packings`` on value counts: the saturated count vectors with their groups,
+    largest first, and whether the budget ran out. A pure function of small tuples, and the same
+    few tables of values recur all game long, so it is cached (Karusele's move sample is the cost
+    of every simulated step); callers only read the result."""
     mask = (1 << (target + 1)) - 1
     budget = _Budget(allowance)
     memo: dict = {}
     found: list[tuple[tuple[int, ...], list]] = []
+    value_list = list(values)
 
-    def rec(i: int, left_sums: int, ks: tuple[int, ...]) -> None:
-        if budget.step():
+    size = len(values)
+
+    def rec(i: int, left_sums: int, ks: tuple[int, ...], taken: int) -> None:
+        budget.left -= 1  # budget.step(), inline
+        if budget.left < 0:
+            budget.spent = True
             return
-        if i == len(values):
-            if sum(k * x for k, x in zip(ks, values, strict=True)) % target == 0:
-                groups = _partition(ks, values, target, memo, budget)
+        if i == size:
+            if taken % target == 0:
+                groups = _partition(ks, value_list, target, memo, budget)
                 if groups is not None:
                     found.append((ks, groups))
             return
@@ -167,20 +211,11 @@ def packings(cards: list[int], target: int, limit: int,
                 sums = (sums | sums << x) & mask
                 if sums >> target & 1:
                     break  # the cards left would hold a whole group: leaving more only adds to it
-            rec(i + 1, sums, (*ks, k))
+            rec(i + 1, sums, (*ks, k), taken + k * x)
 
-    rec(0, 1, ())
+    rec(0, 1, (), 0)
     found.sort(key=lambda f: (-sum(f[0]), [-k for k in f[0]]))
-    out: list[tuple[list[int], list[list[int]]]] = []
-    for ks, groups in found:
-        choices = [combinations(by_value[x], k) for x, k in zip(values, ks, strict=True)]
-        for pick in product(*[list(c) for c in choices]):
-            pools = [list(p) for p in pick]
-            cards_groups = [[pools[j].pop(0) for j in group] for group in groups]
-            out.append(([c for p in pick for c in p], cards_groups))
-            if len(out) >= limit:
-                return out, True
-    return out, budget.spent
+    return found, budget.spent
 
 
 # --- moves ------------------------------------------------------------------------------------
@@ -213,19 +248,22 @@ def court_captures(card: int, table: list[Item]) -> list[str]:
     return moves
 
 
-def number_captures_sample(card: int, table: list[Item], limit: int = SAMPLE_CAPTURES) -> list[str]:
+def number_captures_sample(card: int, table: list[Item], limit: int = SAMPLE_CAPTURES,
+                           info: list[tuple[list[int], bool, int | None]] | None = None) -> list[str]:
     """A sample of a number card's captures: the saturated ones (nothing more could be added),
-    largest first, at most ``limit``. Legal captures not listed here are still legal (``read_take``)."""
-    v = value(card)
+    largest first, at most ``limit``. Legal captures not listed here are still legal (``read_take``).
+    ``info``: ``table_info(table)``, when the caller has it already."""
+    v = _VALUES[card]
     assert v is not None
     forced: list[tuple[list[int], bool]] = []
     loose: list[int] = []
-    for it in table:
-        iv = item_value(it)
+    for cards, build, iv in info if info is not None else table_info(table):
         if iv == v:
-            forced.append((list(it["cards"]), is_build(it)))
-        elif iv is not None and iv < v and not is_build(it):
-            loose.append(it["cards"][0])
+            forced.append((list(cards), build))
+        elif iv is not None and iv < v and not build:
+            loose.append(cards[0])
+    if sum([_VALUES[c] for c in loose]) < v:  # no group of loose cards adds up: only the equal items
+        return [_take_text(card, forced)] if forced else []
     moves = []
     for taken, groups in packings(loose, v, limit)[0]:
         if taken or forced:
@@ -234,6 +272,11 @@ def number_captures_sample(card: int, table: list[Item], limit: int = SAMPLE_CAP
         group = one_group(loose, v)
         moves.append(_take_text(card, forced + ([(group, False)] if group else [])))
     return moves
+
+
+def table_info(table: list[Item]) -> list[tuple[list[int], bool, int | None]]:
+    """(cards, is a build, value) of every table item: what the sample asks of each item, once."""
+    return [(it["cards"], len(it["cards"]) > 1, item_value(it)) for it in table]
 
 
 def one_group(cards: list[int], target: int) -> list[int] | None:
@@ -254,23 +297,30 @@ def one_group(cards: list[int], target: int) -> list[int] | None:
     return sorted(group, key=card_key)
 
 
-def builds(card: int, hand: list[int], table: list[Item]) -> list[str]:
+def builds(card: int, hand: list[int], table: list[Item],
+           info: list[tuple[list[int], bool, int | None]] | None = None) -> list[str]:
     """Builds with ``card``: onto one number card or build, total equal to another hand card's value,
-    optionally grouping further loose cards into more builds of that total (all that fit)."""
-    v = value(card)
+    optionally grouping further loose cards into more builds of that total (all that fit).
+    ``info``: ``table_info(table)``, when the caller has it already."""
+    v = _VALUES[card]
     if v is None:
         return []
-    totals = {value(c) for c in hand if c != card} - {None}
+    totals = {_VALUES[c] for c in hand if c != card} - {None}
+    if not totals:
+        return []
+    if info is None:
+        info = table_info(table)
     moves: list[str] = []
-    for idx, base in enumerate(table):
-        bv = item_value(base)
+    for idx, (base_cards, base_build, bv) in enumerate(info):
         if bv is None or v + bv not in totals:
             continue
         total = v + bv
-        head = f"build {card_str(card)} {group_text(base['cards'], is_build(base))}"
+        head = f"build {card_str(card)} {group_text(base_cards, base_build)}"
         moves.append(head)
-        loose = [it["cards"][0] for i, it in enumerate(table)
-                 if i != idx and not is_build(it) and (item_value(it) or 99) < total]
+        loose = [cards[0] for i, (cards, build, iv) in enumerate(info)
+                 if i != idx and not build and (iv or 99) < total]
+        if sum([_VALUES[c] for c in loose]) < total:  # no extra group can add up to the total
+            continue
         for taken, groups in packings(loose, total, MAX_EXTRA)[0]:
             if taken:
                 parts = sorted(groups, key=lambda cs: sorted(card_key(c) for c in cs))
@@ -282,6 +332,7 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
     """A sample of the legal moves of a hand, card by card (see the module docstring): complete for
     trails, the broom, court captures and plain builds; bounded for sum captures and multi-builds."""
     moves: list[str] = []
+    info = table_info(table)
     for card in hand:
         if card == BROOM:
             moves.append("sweep BR")
@@ -289,8 +340,8 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
         if is_court(card):
             moves.extend(court_captures(card, table))
         else:
-            moves.extend(number_captures_sample(card, table))
-            moves.extend(builds(card, hand, table))
+            moves.extend(number_captures_sample(card, table, info=info))
+            moves.extend(builds(card, hand, table, info))
         moves.append(f"trail {card_str(card)}")
     return moves
 

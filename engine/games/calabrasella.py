@@ -48,6 +48,11 @@ TRICKS = 12
 ASK_LADDER = (3, 2, ACE)
 
 
+# Fast-path action codes (see CalabrasellaState.fast_legal)
+_DECLARE, _PASS, _NOASK, _ASK, _RETURN = 64, 65, 66, 128, 192
+_DISCARD, _TAKE = 1 << 64, 1 << 65
+
+
 def card_points(card: int) -> int:
     return POINTS.get(rank_of(card), 0)
 
@@ -290,6 +295,61 @@ class CalabrasellaState(State):
         return [self._deal()]
 
     # -- views ------------------------------------------------------------------------
+
+    # -- the fast path (engine.core: integer actions) ---------------------------------------------
+    # ``play C`` is C's code; declare/pass/noask 64/65/66; ``ask C`` 128 + C, ``return C`` 192 + C;
+    # ``discard``/``take`` a set of cards: _DISCARD/_TAKE + the set as a bit mask (bit C for card C),
+    # so the 1,092 discard choices are ints made without any text. The step itself is ``_apply``'s.
+    def fast_legal(self) -> list[int]:
+        """The actions of ``_legal`` as ints, in the same order."""
+        phase = self.phase
+        if phase == "over":
+            return []
+        if phase == "declare":
+            return [_DECLARE, _PASS]
+        soloist: int = self.soloist  # type: ignore[assignment]
+        if phase == "ask":
+            return [_ASK + c for c in ask_candidates(self.hands[soloist])] + [_NOASK]
+        if phase == "return":
+            asked = parse_card(self.asked["card"])  # type: ignore[index]
+            return [_RETURN + c for c in hand_order(self.hands[soloist]) if c != asked]
+        if phase == "discard":
+            bits = [1 << c for c in hand_order(self.hands[soloist])]
+            return [_DISCARD + sum(combo) for k in range(1, 5) for combo in combinations(bits, k)]
+        if phase == "take":
+            bits = [1 << c for c in hand_order(self.widow)]
+            return [_TAKE + sum(combo) for combo in combinations(bits, len(self.discards))]
+        hand = hand_order(self.hands[self._to_act()])  # type: ignore[index]
+        if self.trick:
+            hand = follow_options(hand, suit_of(self.trick[0][1]), NO_TRUMP)
+        return hand
+
+    def fast_apply(self, action: int) -> None:
+        self._legal_cache = None
+        self._apply(self.action_to_text(action))
+
+    def action_to_text(self, action: int) -> str:
+        if action < 64:
+            return "play " + card_str(action)
+        if action < _ASK:
+            return ("declare", "pass", "noask")[action - _DECLARE]
+        if action < _RETURN:
+            return "ask " + card_str(action - _ASK)
+        if action < _DISCARD:
+            return "return " + card_str(action - _RETURN)
+        verb, mask = ("take", action - _TAKE) if action >= _TAKE else ("discard", action - _DISCARD)
+        return verb + " " + " ".join(cards_str(hand_order([c for c in range(64) if mask >> c & 1])))
+
+    def text_to_action(self, text: str) -> int:
+        verb, _, arg = text.partition(" ")
+        cards = [parse_card(t) for t in arg.split()]
+        if verb == "play":
+            return cards[0]
+        if verb in ("declare", "pass", "noask"):
+            return _DECLARE + ("declare", "pass", "noask").index(verb)
+        if verb in ("ask", "return"):
+            return (_ASK if verb == "ask" else _RETURN) + cards[0]
+        return (_TAKE if verb == "take" else _DISCARD) + sum(1 << c for c in cards)
 
     def _view(self, seat: int | None) -> View:
         asked = None

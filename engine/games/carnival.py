@@ -24,8 +24,9 @@ then S H D C, high rank first):
 - ``give C C``: answer a Carnival with any two cards. A pair that outranks the best pair so far
   (same suit and higher, a trump pair over a plain one, a higher trump pair, two jokers) takes it.
 
-State data are plain JSON (cards are ints). ``trick``, ``last_trick``, ``stock``, ``turned`` and the
-log entries are never mutated in place, only replaced, so :meth:`CarnivalState.clone` can share them.
+State data are plain JSON (cards are ints). ``last_trick``, ``stock``, ``turned`` and the log entries
+are never mutated in place, only replaced, so :meth:`CarnivalState.clone` can share them (the fast path
+changes the trick in play in place, so ``clone`` copies it).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from __future__ import annotations
 import marshal
 from collections import Counter
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import Any, Literal
 
 from pydantic import Field
@@ -58,9 +60,19 @@ _KEY_TRUMP = 200  # + rank
 _KEY_PLAIN = 100  # + rank: a card of the led suit (any non-trump suit after a low joker lead)
 
 
+# Fast-path action codes (see CarnivalState.fast_legal)
+_OVER, _UNDER, _HIGH, _LOW = 128, 256, 384, 512
+_PLACES = (None, "over", "under", "high", "low")  # by code // 128, below _CARNIVAL
+_PLACE_WORDS = ("", " over", " under", " high", " low")
+_CARNIVAL, _GIVE, _BID = 1024, 16384, 32768
+
+
 def display_key(card: int) -> int:
     """Jokers first, then spades, hearts, diamonds, clubs, high rank first."""
     return -1 if card >= 64 else (card >> 4) * 16 + 15 - (card & 15)
+
+
+_DISPLAY = [display_key(card) for card in range(JK + 1)]
 
 
 def deal_points(bid: int, tricks: int) -> int:
@@ -600,11 +612,139 @@ class CarnivalState(State):
         new.phase, new.deal_index, new.hand_size = self.phase, self.deal_index, self.hand_size
         new.dealer, new.leader, new.trump, new.trump_card = self.dealer, self.leader, self.trump, self.trump_card
         new.turn, new.trick, new.last_trick = self.turn, self.trick, self.last_trick
+        if new.trick is not None:  # the fast path changes the trick in play in place
+            new.trick = {**new.trick, "plays": new.trick["plays"][:]}
         new.hands = [h[:] for h in self.hands]
         new.turned, new.stock, new.pile = self.turned[:], self.stock[:], self.pile[:]
         new.bids, new.tricks = self.bids[:], self.tricks[:]
         new.log = self.log[:]
         return new
+
+    # -- the fast path (engine.core: integer actions, no events) ---------------------------
+    # Codes: ``play C`` is C's code, + _OVER / _UNDER / _HIGH / _LOW with a word; a pair A B is
+    # _CARNIVAL or _GIVE + A * 128 + B; ``bid N`` is _BID + N. The fast step changes the hands, the
+    # bids, the tricks, the pile and the trick in play in place (``clone`` copies all of them).
+    # The seat to act is the plain attribute ``current``; ``turn`` reads and writes it.
+    current: int | None = None
+
+    def _set_turn(self, seat: int | None) -> None:
+        self.current = seat
+
+    turn = property(attrgetter("current"), _set_turn)  # type: ignore[assignment]
+
+    def fast_legal(self) -> list[int]:
+        """The actions of ``_legal`` as ints, in the same order."""
+        seat = self.current
+        if seat is None:
+            return []
+        if self.phase == "bid":
+            forbidden = hook_forbidden_bid(self.bids, self.hand_size, self.n)
+            return [_BID + b for b in range(self.hand_size + 1) if b != forbidden]
+        hand = self.hands[seat]
+        distinct = sorted(set(hand), key=_DISPLAY.__getitem__)
+        trick = self.trick
+        out: list[int] = []
+        if trick is None:
+            for card in distinct:
+                if card == JK:
+                    out += (_HIGH + JK, _LOW + JK)
+                else:
+                    out.append(card)
+            if len(hand) >= 2:
+                for card in distinct:
+                    if card != JK and hand.count(card) > 1:
+                        out.append(_CARNIVAL + card * 129)
+                jokers = hand.count(JK)
+                if jokers >= 3:
+                    out.append(_CARNIVAL + JK * 129)
+                if jokers == 4:
+                    out.extend(_CARNIVAL + JK * 128 + c for c in distinct if c != JK)
+            return out
+        if trick["kind"] == "carnival":
+            for i, a in enumerate(distinct):
+                base = _GIVE + a * 128
+                if hand.count(a) > 1:
+                    out.append(base + a)
+                out.extend(base + b for b in distinct[i + 1:])
+            return out
+        mode = trick["mode"]
+        led, trump, best = trick["led"], self.trump, trick["bkey"]
+        allowed = set(hand) if mode else follow_cards(hand, led, trump)
+        for card in distinct:
+            if card in allowed:
+                if card == JK or single_key(card, None, led, mode, trump) == best:
+                    out += (_OVER + card, _UNDER + card)
+                else:
+                    out.append(card)
+        return out
+
+    def fast_apply(self, action: int) -> None:
+        """``act`` for an int from ``fast_legal``: the same state, no events, no checks."""
+        self._legal_cache = None
+        seat: int = self.current  # type: ignore[assignment]
+        n = self.n
+        nxt = seat + 1 if seat + 1 < n else 0
+        if action >= _BID:
+            self.bids[seat] = action - _BID
+            if nxt == self.leader:
+                self.phase = "play"
+            self.current = nxt
+            return
+        hand = self.hands[seat]
+        if action < _CARNIVAL:
+            card = action & 127
+            cards = [card]
+            place = _PLACES[action >> 7]
+            hand.remove(card)
+        else:
+            pair = action - (_GIVE if action >= _GIVE else _CARNIVAL)
+            cards = [pair >> 7, pair & 127]
+            place = None
+            hand.remove(cards[0])
+            hand.remove(cards[1])
+        trick = self.trick
+        if trick is None:
+            trick = self.trick = self._lead(seat, cards, place)
+        else:
+            if trick["kind"] == "carnival":
+                key, suit = pair_key(cards[0], cards[1], trick["bsuit"], self.trump)
+                if key > trick["bkey"] or key == _KEY_JOKER:
+                    trick["best"], trick["bkey"], trick["bsuit"] = seat, key, suit
+            else:
+                key = single_key(cards[0], place, trick["led"], trick["mode"], self.trump)
+                if key > trick["bkey"] or (key == trick["bkey"] and place == "over"):
+                    trick["best"], trick["bkey"] = seat, key
+            trick["plays"].append([seat, cards, place])
+        if nxt != trick["leader"]:
+            self.current = nxt
+            return
+        winner = trick["best"]
+        self.tricks[winner] += 2 if trick["kind"] == "carnival" else 1
+        pile = self.pile
+        for play in trick["plays"]:
+            pile.extend(play[1])
+        self.last_trick = {**trick, "winner": winner}
+        self.trick = None
+        self.current = winner
+        if not self.hands[winner]:
+            self._finish_deal()
+
+    def action_to_text(self, action: int) -> str:
+        if action >= _BID:
+            return f"bid {action - _BID}"
+        if action < _CARNIVAL:
+            return "play " + _TEXT[action & 127] + _PLACE_WORDS[action >> 7]
+        verb, pair = ("give", action - _GIVE) if action >= _GIVE else ("carnival", action - _CARNIVAL)
+        return f"{verb} {_TEXT[pair >> 7]} {_TEXT[pair & 127]}"
+
+    def text_to_action(self, text: str) -> int:
+        verb, *args = text.split(" ")
+        if verb == "bid":
+            return _BID + int(args[0])
+        if verb == "play":
+            return _PLACE_WORDS.index(" " + args[1] if len(args) > 1 else "") * 128 + _CODE[args[0]]
+        base = _GIVE if verb == "give" else _CARNIVAL
+        return base + _CODE[args[0]] * 128 + _CODE[args[1]]
 
     def to_json(self) -> dict[str, Any]:
         """As ``State.to_json``; the copy is made by marshal (C speed, exact for plain JSON data)."""

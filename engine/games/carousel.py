@@ -150,8 +150,8 @@ class CarouselState(RummyState):
         if verb == "knock":
             self.knocker = seat
             return [{"type": "knock", "seat": seat, "value": self.hand_value(seat)}] + self._end_deal(None)
-        if verb == "end":
-            return self._end_turn(seat)
+        if verb == "end":  # every action reports what happened, even a quiet end of turn
+            return [{"type": "end_turn", "seat": seat}] + self._end_turn(seat)
         events: list[Event] = [self._draw(seat, 1)]
         if self.drawn >= self.max_draw:
             events += self._end_turn(seat)

@@ -25,6 +25,7 @@ Events: ``deal`` (deal_no, dealer, hand_size, trump, trump_card), ``bid`` (seat,
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
@@ -51,6 +52,8 @@ PLAY_TEXT = {card: "play " + card_str(card) for card in FULL_PACK}
 PLAY_CARD = {text: card for card, text in PLAY_TEXT.items()}
 BID_TEXT = [f"bid {b}" for b in range(MAX_HAND + 1)]
 BID_VALUE = {text: b for b, text in enumerate(BID_TEXT)}
+BID_CODE = 64  # fast path: bid b is the int BID_CODE + b (card plays are the card codes, all below 64)
+_BID_CODES = [list(range(BID_CODE, BID_CODE + k + 1)) for k in range(MAX_HAND + 1)]
 
 
 class OhHellOptions(Options):
@@ -165,7 +168,7 @@ class OhHellState(State):
                 raise GameError(f"oh_hell: explicit deal {index + 1} names trump {trump!r}, but that deal is "
                                 "played at no trump (write NT or null)")
 
-    def _deal(self, index: int) -> Event:
+    def _deal(self, index: int, pack: list[int] | None = None) -> Event:
         n = self.n
         k = self.sizes[index]
         no_trump_deal = self.options.last_deal_no_trump and index == len(self.sizes) - 1
@@ -174,7 +177,7 @@ class OhHellState(State):
         if spec:
             dealer, hands, trump, trump_card = self._explicit(spec, dealer, k)
         else:
-            pack = shuffled_pack(deal_rng(self.seed, index))
+            pack = pack or shuffled_pack(deal_rng(self.seed, index))
             first = dealer + 1
             # one card at a time clockwise from the dealer's left
             hands = [pack[(s - first) % n: n * k: n] for s in range(n)]
@@ -340,6 +343,84 @@ class OhHellState(State):
         new.last_trick = self.last_trick
         new.totals, new.history = list(self.totals), list(self.history)
         return new
+
+    # -- the fast path (engine.core: integer actions, no events) -----------------------------
+    # A card play is the card's code (2..62), a bid ``b`` is ``BID_CODE + b``.
+    # The seat to act is stored as the plain attribute ``current``; ``turn`` (the JSON field name the
+    # rest of the class uses) reads and writes it. (This class attribute hides State.current's property.)
+    current: int | None = None
+
+    def _set_turn(self, seat: int | None) -> None:
+        self.current = seat
+
+    turn = property(attrgetter("current"), _set_turn)  # type: ignore[assignment]
+
+    def fast_legal(self) -> list[int]:
+        """Legal actions as ints; leading or void, the hand list itself (no allocation)."""
+        turn = self.current
+        if turn is None:
+            return []
+        trick = self.trick
+        if trick:
+            hand = self.hands[turn]
+            low = trick[0] & 0x30
+            same = [c for c in hand if c & 0x30 == low]
+            return same if same else hand
+        if self.phase == "play":
+            return self.hands[turn]
+        k = self.sizes[self.deal_index]
+        forbidden = self._forbidden_bid() if self.options.hook else None
+        if forbidden is None:
+            return _BID_CODES[k]
+        return [BID_CODE + b for b in range(k + 1) if b != forbidden]
+
+    def fast_apply(self, action: int) -> None:
+        """``act`` for an int from ``fast_legal``: the same state, no events, no checks."""
+        self._legal_cache = None
+        seat: int = self.current  # type: ignore[assignment]
+        if action >= 64:  # BID_CODE
+            self.bids[seat] = action - 64
+            self.current = (seat + 1) % self.n
+            if seat == self.dealer:
+                self.phase = "play"
+            return
+        self.hands[seat].remove(action)
+        trick = self.trick
+        trick.append(action)
+        self.played.append(action)
+        n = self.n
+        if len(trick) < n:
+            self.current = seat + 1 if seat + 1 < n else 0
+            return
+        leader = self.trick_leader
+        winner = (leader + plain_winning_index(trick, self.trump)) % n
+        self.won[winner] += 1
+        self.last_trick = {"leader": leader, "cards": trick, "winner": winner}
+        self.trick = []
+        self.trick_leader = winner
+        self.current = winner
+        if not self.hands[winner]:
+            self._end_deal()
+
+    @classmethod
+    def from_pack(cls, players: int, options: OhHellOptions, pack: list[int], seed: int = 0) -> OhHellState:
+        """A game whose first deal comes from ``pack`` (a shuffled 52-card pack, dealt as the seeded
+        shuffle would be), not from the seed: chance as an input, like OpenSpiel's chance nodes, for
+        simulations that sample deals. Later deals come from ``seed``; a record of this state does not
+        replay (the seed does not give this first deal), so it is for simulation only."""
+        new = object.__new__(cls)
+        new.n, new.seed, new.options, new.deals, new._legal_cache = players, seed, options, [], None
+        new.sizes = hand_sizes_for(options, players)
+        new.deal_index, new.dealer, new.totals, new.history, new.last_trick = 0, players - 1, [0] * players, [], None
+        new._deal(0, pack)
+        return new
+
+    def action_to_text(self, action: int) -> str:
+        return BID_TEXT[action - BID_CODE] if action >= BID_CODE else PLAY_TEXT[action]
+
+    def text_to_action(self, text: str) -> int:
+        card = PLAY_CARD.get(text)
+        return card if card is not None else BID_CODE + BID_VALUE[text]
 
     # -- views, scores, checks --------------------------------------------------------------
     def _view(self, seat: int | None) -> View:

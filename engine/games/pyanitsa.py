@@ -298,6 +298,10 @@ class PyanitsaState(State):
             assert any(w for _, _, w in self.table) or self.queue, "war without fighters"
 
 
+# Fast path (engine.core): the one action, ``flip``, is the int 0.
+PyanitsaState.ACTIONS.fix(0, "flip")
+
+
 GAME = register(Game(
     id="pyanitsa", name="Пьяница (Drunkard)", min_players=2, max_players=8, options=PyanitsaOptions,
     state=PyanitsaState, family="war",

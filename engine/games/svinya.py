@@ -53,7 +53,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from engine.cards import ACE, KING, SUITS, CardError, card_str, cards_str, deck, parse_card, rank_of, suit_of
+from engine.cards import ACE, CARD_TEXT, KING, SUITS, CardError, card_str, cards_str, deck, parse_card, rank_of, suit_of
 from engine.core import Event, Game, GameError, Options, State, View, deal_rng, register
 
 PHASES = ("draw", "place", "reserve", "over")
@@ -485,6 +485,16 @@ class SvinyaState(State):
             assert 0 <= self.idle < self.n
             if self.phase == "reserve":
                 assert self._has_move(self.turn), "a seat without a move is to act"
+
+
+# Fast path (engine.core): fixed small action codes, the same in every process: the four words 0..3,
+# ``pig C`` 256 + C, ``shop T C`` 1024 + 128 * T + C. The legal sets and the step stay the text ones.
+for _i, _word in enumerate(("draw", "lift", "keep", "pass")):
+    SvinyaState.ACTIONS.fix(_i, _word)
+for _card, _text in CARD_TEXT.items():
+    SvinyaState.ACTIONS.fix(256 + _card, f"pig {_text}")
+    for _seat in range(8):
+        SvinyaState.ACTIONS.fix(1024 + 128 * _seat + _card, f"shop {_seat} {_text}")
 
 
 GAME = register(Game(

@@ -36,6 +36,7 @@ attackers, tricks, card_points, side_points, attackers_won, points, scores), ``g
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from pydantic import Field
@@ -51,6 +52,7 @@ PLAY_TEXT = {card: "play " + card_str(card) for card in FULL_PACK}
 PLAY_CARD = {text: card for card, text in PLAY_TEXT.items()}
 BID_TEXT = {c: f"bid {c}" for c in range(1, 9)}
 BID_VALUE = {text: c for c, text in BID_TEXT.items()}
+BID_CODE = 64  # fast path: naming contract c is the int BID_CODE + c (card plays are the card codes)
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI", 7: "VII", 8: "VIII"}
 
 SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
@@ -295,6 +297,62 @@ class VarietyState(State):
             events.append({"type": "game_over", "scores": list(self.totals),
                            "winners": [s for s, t in enumerate(self.totals) if t == best]})
         return events
+
+    # -- the fast path (engine.core: integer actions, no events) -----------------------------
+    # A card play is the card's code (2..62), naming contract c is BID_CODE + c. The seat to act is the
+    # plain attribute ``current``; ``turn`` reads and writes it (this class attribute hides State.current).
+    current: int | None = None
+
+    def _set_turn(self, seat: int | None) -> None:
+        self.current = seat
+
+    turn = property(attrgetter("current"), _set_turn)  # type: ignore[assignment]
+
+    def fast_legal(self) -> list[int]:
+        """Legal actions as ints; leading or void, the hand list itself (no allocation)."""
+        seat = self.current
+        if seat is None:
+            return []
+        trick = self.trick
+        if trick:
+            hand = self.hands[seat]
+            low = trick[0] & 0x30
+            same = [c for c in hand if c & 0x30 == low]
+            return same if same else hand
+        if self.phase == "play":
+            return self.hands[seat]
+        mine = self._named_by(seat)
+        return [BID_CODE + c for c in range(1, 9) if c not in mine]
+
+    def fast_apply(self, action: int) -> None:
+        """``act`` for an int from ``fast_legal``: the same state, no events, no checks."""
+        self._legal_cache = None
+        if action >= BID_CODE:
+            self._bid(action - BID_CODE)
+            return
+        seat: int = self.current  # type: ignore[assignment]
+        self.hands[seat].remove(action)
+        trick = self.trick
+        trick.append(action)
+        if len(trick) < PLAYERS:
+            self.current = seat + 1 if seat < PLAYERS - 1 else 0
+            return
+        leader = self.trick_leader
+        winner = (leader + plain_winning_index(trick, self.trump, self.contract == 6)) % PLAYERS
+        self.won[winner] += 1
+        self.captured[winner].extend(trick)
+        self.last_trick = {"leader": leader, "cards": trick, "winner": winner}
+        self.trick = []
+        self.trick_leader = self.current = winner
+        if not self.hands[winner]:
+            self._end_deal()
+
+    def action_to_text(self, action: int) -> str:
+        return BID_TEXT[action - BID_CODE] if action >= BID_CODE else PLAY_TEXT[action]
+
+    def text_to_action(self, text: str) -> int:
+        card = PLAY_CARD.get(text)
+        return card if card is not None else BID_CODE + BID_VALUE[text]
 
     def clone(self) -> VarietyState:
         """The generic copy, unrolled; ``last_trick`` and history entries are never changed in place."""

@@ -323,3 +323,28 @@ async def test_settings_switch_the_dm_language_and_the_chat_language(tmp_path):
             standings = find(group, "🏁")
             assert standings is not None and "🥇" in standings.content and "Ann" in standings.content
         assert not_modified_only(fake) == []
+
+
+async def test_a_rummy_is_refused_until_it_has_a_table_in_the_chat(tmp_path):
+    """The rummies exist in the engine (issue 15) but have no chat table yet (issue 16): /new refuses them with
+    a clear line, /games does not offer them, and /rules still explains them."""
+    async with FakeTelegram(limits=RateLimits.loose()) as fake:
+        ann = fake.user(first_name="Ann")
+        group = fake.group("Rummy club", members=[], creator=ann)
+        async with running_bot(fake, tmp_path / "k.sqlite3") as app:
+            await ann.start_bot()
+            await settle(fake, app)
+
+            async def say(text: str) -> str:
+                mark = last_id(group)
+                await ann.send(group, text)
+                await settle(fake, app)
+                return newest(group, mark)
+
+            reply = await say("/new machiavelli")
+            assert "machiavelli" in reply and "cannot be played in the chat yet" in reply and "carnival" in reply
+            assert "machiavelli" not in reply.split(":", 1)[1]  # the list of games offered leaves it out
+            assert db_rows(tmp_path / "k.sqlite3", "SELECT COUNT(*) FROM tables") == [(0,)]
+            listing = await say("/games")
+            assert "carnival" in listing and "machiavelli" not in listing
+            assert "Machiavelli" in await say("/rules machiavelli")
