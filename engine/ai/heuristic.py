@@ -147,27 +147,30 @@ def _is_top(state: State, card: int) -> bool:
 
 
 # -- bids ---------------------------------------------------------------------------------------
-def estimate_tricks(hand: list[int], trump: int, players: int) -> float:
-    """Tricks a hand should take: jokers and top trumps sure, side aces likely, length in trumps."""
+def estimate_tricks(hand: list[int], trump: int, players: int, short_pack: bool = False) -> float:
+    """Tricks a hand should take: jokers and top trumps sure, side aces likely, length in trumps.
+    ``short_pack``: Carnival's 6-to-ace double pack, where kings and queens rank higher."""
     est = 0.0
     trumps = [c for c in hand if c < 64 and suit_of(c) == trump]
     side_factor = 1.0 if players <= 4 else 0.8
+    trump_value = {14: 1.0, 13: 0.9, 12: 0.8, 11: 0.7} if short_pack else {14: 1.0, 13: 0.85, 12: 0.6, 11: 0.45}
+    side_value = {14: 0.9, 13: 0.6, 12: 0.35, 11: 0.15} if short_pack else {14: 0.8, 13: 0.35, 12: 0.1}
     for card in hand:
         if card >= 64:
             est += 1.0
             continue
         rank = rank_of(card)
         if suit_of(card) == trump:
-            est += {14: 1.0, 13: 0.85, 12: 0.6, 11: 0.45}.get(rank, 0.25)
+            est += trump_value.get(rank, 0.5 if short_pack else 0.25)
         else:
-            est += side_factor * {14: 0.8, 13: 0.35 if len(hand) > 2 else 0.2, 12: 0.1}.get(rank, 0.0)
+            est += side_factor * side_value.get(rank, 0.0) * (1.0 if len(hand) > 2 or rank == 14 else 0.6)
     est += max(0, len(trumps) - 3) * 0.4
     return est
 
 
 def choose_bid(state: State, seat: int, legal: list[str]) -> str:
     hand = state.hands[seat]  # type: ignore[attr-defined]
-    est = estimate_tricks(hand, trump_of(state), state.n)
+    est = estimate_tricks(hand, trump_of(state), state.n, short_pack=state.GAME_ID == "carnival")
     values = sorted(int(a.split()[1]) for a in legal)
     best = min(values, key=lambda b: (abs(b - est), b))
     return f"bid {best}"
