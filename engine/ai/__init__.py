@@ -12,7 +12,7 @@ from typing import Literal
 
 from engine.ai.heuristic import HeuristicPlayer, heuristic_action, shortlist
 from engine.ai.random import RandomPlayer
-from engine.ai.search import MAX_BRANCH, ROOT_KEEP, ismcts, supports
+from engine.ai.search import MAX_BRANCH, ROOT_KEEP, ismcts, searched_phase, supports
 from engine.core import State
 
 Level = Literal["random", "easy", "normal", "strong"]
@@ -44,7 +44,7 @@ def choose_action(
         return legal[0]
     if level == "random":
         return legal[rng.randrange(len(legal))]
-    if level == "easy" or not supports(state):
+    if level == "easy" or not supports(state) or not searched_phase(state):
         return heuristic_action(state, seat, rng)
     budget = BUDGET_MS[level] if budget_ms is None else budget_ms
     candidates = shortlist(state, seat, legal, ROOT_KEEP, rng) if len(legal) > MAX_BRANCH else None

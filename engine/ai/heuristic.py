@@ -206,10 +206,10 @@ def klaberjass_auction(state: State, seat: int, legal: list[str]) -> str:
         turned = suit_of(state.upcard)  # type: ignore[attr-defined]
         return "accept" if power(turned) < 45 else "refuse"
     if "take" in legal:
-        return "take" if power(suit_of(state.upcard)) >= 50 else "pass"  # type: ignore[attr-defined]
+        return "take" if power(suit_of(state.upcard)) >= 42 else "pass"  # type: ignore[attr-defined]
     names = [a for a in legal if a.startswith("name")]
     best = max(names, key=lambda a: power(SUITS.index(a.split()[1])), default=None)
-    if best is not None and power(SUITS.index(best.split()[1])) >= 55:
+    if best is not None and power(SUITS.index(best.split()[1])) >= 48:
         return best
     return "pass"
 

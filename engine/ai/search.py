@@ -40,6 +40,15 @@ def supports(state: State) -> bool:
     return state.GAME_ID in DEAL_FIELD and type(state).determinize is not State.determinize
 
 
+# Phases the search plays; the others keep the heuristic's move (random roll-outs judge a Klaberjass
+# auction by nine random tricks: noise, where the heuristic's count of trumps and aces is sound).
+HEURISTIC_PHASES = {"klaberjass": {"bid1", "bid2", "schmeiss"}}
+
+
+def searched_phase(state: State) -> bool:
+    return getattr(state, "phase", None) not in HEURISTIC_PHASES.get(state.GAME_ID, ())
+
+
 class Node:
     __slots__ = ("mover", "visits", "avail", "total", "children")
 
