@@ -16,6 +16,7 @@ from bot.config import Settings
 from bot.handlers import routers
 from bot.handlers.context import Context, Dedup
 from bot.handlers.help import COMMANDS
+from bot.services.ai_seats import AiSeats
 from bot.services.outbox import Outbox, RateLimiter
 from bot.services.pictures import Pictures
 from bot.services.tables import Tables
@@ -52,7 +53,7 @@ class App:
         if self.pictures is not None:
             await asyncio.to_thread(self.pictures.warm_up)
         self.tables = Tables(self.store, self.outbox, me.username or "kozyr_bot", self.settings.ai_delay,
-                             self.pictures)
+                             self.pictures, AiSeats(self.settings.ai_level, self.settings.ai_think_ms))
         self.outbox.on_unreachable = self.tables.user_unreachable
         dp = self.dispatcher
         self.dedup = Dedup(self.store)

@@ -25,6 +25,8 @@ class Settings(BaseSettings):
     group_per_minute: int = Field(default=20, alias="KOZYR_GROUP_PER_MINUTE")
     global_per_second: int = Field(default=30, alias="KOZYR_GLOBAL_PER_SECOND")
     ai_delay: float = Field(default=1.0, alias="KOZYR_AI_DELAY")
+    ai_level: str = Field(default="normal", alias="KOZYR_AI_LEVEL")  # AI seats: easy | normal | strong
+    ai_think_ms: float = Field(default=0.0, alias="KOZYR_AI_THINK_MS")  # 0: the level's own budget
     remind_after: float = Field(default=4 * 3600, alias="KOZYR_REMIND_AFTER")
     autoplay_after: float = Field(default=24 * 3600, alias="KOZYR_AUTOPLAY_AFTER")
     pictures: bool = Field(default=True, alias="KOZYR_PICTURES")

@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from bot.services import outbox as out
+from bot.services.ai_seats import AiSeats
 from bot.services.lobby import LobbyService
 from bot.services.outbox import Outbox
 from bot.services.pictures import Pictures
@@ -24,7 +25,6 @@ from bot.store.sqlite import SeatRow, Store, TableRow, Tx
 from bot.ui import words
 from bot.ui.i18n import t
 from bot.ui.keyboards import selected_action, selection_candidates
-from engine.ai.random import RandomPlayer
 from engine.core import State
 
 __all__ = ["Actor", "Answer", "Tables", "Where", "rules_text"]
@@ -39,7 +39,8 @@ class Tables(LobbyService, Publisher, Reports):
     """Lobby and play for every table; one lock per table serializes its moves."""
 
     def __init__(self, store: Store, outbox: Outbox, bot_username: str, ai_delay: float = 1.0,
-                 pictures: Pictures | None = None) -> None:
+                 pictures: Pictures | None = None, ai: AiSeats | None = None) -> None:
+        self.ai = ai or AiSeats()
         self.store = store
         self.outbox = outbox
         self.bot_username = bot_username
@@ -210,19 +211,25 @@ class Tables(LobbyService, Publisher, Reports):
             if delay:
                 await asyncio.sleep(delay)
             async with self.lock(table_id):
+                async with self.store.read() as tx:
+                    loaded = await self._load(tx, table_id)
+                if loaded is None or loaded.row.status != "playing":
+                    return
+                row, seats = loaded.row, loaded.seats
+                state = self._state(row)
+                seat = state.to_act
+                if seat is None:
+                    return
+                legal = state.legal_actions(seat)
+                if not self._autoplay(row, seats[seat], legal):
+                    return
+                # think with no transaction open (the table's lock keeps its moves in order)
+                action = await self.ai.choose(state.clone(), seat, row.seed ^ row.version)
                 async with self.store.transaction() as tx:
                     loaded = await self._load(tx, table_id)
-                    if loaded is None or loaded.row.status != "playing":
-                        return
+                    if loaded is None or loaded.row.status != "playing" or loaded.row.version != row.version:
+                        continue
                     row, seats = loaded.row, loaded.seats
-                    state = self._state(row)
-                    seat = state.to_act
-                    if seat is None:
-                        return
-                    legal = state.legal_actions(seat)
-                    if not self._autoplay(row, seats[seat], legal):
-                        return
-                    action = RandomPlayer(row.seed ^ row.version).choose(state, seat)
                     events = await self._apply(tx, row, seats, state, seat, action)
             self.outbox.wake()
             # A forced move waits only where something happened the group should see.
@@ -266,19 +273,24 @@ class Tables(LobbyService, Publisher, Reports):
     async def play_for_absent(self, table_id: int, version: int) -> None:
         """The player to act has been away too long: the table plays a move for them and says so."""
         async with self.lock(table_id):
+            async with self.store.read() as tx:
+                loaded = await self._load(tx, table_id)
+            if loaded is None or loaded.row.status != "playing" or loaded.row.version != version:
+                return
+            state = self._state(loaded.row)
+            seat = state.to_act
+            if seat is None or loaded.seats[seat].is_ai:
+                return
+            # the autopilot plays at the normal level, thinking outside any transaction
+            action = await self.ai.choose(state.clone(), seat, loaded.row.seed ^ version, "normal")
             async with self.store.transaction() as tx:
                 loaded = await self._load(tx, table_id)
                 if loaded is None or loaded.row.status != "playing" or loaded.row.version != version:
                     return
                 row, seats = loaded.row, loaded.seats
-                state = self._state(row)
-                seat = state.to_act
-                if seat is None or seats[seat].is_ai:
-                    return
                 chat_lang = await tx.chat_lang(row.chat_id)
                 await out.log_line(tx, row.chat_id, "⏰ " + t(chat_lang, "{who} is away; a move was played for them.",
                                                              who=words.name(seats[seat].name)), row.thread_id)
-                action = RandomPlayer(row.seed ^ row.version).choose(state, seat)
                 await self._apply(tx, row, seats, state, seat, action)
         self.outbox.wake()
         self._schedule_ai(table_id)
@@ -303,6 +315,7 @@ class Tables(LobbyService, Publisher, Reports):
             except (asyncio.CancelledError, Exception):
                 pass
         self._ai_tasks.clear()
+        self.ai.close()
 
     # -- chats and people ---------------------------------------------------------------
     async def chat_migrated(self, old_id: int, new_id: int) -> None:

@@ -152,7 +152,7 @@ def estimate_tricks(hand: list[int], trump: int, players: int, short_pack: bool 
     ``short_pack``: Carnival's 6-to-ace double pack, where kings and queens rank higher."""
     est = 0.0
     trumps = [c for c in hand if c < 64 and suit_of(c) == trump]
-    side_factor = 1.0 if players <= 4 else 0.8
+    side_factor = (1.0 if players <= 4 else 0.8) if short_pack else min(1.3, 4.0 / players)
     trump_value = {14: 1.0, 13: 0.9, 12: 0.8, 11: 0.7} if short_pack else {14: 1.0, 13: 0.85, 12: 0.6, 11: 0.45}
     side_value = {14: 0.9, 13: 0.6, 12: 0.35, 11: 0.15} if short_pack else {14: 0.8, 13: 0.35, 12: 0.1}
     for card in hand:

@@ -367,7 +367,7 @@ class CalabrasellaState(State):
     def determinize(self, seat: int, rng: random.Random) -> CalabrasellaState:
         """Other hands, the widow while face down and the soloist's discards (for the partners) dealt
         afresh. Kept: the asked card in the soloist's hand, the returned card in the holder's (for the
-        soloist), and the voids of the visible tricks (in play and the last one)."""
+        soloist), the widow cards he took face up, and the voids of the visible tricks (in play and the last one)."""
         from engine.ai.sampling import Slot, deal_hidden, hide_future, merge_voids, voids_from_trick
 
         voids: dict[int, set[int]] = {}
@@ -385,6 +385,8 @@ class CalabrasellaState(State):
                 back = parse_card(asked["returned"])
                 if back in self.hands[asked["holder"]]:
                     known.setdefault(asked["holder"], []).append(back)
+        if self.soloist is not None and self.soloist != seat:  # the widow was taken face up
+            known.setdefault(self.soloist, []).extend(c for c in self.widow_taken if c in self.hands[self.soloist])
         others = [s for s in range(3) if s != seat]
         slots = [Slot(len(self.hands[s]), known=known.get(s, []), void=voids.get(s, set())) for s in others]
         pool = [c for s in others for c in self.hands[s] if c not in known.get(s, [])]
