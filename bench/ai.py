@@ -9,6 +9,8 @@ results every 10 deals, so a long run can be watched and a killed one still says
   MCTS (``pyspiel.ISMCTSBot``, 1,000 simulations, random roll-outs, when installed) against the same
   three random players on the same deals, and strong and OpenSpiel's ISMCTS head to head with two random
   players. Mean points per deal and win rate with 95% intervals; ``differences`` are paired per deal.
+- Latency: the normal and strong levels' decision times at their product budgets (p50, p99, max) over
+  positions of random games, with the tree size and peak memory of a decision.
 - Carnival (3 players, first deal: 6 cards), Karusele (3 players, one deal), Klaberjass (2 players,
   one deal): strong, heuristic and random at one table (Klaberjass: strong v heuristic, then
   heuristic v random); strong > heuristic > random holds at 95% when the paired difference's interval
@@ -123,9 +125,62 @@ def match(game: str, players: int, seats: list[str], deals: int, seed: int, budg
     return result
 
 
+LATENCY_GAMES = [("oh_hell", 4, None), ("carnival", 4, None), ("klaberjass", 2, None), ("calabrasella", 3, None),
+                 ("variety", 4, None), ("karusele", 3, None)]
+
+
+def latency(normal_positions: int, strong_positions: int, seed: int) -> dict[str, Any]:
+    """Decision time of the normal and strong levels at their product budgets (200 ms, 1.5 s), over
+    positions met in random games where the seat to act has a real choice; the search tree's size and
+    the peak memory a decision allocates (tracemalloc, on a few positions)."""
+    import tracemalloc
+
+    from engine.ai import BUDGET_MS, choose_action
+    from engine.ai.search import ismcts
+    from engine.core import get_game
+
+    out: dict[str, Any] = {"budgets_ms": BUDGET_MS}
+    for game_id, players, options in LATENCY_GAMES:
+        rng = random.Random(seed)
+        found: list[State] = []
+        state = get_game(game_id).new(players, seed=seed, options=options)
+        while len(found) < normal_positions:
+            if state.over:
+                state = get_game(game_id).new(players, seed=rng.randrange(10**9), options=options)
+            legal = state.legal_actions()
+            if len(legal) > 1 and rng.random() < 0.3:
+                found.append(state.clone())
+            state.act(state.to_act, legal[rng.randrange(len(legal))])
+        row: dict[str, Any] = {}
+        for level, count in (("normal", normal_positions), ("strong", strong_positions)):
+            times = []
+            for position in found[:count]:
+                began = time.perf_counter()
+                choose_action(position, position.to_act, level, rng)
+                times.append(1000 * (time.perf_counter() - began))
+            times.sort()
+            row[level] = {"decisions": len(times), "p50_ms": round(times[len(times) // 2], 1),
+                          "p99_ms": round(times[min(len(times) - 1, int(0.99 * len(times)))], 1),
+                          "max_ms": round(times[-1], 1)}
+        peaks, nodes = [], []
+        for position in found[:3]:
+            tracemalloc.start()
+            result = ismcts(position, position.to_act, budget_ms=BUDGET_MS["normal"], rng=rng)
+            peaks.append(tracemalloc.get_traced_memory()[1])
+            tracemalloc.stop()
+            nodes.append(result.nodes)
+        row["normal_tree_nodes_max"] = max(nodes)
+        row["normal_peak_kib_max_under_tracemalloc"] = round(max(peaks) / 1024)
+        out[game_id] = row
+        print(json.dumps({game_id: row}), file=sys.stderr, flush=True)
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=["oh_hell", "openspiel", "trio", "all"], default="all")
+    parser.add_argument("--part", choices=["latency", "oh_hell", "openspiel", "trio", "all"], default="all")
+    parser.add_argument("--positions", type=int, default=100, help="latency: positions per game at normal")
+    parser.add_argument("--strong-positions", type=int, default=10, help="latency: positions per game at strong")
     parser.add_argument("--deals", type=int, default=500)
     parser.add_argument("--trio-deals", type=int, default=100)
     parser.add_argument("--budget-ms", type=float, default=50.0)
@@ -133,6 +188,8 @@ def main() -> int:
     parser.add_argument("--log", type=Path, default=None)
     args = parser.parse_args()
     b, k, s, log = args.budget_ms, args.deals, args.seed, args.log
+    if args.part in ("latency", "all"):
+        print(json.dumps({"latency": latency(args.positions, args.strong_positions, s)}), flush=True)
     if args.part in ("oh_hell", "all"):
         match("oh_hell", 4, ["strong", "random", "random", "random"], k, s, b, OH_HELL, log,
               label="oh_hell strong v 3 random")
