@@ -21,6 +21,9 @@ LEVELS: tuple[Level, ...] = ("random", "easy", "normal", "strong")
 BUDGET_MS: dict[str, float] = {"normal": 200.0, "strong": 1500.0}
 # "heuristic" is accepted as a synonym of "easy" (the arena's seat kinds).
 ALIASES = {"heuristic": "easy", "search": "normal"}
+# Games whose root is searched among the heuristic's best few moves only (Karusele's random roll-outs
+# are too noisy to rank twenty captures, builds and trails; they do tell the best few apart).
+ROOT_SHORTLIST = {"karusele": 4}
 
 
 def choose_action(
@@ -47,7 +50,11 @@ def choose_action(
     if level == "easy" or not supports(state) or not searched_phase(state):
         return heuristic_action(state, seat, rng)
     budget = BUDGET_MS[level] if budget_ms is None else budget_ms
-    candidates = shortlist(state, seat, legal, ROOT_KEEP, rng) if len(legal) > MAX_BRANCH else None
+    keep = ROOT_SHORTLIST.get(state.GAME_ID)
+    if keep is not None:
+        candidates: list[str] | None = shortlist(state, seat, legal, keep, rng)
+    else:
+        candidates = shortlist(state, seat, legal, ROOT_KEEP, rng) if len(legal) > MAX_BRANCH else None
     kwargs = {} if max_iterations is None else {"max_iterations": max_iterations}
     return ismcts(state, seat, budget_ms=budget, rng=rng, candidates=candidates, **kwargs).action
 

@@ -261,6 +261,11 @@ def karusele_card_points(card: int) -> float:
 
 
 def karusele_move(state: State, seat: int, legal: list[str]) -> str:
+    return karusele_ranked(state, seat, legal)[0]
+
+
+def karusele_ranked(state: State, seat: int, legal: list[str]) -> list[str]:
+    """Karusele moves, best first: points captured, a little for building, a cost for trailing value."""
     pile_before = len(state.piles[seat])  # type: ignore[attr-defined]
 
     def value(action: str) -> float:
@@ -280,7 +285,8 @@ def karusele_move(state: State, seat: int, legal: list[str]) -> str:
             score -= 5
         return score
 
-    return max(legal, key=value)
+    values = {a: value(a) for a in legal}
+    return sorted(legal, key=lambda a: -values[a])
 
 
 # -- the player ---------------------------------------------------------------------------------
@@ -334,8 +340,10 @@ class HeuristicPlayer:
 
 
 def shortlist(state: State, seat: int, legal: list[str], k: int, rng: random.Random) -> list[str]:
-    """At most ``k`` moves worth searching when there are too many (Calabrasella's 1,000-odd discards):
-    the heuristic's move, the cheapest discards, then a random few."""
+    """At most ``k`` moves worth searching: Karusele's best by the heuristic's values; where there are too
+    many (Calabrasella's 1,000-odd discards), the heuristic's move, the cheapest discards or a random few."""
+    if state.GAME_ID == "karusele":
+        return karusele_ranked(state, seat, legal)[:k]
     if len(legal) <= k:
         return list(legal)
     pick = heuristic_action(state, seat, rng)

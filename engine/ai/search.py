@@ -73,15 +73,39 @@ def _deal_key(state: State) -> tuple[int, bool]:
     return getattr(state, DEAL_FIELD[state.GAME_ID]), state.over
 
 
-def _rollout(state: State, key: tuple[int, bool], rng: random.Random) -> None:
-    """Random play to the end of the deal in play."""
+def _karusele_outlook(state: State) -> list[int]:
+    """Karusele's totals if the deal ended now: the captured piles scored as they stand."""
+    points = state._deal_points()["side_points"]  # type: ignore[attr-defined]
+    return [t + points[state.side_of(s)] for s, t in enumerate(state.scores())]  # type: ignore[attr-defined]
+
+
+# Games whose deals are too long to play out at random every iteration: the roll-out stops after
+# this many moves per player and the position is scored by the outlook function instead.
+HORIZON: dict[str, tuple[int, Callable[[State], list[int]]]] = {"karusele": (4, _karusele_outlook)}
+
+# Roll-out moves preferred when legal (a Karusele player who can capture does).
+GREEDY: dict[str, tuple[str, ...]] = {"karusele": ("take", "sweep")}
+
+
+def _rollout(state: State, key: tuple[int, bool], rng: random.Random) -> list[int]:
+    """Random play to the end of the deal in play (or the game's horizon); the scores then."""
     field_name = DEAL_FIELD[state.GAME_ID]
     deal = key[0]
+    horizon = HORIZON.get(state.GAME_ID)
+    plies = horizon[0] * state.n if horizon else -1
+    greedy = GREEDY.get(state.GAME_ID)
     while True:
         seat = state.to_act
         if seat is None or getattr(state, field_name) != deal:
-            return
+            return state.scores()
+        if plies == 0:
+            return horizon[1](state)  # type: ignore[index]
+        plies -= 1
         actions = state.legal_actions(seat)
+        if greedy is not None:
+            better = [a for a in actions if a.startswith(greedy)]
+            if better:
+                actions = better
         state.act(seat, actions[rng.randrange(len(actions))])
 
 
@@ -116,7 +140,8 @@ def ismcts(
     scale = SCALE.get(state.GAME_ID, 10.0)
     deadline = started + budget_ms / 1000.0
     root = Node(seat)
-    before = state.scores()
+    horizon = HORIZON.get(state.GAME_ID)
+    before = horizon[1](state) if horizon else state.scores()
     key = _deal_key(state)
     field_name = DEAL_FIELD[state.GAME_ID]
     nodes = 1
@@ -163,8 +188,7 @@ def ismcts(
             node = children[best_action]
             sim.act(mover, best_action)
             path.append(node)
-        _rollout(sim, key, rng)
-        utility = _utilities(before, sim.scores(), scale)
+        utility = _utilities(before, _rollout(sim, key, rng), scale)
         for visited in path:
             visited.visits += 1
             visited.total += utility[visited.mover]
