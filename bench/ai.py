@@ -17,7 +17,8 @@ results every 10 deals, so a long run can be watched and a killed one still says
   is above 0.
 
 ``--budget-ms`` is the strong level's thinking time per decision in these matches (the product's
-strong level thinks 1.5 s; a 500-deal match at that budget takes hours on one core).
+strong level thinks 1.5 s; a 500-deal match at that budget takes hours on one core); ``--iterations``
+caps it by search iterations instead, which does not depend on how loaded the machine is.
 """
 
 from __future__ import annotations
@@ -107,9 +108,9 @@ def _replay(game: Any, state: State, k: int) -> Any:
     return os_state
 
 
-def match(game: str, players: int, seats: list[str], deals: int, seed: int, budget_ms: float,
+def match(game: str, players: int, seats: list[str], deals: int, seed: int, budget_ms: float | None,
           options: dict[str, Any] | None, log: Path | None, choosers: dict[str, Chooser] | None = None,
-          label: str = "") -> dict[str, Any]:
+          label: str = "", iterations: int | None = None) -> dict[str, Any]:
     started = time.time()
 
     def progress(done: int, partial: dict[str, Any]) -> None:
@@ -118,7 +119,7 @@ def match(game: str, players: int, seats: list[str], deals: int, seed: int, budg
                 f.write(json.dumps({"label": label, "partial": done < deals, "seconds": round(time.time() - started),
                                     **partial}) + "\n")
 
-    result = run(game, players, seats, deals, seed, budget_ms, options, choosers, progress)
+    result = run(game, players, seats, deals, seed, budget_ms, options, choosers, progress, iterations)
     result["label"] = label
     result["seconds"] = round(time.time() - started)
     print(json.dumps(result), flush=True)
@@ -183,33 +184,43 @@ def main() -> int:
     parser.add_argument("--strong-positions", type=int, default=10, help="latency: positions per game at strong")
     parser.add_argument("--deals", type=int, default=500)
     parser.add_argument("--trio-deals", type=int, default=100)
-    parser.add_argument("--budget-ms", type=float, default=50.0)
+    parser.add_argument("--trio-games", default="carnival,karusele,klaberjass", help="trio: which games")
+    parser.add_argument("--os-deals", type=int, default=100, help="deals of the OpenSpiel matches")
+    parser.add_argument("--budget-ms", type=float, default=None, help="strong's time per decision (default 50)")
+    parser.add_argument("--iterations", type=int, default=None, help="cap strong by iterations instead of time")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--log", type=Path, default=None)
     args = parser.parse_args()
-    b, k, s, log = args.budget_ms, args.deals, args.seed, args.log
+    b, k, s, log, it = args.budget_ms, args.deals, args.seed, args.log, args.iterations
+    if b is None and it is None:
+        b = 50.0
     if args.part in ("latency", "all"):
         print(json.dumps({"latency": latency(args.positions, args.strong_positions, s)}), flush=True)
     if args.part in ("oh_hell", "all"):
         match("oh_hell", 4, ["strong", "random", "random", "random"], k, s, b, OH_HELL, log,
-              label="oh_hell strong v 3 random")
+              label="oh_hell strong v 3 random", iterations=it)
         match("oh_hell", 4, ["strong", "heuristic", "heuristic", "heuristic"], k, s, b, OH_HELL, log,
-              label="oh_hell strong v 3 heuristic")
+              label="oh_hell strong v 3 heuristic", iterations=it)
     if args.part in ("openspiel", "all"):
         ismcts = openspiel_chooser()
         if ismcts is None:
             print(json.dumps({"openspiel": "not installed (pip install open-spiel)"}))
         else:
-            match("oh_hell", 4, ["openspiel", "random", "random", "random"], k, s, b, OH_HELL, log,
-                  {"openspiel": ismcts}, label="oh_hell openspiel ismcts v 3 random")
-            match("oh_hell", 4, ["strong", "openspiel", "random", "random"], k, s, b, OH_HELL, log,
-                  {"openspiel": ismcts}, label="oh_hell strong v openspiel ismcts + 2 random")
+            o = args.os_deals
+            match("oh_hell", 4, ["openspiel", "random", "random", "random"], o, s, b, OH_HELL, log,
+                  {"openspiel": ismcts}, label="oh_hell openspiel ismcts v 3 random", iterations=it)
+            match("oh_hell", 4, ["strong", "openspiel", "random", "random"], o, s, b, OH_HELL, log,
+                  {"openspiel": ismcts}, label="oh_hell strong v openspiel ismcts + 2 random", iterations=it)
     if args.part in ("trio", "all"):
-        t = args.trio_deals
-        match("carnival", 3, ["strong", "heuristic", "random"], t, s, b, None, log, label="carnival")
-        match("karusele", 3, ["strong", "heuristic", "random"], t, s, b, None, log, label="karusele")
-        match("klaberjass", 2, ["strong", "heuristic"], t, s, b, None, log, label="klaberjass strong v heuristic")
-        match("klaberjass", 2, ["heuristic", "random"], t, s, b, None, log, label="klaberjass heuristic v random")
+        t, games = args.trio_deals, args.trio_games.split(",")
+        if "carnival" in games:
+            match("carnival", 3, ["strong", "heuristic", "random"], t, s, b, None, log, label="carnival", iterations=it)
+        if "karusele" in games:
+            match("karusele", 3, ["strong", "heuristic", "random"], t, s, b, None, log, label="karusele", iterations=it)
+        if "klaberjass" in games:
+            match("klaberjass", 2, ["strong", "heuristic"], t, s, b, None, log, label="klaberjass strong v heuristic",
+                  iterations=it)
+            match("klaberjass", 2, ["heuristic", "random"], t, s, b, None, log, label="klaberjass heuristic v random")
     return 0
 
 

@@ -42,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     ar.add_argument("--deals", type=int, default=20)
     ar.add_argument("--seed", type=int, default=1)
     ar.add_argument("--budget-ms", type=float, default=None, help="thinking time of normal/strong per decision")
+    ar.add_argument("--iterations", type=int, default=None, help="cap normal/strong by search iterations")
     ar.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     args = parser.parse_args(argv)
 
@@ -66,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
             from engine.arena import run as arena_run
 
             result = arena_run(args.game, args.players, [k.strip() for k in args.seats.split(",")], args.deals,
-                               args.seed, args.budget_ms, _options(args.option) or None)
+                               args.seed, args.budget_ms, _options(args.option) or None,
+                               iterations=args.iterations)
             print(json.dumps(result, ensure_ascii=False, indent=1))
             return 0
         policies = POLICIES if args.policy == "mixed" else (args.policy,)

@@ -35,11 +35,15 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def level_chooser(kind: str, budget_ms: float | None) -> Chooser:
+def level_chooser(kind: str, budget_ms: float | None, iterations: int | None = None) -> Chooser:
+    """A seat kind's player. ``iterations`` caps the search by work instead of time (reproducible on a
+    loaded machine); the time budget then only applies when also given."""
     level = ALIASES.get(kind, kind)
     if level not in LEVELS:
         raise ValueError(f"unknown seat kind {kind!r}; known: {', '.join(LEVELS)}, heuristic")
-    return lambda state, seat, rng: choose_action(state, seat, level, rng, budget_ms)
+    if iterations is not None and budget_ms is None:
+        budget_ms = 3_600_000.0
+    return lambda state, seat, rng: choose_action(state, seat, level, rng, budget_ms, iterations)
 
 
 def play_deal(state: State, choosers: Sequence[Chooser], rng: random.Random,
@@ -68,6 +72,7 @@ def run(
     options: dict[str, Any] | None = None,
     choosers: dict[str, Chooser] | None = None,
     progress: Callable[[int, dict[str, Any]], None] | None = None,
+    iterations: int | None = None,
 ) -> dict[str, Any]:
     """Play ``deals`` duplicate deals; returns the JSON summary per seat kind (see the module doc).
     ``choosers`` may supply players for kinds that are not levels (e.g. an OpenSpiel bot)."""
@@ -77,7 +82,7 @@ def run(
     make = dict(choosers or {})
     for kind in seats:
         if kind not in make:
-            make[kind] = level_chooser(kind, budget_ms)
+            make[kind] = level_chooser(kind, budget_ms, iterations)
     kinds = list(dict.fromkeys(seats))
     per_deal: dict[str, list[float]] = {k: [] for k in kinds}
     wins: dict[str, list[float]] = {k: [] for k in kinds}
@@ -101,8 +106,10 @@ def run(
             per_deal[k].append(statistics.fmean(scores[k]))
             wins[k].append(statistics.fmean(won[k]))
         if progress is not None:
-            progress(i + 1, summary(game_id, players, seats, i + 1, seed, budget_ms, options, per_deal, wins, times))
-    return summary(game_id, players, seats, deals, seed, budget_ms, options, per_deal, wins, times)
+            progress(i + 1, {**summary(game_id, players, seats, i + 1, seed, budget_ms, options, per_deal, wins, times),
+                             "iterations": iterations})
+    return {**summary(game_id, players, seats, deals, seed, budget_ms, options, per_deal, wins, times),
+            "iterations": iterations}
 
 
 def summary(game_id: str, players: int, seats: Sequence[str], deals: int, seed: int, budget_ms: float | None,
