@@ -224,7 +224,8 @@ class Tables(LobbyService, Publisher, Reports):
                 if not self._autoplay(row, seats[seat], legal):
                     return
                 # think with no transaction open (the table's lock keeps its moves in order)
-                action = await self.ai.choose(state.clone(), seat, row.seed ^ row.version)
+                level = row.ui.get("ai_levels", {}).get(seats[seat].name) if seats[seat].is_ai else None
+                action = await self.ai.choose(state.clone(), seat, row.seed ^ row.version, level)
                 async with self.store.transaction() as tx:
                     loaded = await self._load(tx, table_id)
                     if loaded is None or loaded.row.status != "playing" or loaded.row.version != row.version:
