@@ -69,10 +69,6 @@ class SearchResult:
     visits: dict[str, int] = field(default_factory=dict)
 
 
-def _deal_key(state: State) -> tuple[int, bool]:
-    return getattr(state, DEAL_FIELD[state.GAME_ID]), state.over
-
-
 def _karusele_outlook(state: State) -> list[int]:
     """Karusele's totals if the deal ended now: the captured piles scored as they stand."""
     points = state._deal_points()["side_points"]  # type: ignore[attr-defined]
@@ -87,10 +83,9 @@ HORIZON: dict[str, tuple[int, Callable[[State], list[int]]]] = {"karusele": (4, 
 GREEDY: dict[str, tuple[str, ...]] = {"karusele": ("take", "sweep")}
 
 
-def _rollout(state: State, key: tuple[int, bool], rng: random.Random) -> list[int]:
-    """Random play to the end of the deal in play (or the game's horizon); the scores then."""
+def _rollout(state: State, deal: int, rng: random.Random) -> list[int]:
+    """Random play to the end of deal number ``deal`` (or the game's horizon); the scores then."""
     field_name = DEAL_FIELD[state.GAME_ID]
-    deal = key[0]
     horizon = HORIZON.get(state.GAME_ID)
     plies = horizon[0] * state.n if horizon else -1
     greedy = GREEDY.get(state.GAME_ID)
@@ -110,6 +105,7 @@ def _rollout(state: State, key: tuple[int, bool], rng: random.Random) -> list[in
 
 
 def _utilities(before: list[int], after: list[int], scale: float) -> list[float]:
+    """Each seat's result: its points this deal minus the others' average, on the game's scale."""
     delta = [a - b for a, b in zip(after, before, strict=True)]
     n = len(delta)
     total = sum(delta)
@@ -142,8 +138,8 @@ def ismcts(
     root = Node(seat)
     horizon = HORIZON.get(state.GAME_ID)
     before = horizon[1](state) if horizon else state.scores()
-    key = _deal_key(state)
     field_name = DEAL_FIELD[state.GAME_ID]
+    deal = getattr(state, field_name)
     nodes = 1
     iterations = 0
     max_iterations = min(max_iterations, MAX_ITERATIONS)
@@ -154,7 +150,7 @@ def ismcts(
         path: list[Node] = []
         while True:
             mover = sim.to_act
-            if mover is None or getattr(sim, field_name) != key[0]:
+            if mover is None or getattr(sim, field_name) != deal:
                 break
             actions = sim.legal_actions(mover)
             if node is root:
@@ -173,22 +169,18 @@ def ismcts(
                 sim.act(mover, action)
                 path.append(child)
                 break
-            log_total = 0.0
             best_value = -math.inf
             best_action = actions[0]
-            for a in actions:
+            for a in actions:  # UCB1 over the moves available in this deal, each by its own availability
                 ch = children[a]
                 ch.avail += 1
-            for a in actions:
-                ch = children[a]
-                log_total = math.log(ch.avail)
-                value = ch.total / ch.visits + EXPLORATION * math.sqrt(log_total / ch.visits)
+                value = ch.total / ch.visits + EXPLORATION * math.sqrt(math.log(ch.avail) / ch.visits)
                 if value > best_value:
                     best_value, best_action = value, a
             node = children[best_action]
             sim.act(mover, best_action)
             path.append(node)
-        utility = _utilities(before, _rollout(sim, key, rng), scale)
+        utility = _utilities(before, _rollout(sim, deal, rng), scale)
         for visited in path:
             visited.visits += 1
             visited.total += utility[visited.mover]
