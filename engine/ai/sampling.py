@@ -38,7 +38,7 @@ def deal_hidden(slots: Sequence[Slot], pool: Sequence[int], rng: random.Random) 
         raise ValueError(f"{len(pool)} unseen cards for {sum(room)} hidden places")
     for attempt in range(TRIES + 1):
         relaxed = attempt == TRIES
-        cards = list(pool)
+        cards = sorted(pool)  # the deal must not depend on where the unseen cards really are
         rng.shuffle(cards)
         allowed = [
             [i for i, s in enumerate(slots) if relaxed or suit_of(c) not in s.void] for c in cards

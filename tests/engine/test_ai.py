@@ -170,6 +170,23 @@ def test_every_level_picks_a_legal_action(game: str, players: int, options: dict
         assert state.to_json() == before, "choosing a move changed the game"
 
 
+@pytest.mark.parametrize(("game", "players", "options"), SEARCHED)
+def test_ai_moves_depend_only_on_what_the_seat_sees(game: str, players: int, options: dict | None) -> None:
+    """No peeking: two games the seat cannot tell apart (the same view, other cards elsewhere) get the same
+    move from every level with the same seed, so an AI seat or a hint never uses a card it has not seen."""
+    compared = 0
+    for state in positions(game, players, options, seed=21, every=11, limit=110):
+        seat = state.to_act
+        twin = state.determinize(seat, random.Random(99))
+        assert twin.view(seat) == state.view(seat)
+        for level in LEVELS:
+            ours = choose_action(state, seat, level, seed=4, budget_ms=1e9, max_iterations=20)
+            theirs = choose_action(twin, seat, level, seed=4, budget_ms=1e9, max_iterations=20)
+            assert ours == theirs, (level, ours, theirs)
+        compared += 1
+    assert compared
+
+
 def test_search_stops_at_its_iteration_cap() -> None:
     state = get_game("oh_hell").new(4, seed=2, options={"hand_sizes": [5]})
     result = ismcts(state, state.to_act, budget_ms=1e9, max_iterations=25, rng=random.Random(0))
