@@ -2,8 +2,8 @@
 
 from aiogram import Router
 
-from bot.handlers import help, lobby, play, settings
+from bot.handlers import help, hint, lobby, play, settings
 
 
 def routers() -> list[Router]:
-    return [lobby.router(), play.router(), settings.router(), help.router()]
+    return [lobby.router(), play.router(), settings.router(), hint.router(), help.router()]

@@ -24,6 +24,7 @@ COMMANDS = (
     ("record", "the game record (JSON)"),
     ("top", "the chat's league table"),
     ("settings", "language"),
+    ("hint", "a move suggestion for your turn (in our private chat)"),
     ("help", "this list"),
 )
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.services import outbox as out
 from bot.services.ai_seats import AiSeats
+from bot.services.hints import Hints
 from bot.services.lobby import LobbyService
 from bot.services.outbox import Outbox
 from bot.services.pictures import Pictures
@@ -35,7 +36,7 @@ AUTO_FORCED = frozenset({"pyanitsa", "svinya"})  # games whose forced moves play
 PAUSE_AFTER = frozenset({"trick", "round", "deal_end", "war"})
 
 
-class Tables(LobbyService, Publisher, Reports):
+class Tables(LobbyService, Publisher, Reports, Hints):
     """Lobby and play for every table; one lock per table serializes its moves."""
 
     def __init__(self, store: Store, outbox: Outbox, bot_username: str, ai_delay: float = 1.0,
