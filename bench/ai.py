@@ -119,7 +119,8 @@ def match(game: str, players: int, seats: list[str], deals: int, seed: int, budg
                 f.write(json.dumps({"label": label, "partial": done < deals, "seconds": round(time.time() - started),
                                     **partial}) + "\n")
 
-    result = run(game, players, seats, deals, seed, budget_ms, options, choosers, progress, iterations)
+    result = run(game, players, seats, deals, seed, budget_ms, options, choosers, progress, iterations,
+                 keep_per_deal=True)
     result["label"] = label
     result["seconds"] = round(time.time() - started)
     print(json.dumps(result), flush=True)

@@ -73,6 +73,7 @@ def run(
     choosers: dict[str, Chooser] | None = None,
     progress: Callable[[int, dict[str, Any]], None] | None = None,
     iterations: int | None = None,
+    keep_per_deal: bool = False,
 ) -> dict[str, Any]:
     """Play ``deals`` duplicate deals; returns the JSON summary per seat kind (see the module doc).
     ``choosers`` may supply players for kinds that are not levels (e.g. an OpenSpiel bot)."""
@@ -108,8 +109,11 @@ def run(
         if progress is not None:
             progress(i + 1, {**summary(game_id, players, seats, i + 1, seed, budget_ms, options, per_deal, wins, times),
                              "iterations": iterations})
-    return {**summary(game_id, players, seats, deals, seed, budget_ms, options, per_deal, wins, times),
-            "iterations": iterations}
+    result = {**summary(game_id, players, seats, deals, seed, budget_ms, options, per_deal, wins, times),
+              "iterations": iterations}
+    if keep_per_deal:  # each kind's mean points per deal, in deal order (to pair with other matches)
+        result["per_deal"] = {k: [round(x, 3) for x in v] for k, v in per_deal.items()}
+    return result
 
 
 def summary(game_id: str, players: int, seats: Sequence[str], deals: int, seed: int, budget_ms: float | None,
