@@ -132,7 +132,7 @@ LATENCY_GAMES = [("oh_hell", 4, None), ("carnival", 4, None), ("klaberjass", 2, 
 
 
 def latency(normal_positions: int, strong_positions: int, seed: int) -> dict[str, Any]:
-    """Decision time of the normal and strong levels at their product budgets (200 ms, 1.5 s), over
+    """Decision time of the normal and strong levels at their product budgets (180 ms, 1.5 s), over
     positions met in random games where the seat to act has a real choice; the search tree's size and
     the peak memory a decision allocates (tracemalloc, on a few positions)."""
     import tracemalloc

@@ -1,6 +1,6 @@
 """AI moves for AI seats and absent players, thought out off the event loop.
 
-``engine.ai.choose_action`` is pure CPU work (up to the level's budget: 200 ms at normal, 1.5 s at
+``engine.ai.choose_action`` is pure CPU work (up to the level's budget: 180 ms at normal, 1.5 s at
 strong), so it runs in a small thread pool: the event loop keeps serving every other table while an
 AI thinks. Callers think with no store transaction open (the store serialises transactions, so
 thinking inside one would stall every table) and apply the move in a fresh transaction afterwards.
