@@ -228,14 +228,14 @@ def test_heuristic_ducks_once_its_bid_is_made() -> None:
 
 
 def test_heuristic_wins_cheaply_when_last_and_short_of_its_bid() -> None:
-    deal = {"dealer": 2, "trump": "KC", "hands": [["3H", "4D"], ["5H", "6D"], ["AH", "4H"]]}
+    deal = {"dealer": 2, "trump": "KC", "hands": [["3H", "4D"], ["5H", "6D"], ["AH", "6H"]]}
     state = get_game("oh_hell").new(3, seed=1, options={"hand_sizes": [2], "last_deal_no_trump": False},
                                     deals=[deal])
     for action in ("bid 0", "bid 0", "bid 1", "play 3H", "play 5H"):
         state.act(state.to_act, action)
     assert state.to_act == 2
-    # 4H does not beat the 5H, the AH does: the cheapest winner is the ace
-    assert heuristic_action(state, 2) == "play AH"
+    # both hearts beat the 5H; last to play, the 6H is enough and the ace is kept
+    assert heuristic_action(state, 2) == "play 6H"
 
 
 def test_heuristic_beats_random_on_duplicate_oh_hell_deals() -> None:
