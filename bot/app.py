@@ -30,6 +30,7 @@ from bot.intake import Intake
 from bot.league.service import League
 from bot.logs import last_error
 from bot.retry import Backoff, EveryMinute
+from bot.services.ai_seats import AiSeats
 from bot.services.outbox import Outbox, RateLimiter
 from bot.services.pictures import Pictures
 from bot.services.retention import Retention
@@ -117,7 +118,7 @@ class App:
         if self.pictures is not None:
             await asyncio.to_thread(self.pictures.warm_up)
         self.tables = Tables(self.store, self.outbox, me.username or "kozyr_bot", self.settings.ai_delay,
-                             self.pictures)
+                             self.pictures, AiSeats(self.settings.ai_level, self.settings.ai_think_ms))
         self.tables.ping_after = self.settings.ping_after
         self.outbox.on_unreachable = self.tables.user_unreachable
         dp = self.dispatcher

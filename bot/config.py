@@ -62,6 +62,10 @@ class Settings(BaseSettings):
                                    description="messages a second in all")
     ai_delay: float = Field(default=1.0, alias="KOZYR_AI_DELAY", ge=0,
                             description="seconds an AI seat waits before moving")
+    ai_level: str = Field(default="normal", alias="KOZYR_AI_LEVEL",
+                          description="the level of an AI seat added with the plain Add AI: easy | normal | strong")
+    ai_think_ms: float = Field(default=0.0, alias="KOZYR_AI_THINK_MS", ge=0,
+                               description="milliseconds an AI seat thinks (0: the level's own budget)")
     remind_after: float = Field(default=4 * 3600, alias="KOZYR_REMIND_AFTER", ge=0,
                                 description="seconds before a player is reminded to act (0: never)")
     autoplay_after: float = Field(default=24 * 3600, alias="KOZYR_AUTOPLAY_AFTER", ge=0,

@@ -1,5 +1,7 @@
 """``python -m engine games | replay FILE | selfplay --game ID --players N --games K --seed S``
-| ``meld --variant V --table JSON --add CARDS`` (the rummy table solver, see engine/melds/cli.py)."""
+| ``meld --variant V --table JSON --add CARDS`` (the rummy table solver, see engine/melds/cli.py)
+
+``| arena --game ID --players N --seats strong,heuristic,random,random --deals K --seed S``."""
 
 from __future__ import annotations
 
@@ -41,6 +43,15 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_argument("--policy", choices=[*POLICIES, "mixed"], default="mixed")
     sp.add_argument("--check-every", type=int, default=1, help="check invariants every N steps (0: never)")
     sp.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    ar = sub.add_parser("arena", help="duplicate deals between AI levels (JSON: mean score per deal, 95% CI)")
+    ar.add_argument("--game", required=True)
+    ar.add_argument("--players", type=int, required=True)
+    ar.add_argument("--seats", required=True, help="one kind per seat: random, heuristic (easy), normal, strong")
+    ar.add_argument("--deals", type=int, default=20)
+    ar.add_argument("--seed", type=int, default=1)
+    ar.add_argument("--budget-ms", type=float, default=None, help="thinking time of normal/strong per decision")
+    ar.add_argument("--iterations", type=int, default=None, help="cap normal/strong by search iterations")
+    ar.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     args = parser.parse_args(argv)
 
     try:
@@ -67,6 +78,14 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"error: the record could not be replayed ({type(exc).__name__}: {exc})", file=sys.stderr)
                 return 2
             print(json.dumps(summary(state), ensure_ascii=False, indent=1))
+            return 0
+        if args.command == "arena":
+            from engine.arena import run as arena_run
+
+            result = arena_run(args.game, args.players, [k.strip() for k in args.seats.split(",")], args.deals,
+                               args.seed, args.budget_ms, _options(args.option) or None,
+                               iterations=args.iterations)
+            print(json.dumps(result, ensure_ascii=False, indent=1))
             return 0
         policies = POLICIES if args.policy == "mixed" else (args.policy,)
         result = run(args.game, args.players, args.games, args.seed, policies, args.check_every,

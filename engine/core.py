@@ -117,6 +117,12 @@ class State:
     def check_invariants(self) -> None:
         """Raise AssertionError when the state breaks a rule of its game (tests, selfplay)."""
 
+    def determinize(self, seat: int, rng: random.Random) -> State:
+        """A copy in which every card ``seat`` cannot see is dealt afresh at random, consistently
+        with what the seat has seen (its hand, cards played, voids shown, cards shown to it), and
+        future deals reshuffled: what determinised AI search plays out. ``view(seat)`` is unchanged."""
+        raise NotImplementedError(f"{type(self).__name__} has no determinize")
+
     # -- the public contract ------------------------------------------------------
     @property
     def game(self) -> Game:

@@ -30,6 +30,7 @@ COMMANDS = (
     ("h2h", "head to head: /h2h @a @b"),
     ("league", "league seasons and admin tools"),
     ("settings", "language"),
+    ("hint", "a move suggestion for your turn (in our private chat)"),
     ("help", "this list"),
 )
 

@@ -108,7 +108,7 @@ async def lobby_button(query: CallbackQuery, callback_data: Lobby, tables: Table
     elif op == "leave":
         answer = await tables.leave(table_id, actor, lang)
     elif op == "ai":
-        answer = await tables.add_ai(table_id, actor, lang)
+        answer = await tables.add_ai(table_id, actor, lang, callback_data.k)
     elif op == "start":
         answer = await tables.start(table_id, actor, lang, await is_admin(query, actor.user_id))
     elif op == "cancel":

@@ -23,6 +23,7 @@ from engine.core import GameError, OptionsError, get_game
 
 OPTIONS_ERROR_LIMIT = 600  # characters of a house-rules error shown (700 bogus options made 31,718)
 JOIN_TOKEN_BYTES = 12  # 96 random bits: 16 URL-safe characters in the deep link (Telegram allows 64)
+AI_LEVELS = ("", "easy", "normal", "strong")  # "" the bot's default (KOZYR_AI_LEVEL)
 AI_NAMES = ("🤖 Ada", "🤖 Boris", "🤖 Chip", "🤖 Dora", "🤖 Emil", "🤖 Fira", "🤖 Gleb")
 
 
@@ -68,7 +69,9 @@ class LobbyService:
         lines = [f"🃏 <b>{words.title(row.game, lang)}</b> — " + t(lang, "new table")]
         if opts:
             lines.append(t(lang, "House rules: {rules}", rules=", ".join(f"{k}={v}" for k, v in opts.items())))
-        players = ", ".join(words.name(s.name) for s in seats) or "—"
+        marks = {"easy": " 🐣", "strong": " 🧠"}  # the AI seats' levels, as on the lobby's buttons
+        levels = row.ui.get("ai_levels", {})
+        players = ", ".join(words.name(s.name) + marks.get(levels.get(s.name, ""), "") for s in seats) or "—"
         lines.append(t(lang, "Players ({n}, {low}–{high}): {names}", n=len(seats), low=game.min_players,
                        high=game.max_players, names=players))
         if row.status == "lobby":
@@ -195,7 +198,11 @@ class LobbyService:
         self.outbox.wake()
         return Answer(t(lang, "You left the table."))
 
-    async def add_ai(self, table_id: int, actor: Actor, lang: str) -> Answer:
+    async def add_ai(self, table_id: int, actor: Actor, lang: str, level: str = "") -> Answer:
+        """Seat an AI player; ``level`` (easy | strong; "" the bot's default) is kept per seat in the
+        table's ``ui["ai_levels"]``, by the seat's name (names are unique at a table)."""
+        if level not in AI_LEVELS:
+            return Answer(t(lang, "This button is not valid."), alert=True)
         async with self.lock(table_id), self.store.transaction() as tx:
             loaded = await self._load(tx, table_id)
             if loaded is None or loaded.row.status != "lobby":
@@ -206,6 +213,8 @@ class LobbyService:
             used = {s.name for s in seats}
             name = next(n for n in AI_NAMES + tuple(f"🤖 AI {i}" for i in range(9)) if n not in used)
             seats.append(SeatRow(len(seats), None, name))
+            if level:
+                row.ui.setdefault("ai_levels", {})[name] = level
             await tx.set_seats(row.id, seats)
             row.version += 1
             await tx.save_table(row)
@@ -281,7 +290,7 @@ class LobbyService:
             row.status = "playing"
             row.version += 1
             row.state = state.to_json()
-            row.ui = {"deal": None, "table_key": None, "hands": {}}
+            row.ui = {"deal": None, "table_key": None, "hands": {}, "ai_levels": row.ui.get("ai_levels", {})}
             await tx.save_table(row)
             chat_lang = await tx.chat_lang(row.chat_id)
             await self._show_lobby(tx, row, seats, chat_lang)

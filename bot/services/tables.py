@@ -16,7 +16,9 @@ from typing import Any
 from bot.league.matches import record_finished
 from bot.services import events as game_log
 from bot.services import outbox as out
+from bot.services.ai_seats import AiSeats
 from bot.services.capture import CaptureBuilder
+from bot.services.hints import Hints
 from bot.services.lobby import LobbyService
 from bot.services.outbox import Outbox
 from bot.services.pictures import Pictures
@@ -29,7 +31,6 @@ from bot.store.sqlite import SeatRow, Store, TableRow, Tx
 from bot.ui import words
 from bot.ui.i18n import t
 from bot.ui.keyboards import selected_action, selection_candidates
-from engine.ai.random import RandomPlayer
 from engine.core import State
 
 __all__ = ["Actor", "Answer", "Tables", "Where", "rules_text"]
@@ -41,11 +42,12 @@ PAUSE_AFTER = frozenset({"trick", "round", "deal_end", "war"})
 AI_RETRY_MAX = 30.0  # seconds between retries of a failed AI move, at most
 
 
-class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, SeatService):
+class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, SeatService, Hints):
     """Lobby and play for every table; one lock per table serializes its moves."""
 
     def __init__(self, store: Store, outbox: Outbox, bot_username: str, ai_delay: float = 1.0,
-                 pictures: Pictures | None = None) -> None:
+                 pictures: Pictures | None = None, ai: AiSeats | None = None) -> None:
+        self.ai = ai or AiSeats()
         self.store = store
         self.outbox = outbox
         self.bot_username = bot_username
@@ -244,21 +246,31 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, 
             delay = step
 
     async def _ai_step(self, table_id: int) -> float | None:
-        """One AI (or forced) move; the pause before the next, or None when no such move is due."""
+        """One AI (or forced) move; the pause before the next, or None when no such move is due.
+
+        The AI thinks with no transaction open (in a worker thread); the table's lock keeps its moves in
+        order, and a version check drops a decision that a newer state replaced."""
         async with self.lock(table_id):
+            async with self.store.read() as tx:
+                loaded = await self._load(tx, table_id)
+            if loaded is None or loaded.row.status != "playing" or is_paused(loaded.row):
+                return None
+            row, seats = loaded.row, loaded.seats
+            state = self._state(row)
+            seat = state.to_act
+            if seat is None:
+                return None
+            legal = state.legal_actions(seat)
+            if not self._autoplay(row, seats[seat], legal):
+                return None
+            level = row.ui.get("ai_levels", {}).get(seats[seat].name) if seats[seat].is_ai else None
+            action = await self.ai.choose(state.clone(), seat, row.seed ^ row.version, level)
             async with self.store.transaction() as tx:
                 loaded = await self._load(tx, table_id)
-                if loaded is None or loaded.row.status != "playing" or is_paused(loaded.row):
-                    return None
+                if loaded is None or loaded.row.status != "playing" or loaded.row.version != row.version \
+                        or is_paused(loaded.row):
+                    return 0.0  # the table moved on meanwhile: look again
                 row, seats = loaded.row, loaded.seats
-                state = self._state(row)
-                seat = state.to_act
-                if seat is None:
-                    return None
-                legal = state.legal_actions(seat)
-                if not self._autoplay(row, seats[seat], legal):
-                    return None
-                action = RandomPlayer(row.seed ^ row.version).choose(state, seat)
                 events = await self._apply(tx, row, seats, state, seat, action)
         self.outbox.wake()
         # A forced move waits a full beat where something happened the group should see, and a
@@ -307,22 +319,27 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, 
         """The player to act has been away too long: the table plays a move for them and says so
         (``catch_up``: the time ran out while the bot was down; the line says that too)."""
         async with self.lock(table_id):
+            async with self.store.read() as tx:
+                loaded = await self._load(tx, table_id)
+            if loaded is None or loaded.row.status != "playing" or loaded.row.version != version:
+                return
+            state = self._state(loaded.row)
+            seat = state.to_act
+            if seat is None or loaded.seats[seat].is_ai:
+                return
+            # the autopilot plays at the normal level, thinking outside any transaction
+            action = await self.ai.choose(state.clone(), seat, loaded.row.seed ^ version, "normal")
             async with self.store.transaction() as tx:
                 loaded = await self._load(tx, table_id)
                 if loaded is None or loaded.row.status != "playing" or loaded.row.version != version \
                         or is_paused(loaded.row):
                     return
                 row, seats = loaded.row, loaded.seats
-                state = self._state(row)
-                seat = state.to_act
-                if seat is None or seats[seat].is_ai:
-                    return
                 chat_lang = await tx.chat_lang(row.chat_id)
                 away = (t(chat_lang, "{who} is away; after my downtime, one move was played for them.",
                           who=words.name(seats[seat].name)) if catch_up else
                         t(chat_lang, "{who} is away; a move was played for them.", who=words.name(seats[seat].name)))
                 await out.log_line(tx, row.chat_id, "⏰ " + away, row.thread_id)
-                action = RandomPlayer(row.seed ^ row.version).choose(state, seat)
                 await self._apply(tx, row, seats, state, seat, action)
         self.outbox.wake()
         self._schedule_ai(table_id)
@@ -347,6 +364,7 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, 
             except (asyncio.CancelledError, Exception):
                 pass
         self._ai_tasks.clear()
+        self.ai.close()
 
     # -- chats and people ---------------------------------------------------------------
     async def chat_migrated(self, old_id: int, new_id: int) -> None:

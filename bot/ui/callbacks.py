@@ -21,7 +21,7 @@ class Menu(CallbackData, prefix="mn"):
 class Lobby(CallbackData, prefix="lb"):
     t: int
     op: str  # join | leave | ai | start | cancel | opts | opt | back
-    k: str = ""  # option name for op=opt
+    k: str = ""  # option name for op=opt; AI level for op=ai ("": the bot's default level)
 
 
 class Lang(CallbackData, prefix="lg"):

@@ -136,12 +136,13 @@ def pick_keyboard(game: str, table_id: int, version: int, legal: Sequence[str], 
 
 
 def lobby_keyboard(table_id: int, lang: str, has_options: bool) -> InlineKeyboardMarkup:
-    def b(text: str, op: str) -> InlineKeyboardButton:
-        return InlineKeyboardButton(text=text, callback_data=Lobby(t=table_id, op=op).pack())
+    def b(text: str, op: str, k: str = "") -> InlineKeyboardButton:
+        return InlineKeyboardButton(text=text, callback_data=Lobby(t=table_id, op=op, k=k).pack())
 
     rows = [
         [b("✋ " + t(lang, "Join"), "join"), b(t(lang, "Leave"), "leave")],
         [b("🤖 " + t(lang, "Add AI"), "ai"), b("▶️ " + t(lang, "Start"), "start")],
+        [b("🐣 " + t(lang, "Easy AI"), "ai", "easy"), b("🧠 " + t(lang, "Strong AI"), "ai", "strong")],
     ]
     last = [b("✖️ " + t(lang, "Cancel"), "cancel")]
     if has_options:

@@ -1,5 +1,66 @@
-"""Seat-fillers: players the engine can ask for a move (random now; heuristic and search later)."""
+"""Seat-fillers and AI players: random, the easy heuristic, and ISMCTS search (normal, strong).
 
+``choose_action`` is the one door the bot and the arena use: a state, a seat, a level, a seed and a
+thinking budget in, a legal action out. It is pure and synchronous (the bot runs it in a worker
+thread). Games search cannot handle (no ``determinize``) fall back to the heuristic.
+"""
+
+from __future__ import annotations
+
+import random as _random  # engine.ai.random (the module) would shadow it
+import time
+from typing import Literal
+
+from engine.ai.heuristic import HeuristicPlayer, heuristic_action, shortlist
 from engine.ai.random import RandomPlayer
+from engine.ai.search import MAX_BRANCH, ROOT_KEEP, ismcts, searched_phase, supports
+from engine.core import State
 
-__all__ = ["RandomPlayer"]
+Level = Literal["random", "easy", "normal", "strong"]
+LEVELS: tuple[Level, ...] = ("random", "easy", "normal", "strong")
+# Thinking time per decision, in milliseconds, shortlisting included (normal must stay under 300 ms at
+# p99, strong under 2 s: the margin is for the last iteration, which may run over, on a loaded machine).
+BUDGET_MS: dict[str, float] = {"normal": 180.0, "strong": 1500.0}
+# "heuristic" is accepted as a synonym of "easy" (the arena's seat kinds).
+ALIASES = {"heuristic": "easy", "search": "normal"}
+# Games whose root is searched among the heuristic's best few moves only (Karusele's random roll-outs
+# are too noisy to rank twenty captures, builds and trails; they do tell the best few apart).
+ROOT_SHORTLIST = {"karusele": 4}
+
+
+def choose_action(
+    state: State,
+    seat: int,
+    level: str = "normal",
+    seed: int | _random.Random = 0,
+    budget_ms: float | None = None,
+    max_iterations: int | None = None,
+) -> str:
+    """A legal action for ``seat`` (the seat to act) at ``level``: random, easy (the heuristic),
+    normal or strong (ISMCTS within ``budget_ms``, by default the level's)."""
+    level = ALIASES.get(level, level)
+    if level not in LEVELS:
+        raise ValueError(f"unknown AI level {level!r}; known: {', '.join(LEVELS)}")
+    started = time.perf_counter()
+    rng = seed if isinstance(seed, _random.Random) else _random.Random(seed)
+    legal = state.legal_actions(seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has no legal action now")
+    if len(legal) == 1:
+        return legal[0]
+    if level == "random":
+        return legal[rng.randrange(len(legal))]
+    if level == "easy" or not supports(state) or not searched_phase(state):
+        return heuristic_action(state, seat, rng)
+    budget = BUDGET_MS[level] if budget_ms is None else budget_ms
+    keep = ROOT_SHORTLIST.get(state.GAME_ID)
+    if keep is not None:
+        candidates: list[str] | None = shortlist(state, seat, legal, keep, rng)
+    else:
+        candidates = shortlist(state, seat, legal, ROOT_KEEP, rng) if len(legal) > MAX_BRANCH else None
+    kwargs = {} if max_iterations is None else {"max_iterations": max_iterations}
+    left = budget - 1000 * (time.perf_counter() - started)  # the shortlist's time counts too
+    return ismcts(state, seat, budget_ms=max(left, 1.0), rng=rng, candidates=candidates, **kwargs).action
+
+
+__all__ = ["BUDGET_MS", "LEVELS", "HeuristicPlayer", "RandomPlayer", "choose_action", "heuristic_action"]

@@ -30,6 +30,7 @@ Explicit deal (``deals[k]``): ``{"dealer": 0, "hands": [[12 cards] x 3], "widow"
 
 from __future__ import annotations
 
+import random
 from itertools import combinations
 from typing import Any
 
@@ -423,6 +424,57 @@ class CalabrasellaState(State):
             assert sum(d["card_points"]) + LAST_TRICK == TOTAL, "35 points per deal"
             assert d["soloist_points"] + d["partner_points"] == TOTAL
             assert sum(d["tricks"]) == TRICKS
+
+    # -- AI: determinised search (issue 19) -------------------------------------------------
+    def determinize(self, seat: int, rng: random.Random) -> CalabrasellaState:
+        """Other hands, the widow while face down and the soloist's discards (for the partners) dealt
+        afresh. Kept: the asked card in the soloist's hand, the returned card in the holder's (for the
+        soloist), the widow cards he took face up, and the voids of the visible tricks (in play and the last one)."""
+        from engine.ai.sampling import Slot, deal_hidden, hide_future, merge_voids, voids_from_trick
+
+        voids: dict[int, set[int]] = {}
+        merge_voids(voids, voids_from_trick([(s, c) for s, c in self.trick]))
+        if self.last_trick:
+            plays = [(p["seat"], parse_card(p["cards"][0])) for p in self.last_trick["plays"]]
+            merge_voids(voids, voids_from_trick(plays))
+        known: dict[int, list[int]] = {}
+        asked = self.asked
+        if asked and asked.get("holder") is not None:
+            card = parse_card(asked["card"])
+            if self.soloist is not None and card in self.hands[self.soloist]:
+                known.setdefault(self.soloist, []).append(card)
+            if asked.get("returned") and seat == self.soloist:
+                back = parse_card(asked["returned"])
+                if back in self.hands[asked["holder"]]:
+                    known.setdefault(asked["holder"], []).append(back)
+        if self.soloist is not None and self.soloist != seat:  # the widow was taken face up
+            known.setdefault(self.soloist, []).extend(c for c in self.widow_taken if c in self.hands[self.soloist])
+        others = [s for s in range(3) if s != seat]
+        slots = [Slot(len(self.hands[s]), known=known.get(s, []), void=voids.get(s, set())) for s in others]
+        pool = [c for s in others for c in self.hands[s] if c not in known.get(s, [])]
+        hidden_widow = not self.widow_up and bool(self.widow)
+        if hidden_widow:
+            slots.append(Slot(len(self.widow)))
+            pool += self.widow
+        hidden_discards = self.widow_up and seat != self.soloist and bool(self.discards)
+        if hidden_discards:
+            slots.append(Slot(len(self.discards)))
+            pool += self.discards
+        dealt = deal_hidden(slots, pool, rng)
+        new = self.clone()
+        for s, hand in zip(others, dealt, strict=False):
+            new.hands[s] = hand
+        rest = dealt[len(others):]
+        if hidden_widow:
+            new.widow = rest.pop(0)
+        if hidden_discards:
+            discards = rest.pop(0)
+            if self.phase != "take":
+                new.pile = discards + self.pile[len(self.discards):]
+            new.discards = discards
+        new._legal_cache = None
+        hide_future(new, rng)
+        return new
 
 
 GAME = register(Game(id="calabrasella", name="Calabrasella", min_players=3, max_players=3,

@@ -32,6 +32,7 @@ changes the trick in play in place, so ``clone`` copies it).
 from __future__ import annotations
 
 import marshal
+import random
 from collections import Counter
 from collections.abc import Mapping
 from operator import attrgetter
@@ -809,6 +810,32 @@ class CarnivalState(State):
             bids, tricks = entry[3:3 + n], entry[3 + n:]
             assert all(0 <= b <= size for b in bids) and sum(bids) != size, f"deal {i + 1}: bids {bids}"
             assert sum(tricks) == size and min(tricks) >= 0, f"deal {i + 1}: tricks {tricks} != hand size"
+
+    # -- AI: determinised search (issue 19) -------------------------------------------------
+    def determinize(self, seat: int, rng: random.Random) -> CarnivalState:
+        """Other hands and the stock dealt afresh from the unseen cards. Voids come from the visible
+        tricks (in play and the last one): off the led suit and off trumps means no unpaired card of
+        either (taken as a void; a held-back pair is rare, and the sampler relaxes if it must)."""
+        from engine.ai.sampling import Slot, deal_hidden, hide_future, merge_voids, voids_from_trick
+
+        voids: dict[int, set[int]] = {}
+        for trick in (self.trick, self.last_trick):
+            if trick and trick["kind"] == "single" and trick["mode"] is None:
+                plays = [(p[0], p[1][0]) for p in trick["plays"]]
+                merge_voids(voids, voids_from_trick(plays, self.trump, must_trump=True))
+        others = [s for s in range(self.n) if s != seat]
+        slots = [Slot(len(self.hands[s]), void=voids.get(s, set())) for s in others]
+        slots.append(Slot(len(self.stock)))
+        pool = [c for s in others for c in self.hands[s]] + self.stock
+        dealt = deal_hidden(slots, pool, rng)
+        new = self.clone()
+        hands = new.hands
+        for s, hand in zip(others, dealt, strict=False):
+            hands[s] = hand
+        new.stock = dealt[-1]
+        new._legal_cache = None
+        hide_future(new, rng)
+        return new
 
 
 _OPTIONS_JSON: dict[CarnivalOptions, dict[str, Any]] = {}

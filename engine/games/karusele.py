@@ -53,6 +53,7 @@ turns an action into text for people (en, ru).
 
 from __future__ import annotations
 
+import random
 from typing import Any, Literal
 
 from pydantic import Field
@@ -456,6 +457,24 @@ class KaruseleState(State):
             assert self.turn is None and not any(self.hands) and not self.stock and not self.table
         else:
             assert self.turn is not None and self.hands[self.turn], "the seat to act has no card"
+
+    # -- AI: determinised search (issue 19) -------------------------------------------------
+    def determinize(self, seat: int, rng: random.Random) -> KaruseleState:
+        """Other hands and the stock dealt afresh from the unseen cards (everything captured or on
+        the table was seen face up)."""
+        from engine.ai.sampling import Slot, deal_hidden, hide_future
+
+        others = [s for s in range(self.n) if s != seat]
+        slots = [Slot(len(self.hands[s])) for s in others] + [Slot(len(self.stock))]
+        pool = [c for s in others for c in self.hands[s]] + self.stock
+        dealt = deal_hidden(slots, pool, rng)
+        new = self.clone()
+        for s, hand in zip(others, dealt, strict=False):
+            new.hands[s] = sorted(hand, key=sort_key)
+        new.stock = dealt[-1]
+        new._legal_cache = None
+        hide_future(new, rng)
+        return new
 
 
 def _most(counts: list[int]) -> list[int]:

@@ -48,6 +48,7 @@ cards in pack order); ``dealer`` may be omitted (the deal alternates).
 
 from __future__ import annotations
 
+import random
 from typing import Any, Literal
 
 from pydantic import Field
@@ -507,6 +508,45 @@ class KlaberjassState(State):
                 continue
             assert d["card_points"][0] + d["card_points"][1] + LAST_TRICK + d["out_of_play_points"] == TOTAL
             assert d["tricks"][0] + d["tricks"][1] == TRICKS
+
+    # -- AI: determinised search (issue 19) -------------------------------------------------
+    def determinize(self, seat: int, rng: random.Random) -> KlaberjassState:
+        """The opponent's hand, both undealt threes and the stock (but the bottom card, once shown)
+        dealt afresh. Kept: the cards he declared in sequences and the card he took with the dix
+        while unplayed, and the voids his plays show (follow, then trump: both are duties)."""
+        from engine.ai.sampling import Slot, deal_hidden, hide_future, merge_voids, voids_from_trick
+
+        opp = 1 - seat
+        voids: dict[int, set[int]] = {}
+        trump = self.trump
+        if self.phase == "play" and trump is not None:  # no trick is played in the dix phase
+            leader = 1 - self.dealer
+            for i in range(sum(self.tricks)):
+                plays = [(leader, self.played[leader][i]), (1 - leader, self.played[1 - leader][i])]
+                merge_voids(voids, voids_from_trick(plays, trump, must_trump=True))
+                cards = [c for _, c in plays]
+                leader = plays[winning_index(cards, trump, strength=PLAIN_ORDER, trump_strength=TRUMP_ORDER)][0]
+            merge_voids(voids, voids_from_trick([(s, c) for s, c in self.trick], trump, must_trump=True))
+        known: list[int] = []
+        decl = self.declaration
+        if decl and decl.get("seat") == opp:
+            known += [parse_card(t) for run in decl["sequences"] for t in run]
+        if self.dix and self.dix["seat"] == opp:
+            known.append(parse_card(self.dix["took"]))
+        known = [c for c in dict.fromkeys(known) if c in self.hands[opp]]
+        shown = 1 if self.phase in ("dix", "play") else 0  # the bottom card is shown from the dealer's dix turn
+        hidden_stock = self.stock[:len(self.stock) - shown]
+        slots = [Slot(len(self.hands[opp]), known=known, void=voids.get(opp, set())),
+                 Slot(len(self.extra[0])), Slot(len(self.extra[1])), Slot(len(hidden_stock))]
+        pool = [c for c in self.hands[opp] if c not in known] + self.extra[0] + self.extra[1] + hidden_stock
+        hand, extra0, extra1, stock = deal_hidden(slots, pool, rng)
+        new = self.clone()
+        new.hands[opp] = hand
+        new.extra = [extra0, extra1]
+        new.stock = stock + self.stock[len(hidden_stock):]
+        new._legal_cache = None
+        hide_future(new, rng)
+        return new
 
 
 _WORD_CODES = {word: 64 + i for i, word in enumerate(

@@ -505,6 +505,31 @@ class OhHellState(State):
                 assert sum(d["bids"]) != d["hand_size"], "the hook was broken"
         assert [sum(d["points"][s] for d in self.history) for s in range(n)] == self.totals
 
+    # -- AI: determinised search (issue 19) -------------------------------------------------
+    def determinize(self, seat: int, rng: random.Random) -> OhHellState:
+        """Other hands dealt afresh from the unseen cards, keeping the voids the play so far shows."""
+        from engine.ai.sampling import Slot, deal_hidden, hide_future, merge_voids, voids_from_trick
+
+        n = self.n
+        voids: dict[int, set[int]] = {}
+        leader = (self.dealer + 1) % n
+        played = self.played
+        for start in range(0, len(played), n):
+            cards = played[start:start + n]
+            merge_voids(voids, voids_from_trick(((leader + i) % n, c) for i, c in enumerate(cards)))
+            if len(cards) == n:
+                leader = (leader + plain_winning_index(cards, self.trump)) % n
+        others = [s for s in range(n) if s != seat]
+        slots = [Slot(len(self.hands[s]), void=voids.get(s, set())) for s in others]
+        pool = [c for s in others for c in self.hands[s]]
+        new = self.clone()
+        order = sort_key_table(self.trump).__getitem__
+        for s, hand in zip(others, deal_hidden(slots, pool, rng), strict=True):
+            new.hands[s] = sorted(hand, key=order)
+        new._legal_cache = None if new.turn != seat else new._legal_cache
+        hide_future(new, rng)
+        return new
+
 
 GAME = register(Game(id="oh_hell", name="Oh Hell", min_players=3, max_players=7, options=OhHellOptions,
                      state=OhHellState, family="tricks"))

@@ -36,6 +36,7 @@ attackers, tricks, card_points, side_points, attackers_won, points, scores), ``g
 
 from __future__ import annotations
 
+import random
 from operator import attrgetter
 from typing import Any
 
@@ -458,6 +459,31 @@ class VarietyState(State):
                     sides["defenders"] + (0 if d["attackers_won"] else DEFENDERS_BONUS)
                 assert d["points"][s] == expected
         assert [sum(d["points"][s] for d in self.history) for s in range(PLAYERS)] == self.totals
+
+    # -- AI: determinised search (issue 19) -------------------------------------------------
+    def determinize(self, seat: int, rng: random.Random) -> VarietyState:
+        """Other hands dealt afresh from the unseen cards, keeping the voids the visible tricks show
+        (the trick in play and the last one: the state keeps no older trick order)."""
+        from engine.ai.sampling import Slot, deal_hidden, hide_future, merge_voids, voids_from_trick
+
+        voids: dict[int, set[int]] = {}
+        if self.phase == "play":
+            lead = self.trick_leader
+            merge_voids(voids, voids_from_trick(((lead + i) % PLAYERS, c) for i, c in enumerate(self.trick)))
+            last = self.last_trick
+            if last is not None:
+                merge_voids(voids, voids_from_trick(
+                    ((last["leader"] + i) % PLAYERS, c) for i, c in enumerate(last["cards"])))
+        others = [s for s in range(PLAYERS) if s != seat]
+        slots = [Slot(len(self.hands[s]), void=voids.get(s, set())) for s in others]
+        pool = [c for s in others for c in self.hands[s]]
+        new = self.clone()
+        order = sort_key_table(self.trump).__getitem__
+        for s, hand in zip(others, deal_hidden(slots, pool, rng), strict=True):
+            new.hands[s] = sorted(hand, key=order)
+        new._legal_cache = None
+        hide_future(new, rng)
+        return new
 
 
 GAME = register(Game(id="variety", name="Variety", min_players=4, max_players=4, options=VarietyOptions,

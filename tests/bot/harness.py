@@ -28,6 +28,7 @@ def settings_for(fake: FakeTelegram, db: Path, **overrides: Any) -> Settings:
         "KOZYR_GROUP_PER_MINUTE": 100000,
         "KOZYR_GLOBAL_PER_SECOND": 100000,
         "KOZYR_AI_DELAY": 0.0,
+        "KOZYR_AI_THINK_MS": 5.0,  # AI seats search, briefly (the levels' budgets are for people)
         "KOZYR_POLLING_TIMEOUT": 1,
         "KOZYR_PICTURES": False,
         "KOZYR_STOP_GRACE": 5.0,  # a test that stops with messages still queued (a 429 storm) waits less

@@ -1,0 +1,189 @@
+"""The normal and strong levels: information-set Monte Carlo tree search (single-observer ISMCTS).
+
+Each iteration deals the cards the seat cannot see afresh (``State.determinize``), walks the one
+shared tree down the moves legal in that deal (UCB1 with availability counts, so a move seen in few
+deals is not over-trusted), adds one node, plays the rest of the deal out at random and credits
+every move on the path with its mover's result. A search ends with the deal in play: the result
+is the mover's points this deal minus the others' average, scaled per game. The answer is the most
+visited move at the root.
+
+Budget: ``budget_ms`` of thinking and at most ``max_iterations`` iterations, whichever ends first;
+the tree grows by one node per iteration, so memory is bounded by the iteration cap.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine.core import State
+
+# The field that counts deals: a search stops when it changes (or the game ends).
+DEAL_FIELD = {
+    "oh_hell": "deal_index", "variety": "deal_index", "carnival": "deal_index",
+    "klaberjass": "deal_no", "calabrasella": "deal_no", "karusele": "deal_no",
+}
+# A deal's typical swing in points, to put UCB's exploration on the scale of the results.
+SCALE = {"oh_hell": 10.0, "variety": 12.0, "carnival": 40.0, "klaberjass": 80.0, "calabrasella": 20.0,
+         "karusele": 12.0}
+EXPLORATION = 0.7
+MAX_ITERATIONS = 20_000
+MAX_BRANCH = 40  # more moves than this (Calabrasella's discards): the root keeps the heuristic's picks
+ROOT_KEEP = 12
+
+
+def supports(state: State) -> bool:
+    """Whether this game can be searched: it deals hidden cards afresh and has a deal counter."""
+    return state.GAME_ID in DEAL_FIELD and type(state).determinize is not State.determinize
+
+
+# Phases the search plays; the others keep the heuristic's move (random roll-outs judge a Klaberjass
+# auction by nine random tricks: noise, where the heuristic's count of trumps and aces is sound).
+HEURISTIC_PHASES = {"klaberjass": {"bid1", "bid2", "schmeiss"}}
+
+
+def searched_phase(state: State) -> bool:
+    return getattr(state, "phase", None) not in HEURISTIC_PHASES.get(state.GAME_ID, ())
+
+
+class Node:
+    __slots__ = ("mover", "visits", "avail", "total", "children")
+
+    def __init__(self, mover: int) -> None:
+        self.mover = mover
+        self.visits = 0
+        self.avail = 1
+        self.total = 0.0
+        self.children: dict[str, Node] = {}
+
+
+@dataclass
+class SearchResult:
+    action: str
+    iterations: int
+    nodes: int
+    elapsed_ms: float
+    visits: dict[str, int] = field(default_factory=dict)
+
+
+def _karusele_outlook(state: State) -> list[int]:
+    """Karusele's totals if the deal ended now: the captured piles scored as they stand."""
+    points = state._deal_points()["side_points"]  # type: ignore[attr-defined]
+    return [t + points[state.side_of(s)] for s, t in enumerate(state.scores())]  # type: ignore[attr-defined]
+
+
+# Games whose deals are too long to play out at random every iteration: the roll-out stops after
+# this many moves per player and the position is scored by the outlook function instead.
+HORIZON: dict[str, tuple[int, Callable[[State], list[int]]]] = {"karusele": (4, _karusele_outlook)}
+
+# Roll-out moves preferred when legal (a Karusele player who can capture does).
+GREEDY: dict[str, tuple[str, ...]] = {"karusele": ("take", "sweep")}
+
+
+def _rollout(state: State, deal: int, rng: random.Random) -> list[int]:
+    """Random play to the end of deal number ``deal`` (or the game's horizon); the scores then."""
+    field_name = DEAL_FIELD[state.GAME_ID]
+    horizon = HORIZON.get(state.GAME_ID)
+    plies = horizon[0] * state.n if horizon else -1
+    greedy = GREEDY.get(state.GAME_ID)
+    while True:
+        seat = state.to_act
+        if seat is None or getattr(state, field_name) != deal:
+            return state.scores()
+        if plies == 0:
+            return horizon[1](state)  # type: ignore[index]
+        plies -= 1
+        actions = state.legal_actions(seat)
+        if greedy is not None:
+            better = [a for a in actions if a.startswith(greedy)]
+            if better:
+                actions = better
+        state.act(seat, actions[rng.randrange(len(actions))])
+
+
+def _utilities(before: list[int], after: list[int], scale: float) -> list[float]:
+    """Each seat's result: its points this deal minus the others' average, on the game's scale."""
+    delta = [a - b for a, b in zip(after, before, strict=True)]
+    n = len(delta)
+    total = sum(delta)
+    return [(d - (total - d) / (n - 1)) / scale for d in delta] if n > 1 else [d / scale for d in delta]
+
+
+def ismcts(
+    state: State,
+    seat: int,
+    *,
+    budget_ms: float,
+    max_iterations: int = MAX_ITERATIONS,
+    rng: random.Random | None = None,
+    candidates: list[str] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> SearchResult:
+    """Search the move for ``seat`` (the seat to act) within the budget; see the module docstring.
+    ``candidates`` restricts the root's moves (all legal moves by default)."""
+    rng = rng or random.Random(0)
+    legal = state.legal_actions(seat)
+    if not legal:
+        raise ValueError("no legal action for this seat")
+    roots = candidates or legal
+    started = clock()
+    if len(roots) == 1:
+        return SearchResult(roots[0], 0, 1, (clock() - started) * 1000)
+    allowed_root = set(roots)
+    scale = SCALE.get(state.GAME_ID, 10.0)
+    deadline = started + budget_ms / 1000.0
+    root = Node(seat)
+    horizon = HORIZON.get(state.GAME_ID)
+    before = horizon[1](state) if horizon else state.scores()
+    field_name = DEAL_FIELD[state.GAME_ID]
+    deal = getattr(state, field_name)
+    nodes = 1
+    iterations = 0
+    max_iterations = min(max_iterations, MAX_ITERATIONS)
+    while iterations < max_iterations and (iterations == 0 or clock() < deadline):
+        iterations += 1
+        sim = state.determinize(seat, rng)
+        node = root
+        path: list[Node] = []
+        while True:
+            mover = sim.to_act
+            if mover is None or getattr(sim, field_name) != deal:
+                break
+            actions = sim.legal_actions(mover)
+            if node is root:
+                actions = [a for a in actions if a in allowed_root]
+            elif len(actions) > MAX_BRANCH:
+                break
+            children = node.children
+            untried = [a for a in actions if a not in children]
+            if untried:
+                action = untried[rng.randrange(len(untried))]
+                child = children[action] = Node(mover)
+                nodes += 1
+                for a in actions:
+                    if a != action and a in children:
+                        children[a].avail += 1
+                sim.act(mover, action)
+                path.append(child)
+                break
+            best_value = -math.inf
+            best_action = actions[0]
+            for a in actions:  # UCB1 over the moves available in this deal, each by its own availability
+                ch = children[a]
+                ch.avail += 1
+                value = ch.total / ch.visits + EXPLORATION * math.sqrt(math.log(ch.avail) / ch.visits)
+                if value > best_value:
+                    best_value, best_action = value, a
+            node = children[best_action]
+            sim.act(mover, best_action)
+            path.append(node)
+        utility = _utilities(before, _rollout(sim, deal, rng), scale)
+        for visited in path:
+            visited.visits += 1
+            visited.total += utility[visited.mover]
+    visits = {a: ch.visits for a, ch in root.children.items()}
+    best = max(roots, key=lambda a: (visits.get(a, 0), root.children[a].total if a in root.children else 0.0))
+    return SearchResult(best, iterations, nodes, (clock() - started) * 1000, visits)

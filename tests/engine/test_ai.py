@@ -1,0 +1,284 @@
+"""AI players (issue 19): determinisation, the heuristic and search levels, the arena."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections import Counter
+
+import pytest
+
+from engine.__main__ import main as engine_main
+from engine.ai import LEVELS, choose_action, heuristic_action
+from engine.ai.sampling import Slot, deal_hidden
+from engine.ai.search import ismcts, supports
+from engine.arena import run as arena_run
+from engine.cards import parse_card, suit_of
+from engine.core import State, get_game
+
+# (game, players, options) with determinize; Svinya and Pyanitsa fall back to the heuristic.
+SEARCHED = [
+    ("oh_hell", 4, None), ("oh_hell", 3, None), ("variety", 4, None), ("carnival", 3, None), ("carnival", 5, None),
+    ("klaberjass", 2, None), ("calabrasella", 3, None), ("karusele", 3, None), ("karusele", 4, {"teams": True}),
+]
+EVERY_GAME = [*SEARCHED, ("svinya", 3, None), ("pyanitsa", 3, None)]
+CARD_FIELDS = ("hands", "stock", "extra", "widow", "discards", "pile", "played", "taken", "piles", "trick")
+
+
+def positions(game: str, players: int, options: dict | None, seed: int, every: int = 5, limit: int = 160):
+    """States met along a random game, every ``every`` moves, up to ``limit`` moves."""
+    state = get_game(game).new(players, seed=seed, options=options)
+    rng = random.Random(seed)
+    for step in range(limit):
+        if state.over:
+            return
+        if step % every == 0:
+            yield state.clone()
+        actions = state.legal_actions()
+        state.act(state.to_act, actions[rng.randrange(len(actions))])
+
+
+def all_cards(state: State) -> Counter[int]:
+    """Every card the state holds in its card fields (hands, stock, piles, the trick ...)."""
+    found: Counter[int] = Counter()
+
+    def walk(value: object) -> None:
+        if isinstance(value, int) and not isinstance(value, bool):
+            found[value] += 1
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    for name in CARD_FIELDS:
+        value = getattr(state, name, None)
+        if name == "discards" and getattr(state, "phase", "") != "take":
+            continue  # Calabrasella: once play starts the discards are also in the pile
+        if name == "trick" and isinstance(value, dict):  # Carnival: {"plays": [[seat, cards, place]]}
+            value = [p[1] for p in value["plays"]]
+        elif name == "trick" and value and isinstance(value[0], list):  # [[seat, card], ...]
+            value = [c for _, c in value]
+        walk(value)
+    return found
+
+
+@pytest.mark.parametrize(("game", "players", "options"), SEARCHED)
+def test_determinize_keeps_the_seats_view_and_the_cards(game: str, players: int, options: dict | None) -> None:
+    changed = 0
+    for state in positions(game, players, options, seed=3):
+        before = state.to_json()
+        for seat in range(players):
+            sample = state.determinize(seat, random.Random(seat))
+            assert sample.view(seat) == state.view(seat), "the seat would see a different game"
+            assert all_cards(sample) == all_cards(state), "cards were created or lost"
+            sample.check_invariants()
+            if seat == state.to_act:
+                assert sample.legal_actions(seat) == state.legal_actions(seat)
+            changed += sample.to_json()["state"] != before["state"]
+        assert state.to_json() == before, "determinize changed the original"
+    assert changed, "determinize never dealt anything afresh"
+
+
+@pytest.mark.parametrize(("game", "players", "options"), SEARCHED)
+def test_determinize_hides_future_deals(game: str, players: int, options: dict | None) -> None:
+    state = get_game(game).new(players, seed=5, options=options)
+    sample = state.determinize(state.to_act, random.Random(1))
+    assert sample.seed != state.seed and sample.deals == []
+
+
+def _oh_hell_with_void() -> State:
+    """4 players, 3 cards: seat 0 leads AS, seat 1 has no spade and plays 2H; three spades are unseen
+    by seat 3 (JS with seat 0, KS QS with seat 2)."""
+    deal = {"dealer": 3, "trump": "KC",
+            "hands": [["AS", "JS", "3D"], ["2H", "5H", "6D"], ["KS", "QS", "9H"], ["7C", "8C", "9C"]]}
+    state = get_game("oh_hell").new(4, seed=1, options={"hand_sizes": [3], "last_deal_no_trump": False},
+                                    deals=[deal])
+    for action in ("bid 1", "bid 1", "bid 1", "bid 0", "play AS", "play 2H"):
+        state.act(state.to_act, action)
+    return state
+
+
+def test_determinize_respects_a_revealed_void() -> None:
+    state = _oh_hell_with_void()
+    spades_elsewhere = Counter()
+    hands_of_seat_1 = set()
+    for i in range(200):
+        sample = state.determinize(3, random.Random(i))
+        assert all(suit_of(c) != 0 for c in sample.hands[1]), "seat 1 showed it has no spade"
+        for s in (0, 2):
+            spades_elsewhere[s] += sum(1 for c in sample.hands[s] if suit_of(c) == 0)
+        hands_of_seat_1.add(tuple(sorted(sample.hands[1])))
+    assert spades_elsewhere[0] and spades_elsewhere[2], "the unseen spades go to the seats that may hold them"
+    assert len(hands_of_seat_1) > 1, "seat 1's other cards are dealt afresh"
+
+
+def test_klaberjass_keeps_the_dix_card_with_its_taker() -> None:
+    for seed in range(200):
+        state = get_game("klaberjass").new(2, seed=seed)
+        state.act(state.to_act, "take")
+        seat = state.to_act
+        if "dix" in state.legal_actions(seat):
+            state.act(seat, "dix")
+            took = parse_card(state.dix["took"])
+            for i in range(30):
+                assert took in state.determinize(1 - seat, random.Random(i)).hands[seat]
+            return
+    pytest.fail("no deal with a dix in 200 seeds")
+
+
+def test_calabrasella_keeps_the_asked_card_with_the_soloist() -> None:
+    for seed in range(300):
+        state = get_game("calabrasella").new(3, seed=seed)
+        state.act(state.to_act, "declare")
+        soloist = state.soloist
+        asks = [a for a in state.legal_actions(soloist) if a.startswith("ask")]
+        if not asks:
+            continue
+        state.act(soloist, asks[0])
+        if state.asked["holder"] is None:
+            continue
+        card = parse_card(state.asked["card"])
+        third = next(s for s in range(3) if s not in (soloist, state.asked["holder"]))
+        for i in range(30):
+            assert card in state.determinize(third, random.Random(i)).hands[soloist]
+        return
+    pytest.fail("no deal with an answered ask in 300 seeds")
+
+
+def test_deal_hidden_fills_every_slot_and_respects_voids() -> None:
+    pool = [parse_card(c) for c in ("AS", "KS", "QS", "2H", "3H", "4D", "5D", "6C")]
+    slots = [Slot(3, void={0}), Slot(3, known=[parse_card("7C")]), Slot(3)]
+    for i in range(100):
+        dealt = deal_hidden(slots, pool, random.Random(i))
+        assert [len(h) for h in dealt] == [3, 3, 3]
+        assert not any(suit_of(c) == 0 for c in dealt[0])
+        assert parse_card("7C") in dealt[1]
+        assert sorted(c for h in dealt for c in h) == sorted([*pool, parse_card("7C")])
+    with pytest.raises(ValueError):
+        deal_hidden([Slot(2)], pool, random.Random(0))
+
+
+@pytest.mark.parametrize(("game", "players", "options"), EVERY_GAME)
+def test_every_level_picks_a_legal_action(game: str, players: int, options: dict | None) -> None:
+    for state in positions(game, players, options, seed=11, every=9, limit=120):
+        seat = state.to_act
+        legal = state.legal_actions(seat)
+        before = state.to_json()
+        for level in LEVELS:
+            action = choose_action(state, seat, level, seed=1, budget_ms=10_000, max_iterations=12)
+            assert action in legal, (level, action)
+        assert state.to_json() == before, "choosing a move changed the game"
+
+
+@pytest.mark.parametrize(("game", "players", "options"), SEARCHED)
+def test_ai_moves_depend_only_on_what_the_seat_sees(game: str, players: int, options: dict | None) -> None:
+    """No peeking: two games the seat cannot tell apart (the same view, other cards elsewhere) get the same
+    move from every level with the same seed, so an AI seat or a hint never uses a card it has not seen."""
+    compared = 0
+    for state in positions(game, players, options, seed=21, every=11, limit=110):
+        seat = state.to_act
+        twin = state.determinize(seat, random.Random(99))
+        assert twin.view(seat) == state.view(seat)
+        for level in LEVELS:
+            ours = choose_action(state, seat, level, seed=4, budget_ms=1e9, max_iterations=20)
+            theirs = choose_action(twin, seat, level, seed=4, budget_ms=1e9, max_iterations=20)
+            assert ours == theirs, (level, ours, theirs)
+        compared += 1
+    assert compared
+
+
+def test_search_stops_at_its_iteration_cap() -> None:
+    state = get_game("oh_hell").new(4, seed=2, options={"hand_sizes": [5]})
+    result = ismcts(state, state.to_act, budget_ms=1e9, max_iterations=25, rng=random.Random(0))
+    assert result.iterations == 25
+    assert result.nodes <= 26  # one node per iteration: memory bounded by the cap
+    assert sum(result.visits.values()) == 25
+
+
+def test_search_stops_when_its_clock_runs_out() -> None:
+    ticks = itertools.count()
+    state = get_game("carnival").new(3, seed=2)
+    # a fake clock that advances 1 ms per reading: a 10 ms budget allows about ten iterations
+    result = ismcts(state, state.to_act, budget_ms=10, rng=random.Random(0), clock=lambda: next(ticks) / 1000)
+    assert 1 <= result.iterations <= 11
+    assert result.action in state.legal_actions()
+
+
+def test_search_restricts_the_root_to_its_candidates() -> None:
+    state = get_game("oh_hell").new(4, seed=2, options={"hand_sizes": [5]})
+    result = ismcts(state, state.to_act, budget_ms=1e9, max_iterations=40, rng=random.Random(0),
+                    candidates=["bid 0", "bid 1"])
+    assert result.action in ("bid 0", "bid 1") and set(result.visits) <= {"bid 0", "bid 1"}
+
+
+def test_search_is_supported_where_determinize_exists() -> None:
+    for game, players, options in SEARCHED:
+        assert supports(get_game(game).new(players, seed=1, options=options))
+    assert not supports(get_game("svinya").new(3, seed=1))
+
+
+def test_heuristic_ducks_once_its_bid_is_made() -> None:
+    # seat 1 bid 0 and holds the 2H and the AH; seat 0 leads the 3H: ducking means the 2H
+    deal = {"dealer": 2, "trump": "KC", "hands": [["3H", "4D"], ["2H", "AH"], ["5S", "6S"]]}
+    state = get_game("oh_hell").new(3, seed=1, options={"hand_sizes": [2], "last_deal_no_trump": False},
+                                    deals=[deal])
+    for action in ("bid 1", "bid 0", "bid 0", "play 3H"):
+        state.act(state.to_act, action)
+    assert heuristic_action(state, 1) == "play 2H"
+
+
+def test_heuristic_wins_cheaply_when_last_and_short_of_its_bid() -> None:
+    deal = {"dealer": 2, "trump": "KC", "hands": [["3H", "4D"], ["5H", "6D"], ["AH", "6H"]]}
+    state = get_game("oh_hell").new(3, seed=1, options={"hand_sizes": [2], "last_deal_no_trump": False},
+                                    deals=[deal])
+    for action in ("bid 0", "bid 0", "bid 1", "play 3H", "play 5H"):
+        state.act(state.to_act, action)
+    assert state.to_act == 2
+    # both hearts beat the 5H; last to play, the 6H is enough and the ace is kept
+    assert heuristic_action(state, 2) == "play 6H"
+
+
+def test_heuristic_beats_random_on_duplicate_oh_hell_deals() -> None:
+    options = {"hand_sizes": [7], "last_deal_no_trump": False}
+    result = arena_run("oh_hell", 4, ["heuristic", "random", "random", "random"], 40, 1, options=options)
+    diff = result["differences"]["heuristic-random"]
+    assert diff["ci95"][0] > 0, diff
+
+
+def test_search_beats_random_on_duplicate_oh_hell_deals() -> None:
+    options = {"hand_sizes": [4], "last_deal_no_trump": False}
+
+    def searcher(state: State, seat: int, rng: random.Random) -> str:
+        return choose_action(state, seat, "normal", rng, budget_ms=1e9, max_iterations=150)
+
+    result = arena_run("oh_hell", 3, ["search", "random", "random"], 8, 1, options=options,
+                       choosers={"search": searcher})
+    assert result["differences"]["search-random"]["mean"] > 0
+
+
+def test_arena_summary_counts_every_decision() -> None:
+    result = arena_run("klaberjass", 2, ["heuristic", "random"], 3, 4)
+    assert result["deals"] == 3 and set(result["kinds"]) == {"heuristic", "random"}
+    for kind in result["kinds"].values():
+        assert kind["decisions"] > 0 and kind["mean_decision_ms"] is not None
+        assert 0.0 <= kind["win_rate"] <= 1.0
+        lo, hi = kind["ci95"]
+        assert lo <= kind["mean_score_per_deal"] <= hi
+    mine = result["kinds"]["heuristic"]["mean_score_per_deal"] - result["kinds"]["random"]["mean_score_per_deal"]
+    assert result["differences"]["heuristic-random"]["mean"] == pytest.approx(mine, abs=0.01)
+
+
+def test_arena_cli_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code = engine_main(["arena", "--game", "oh_hell", "--players", "3", "--seats", "normal,heuristic,random",
+                        "--deals", "1", "--seed", "2", "--budget-ms", "5", "--option", "hand_sizes=2"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out["kinds"]) == {"normal", "heuristic", "random"} and out["budget_ms"] == 5
+
+
+def test_arena_cli_refuses_a_bad_seat_list(capsys: pytest.CaptureFixture[str]) -> None:
+    code = engine_main(["arena", "--game", "oh_hell", "--players", "3", "--seats", "strong,random", "--deals", "1"])
+    assert code == 2
+    assert "3 players" in capsys.readouterr().err
+    code = engine_main(["arena", "--game", "oh_hell", "--players", "3", "--seats", "strong,random,genius"])
+    assert code == 2 and "genius" in capsys.readouterr().err
