@@ -2,8 +2,8 @@
 
 from aiogram import Router
 
-from bot.handlers import help, lobby, membership, play, settings
+from bot.handlers import clocks, help, lobby, membership, play, settings
 
 
 def routers() -> list[Router]:
-    return [lobby.router(), play.router(), settings.router(), membership.router(), help.router()]
+    return [lobby.router(), play.router(), clocks.router(), settings.router(), membership.router(), help.router()]

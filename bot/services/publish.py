@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.services import outbox as out
+from bot.services.clocks import clock_line
 from bot.store.sqlite import SeatRow, TableRow, Tx
 from bot.ui import words
 from bot.ui.keyboards import (
@@ -67,13 +68,15 @@ class Publisher:
         row.ui["table_deal"] = deal
         if self.pictures is not None and self.pictures.has_table(row.game):
             caption = self.pictures.table_caption(view, names, lang)
+            if line := clock_line(row, lang):  # issue 18: the table's time control
+                caption += "\n" + line
             picture = {"kind": "table", "view": view, "names": names, "lang": lang}
             if fresh:
                 await out.send_picture(tx, row.chat_id, picture, caption, slot=slot, thread_id=row.thread_id)
             else:
                 await out.edit_picture(tx, row.chat_id, slot, picture, caption, thread_id=row.thread_id)
             return
-        text = "\n".join(words.table_lines(view, names, lang))
+        text = "\n".join([*words.table_lines(view, names, lang), clock_line(row, lang)]).rstrip("\n")  # issue 18
         if fresh:
             await out.send_text(tx, row.chat_id, text, slot=slot, thread_id=row.thread_id)
         else:
@@ -100,6 +103,8 @@ class Publisher:
         lang = await tx.user_lang(seat.user_id)
         view = state.view(seat.seat)
         text = words.hand_text(view, names, lang, await tx.chat_title(row.chat_id), live)
+        if live and (line := clock_line(row, lang, self.clocks.clock.now() if self.clocks else None)):
+            text += "\n" + line  # issue 18: the control and the time left
         markup = None
         if live:
             legal = state.legal_actions(seat.seat)
