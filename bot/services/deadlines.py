@@ -20,6 +20,7 @@ from bot.store import clocks as sql
 from bot.store.sqlite import Store
 
 log = logging.getLogger(__name__)
+BATCH = 200  # due tables read at a time
 IDLE_CAP = 6 * 3600.0  # with nothing due, look again after this long anyway (a safety net, not a poll)
 
 
@@ -56,6 +57,7 @@ class Deadlines:
         self._wake = asyncio.Event()
         self._target: float | None = None
         self._task: asyncio.Task[None] | None = None
+        self._retry = False
         self.fired = 0
 
     def start(self) -> None:
@@ -74,21 +76,31 @@ class Deadlines:
             self._wake.set()
 
     async def run_due(self) -> float | None:
-        """Fire every table that is due now; return when the next event is (None: nothing pending)."""
+        """Fire every table that is due now; return when the next event is (None: nothing pending).
+
+        A table whose event fails (or does not move its ``due`` on) is left for the next round, one
+        second later, so one broken table can neither stop the others nor spin the loop."""
+        deferred: set[int] = set()
+        fired: dict[int, float] = {}  # table -> the due it was fired for in this round
         while True:
             now = self.clock.now()
             async with self.store.read() as tx:
-                due = await sql.due_tables(tx, now)
-            failed = False
-            for table_id in due:
+                due = [(tid, at) for tid, at in await sql.due_tables(tx, now, BATCH + len(deferred))
+                       if tid not in deferred]
+            if not due:
+                break
+            for table_id, at in due:
+                if fired.get(table_id) == at:  # fired for this very event and still due: it did not move on
+                    deferred.add(table_id)
+                    continue
+                fired[table_id] = at
                 try:
                     await self.fire(table_id)
                     self.fired += 1
                 except Exception:  # one broken table must not stop the others' clocks
-                    failed = True
+                    deferred.add(table_id)
                     log.exception("clock event at table %s failed", table_id)
-            if len(due) < 200 or failed:
-                break
+        self._retry = bool(deferred)
         async with self.store.read() as tx:
             return await sql.next_due(tx)
 
@@ -103,7 +115,7 @@ class Deadlines:
                 failed += 1
                 log.exception("deadline scheduler failed")
                 nxt = self.clock.now() + min(60.0, 2.0 ** failed)
-            if nxt is not None and nxt <= self.clock.now():
+            if nxt is not None and self._retry and nxt <= self.clock.now():
                 nxt = self.clock.now() + 1.0  # an event that failed stays due: retry it in a second, not in a spin
             self._target = nxt
             delay = IDLE_CAP if nxt is None else min(IDLE_CAP, max(0.0, nxt - self.clock.now()))

@@ -67,11 +67,11 @@ async def save_clock(tx: Tx, c: ClockRow) -> None:
          json.dumps(c.votes), c.extended))
 
 
-async def due_tables(tx: Tx, now: float, limit: int = 200) -> list[int]:
-    """Tables whose next clock event has come, earliest first (the partial index answers this)."""
-    rows = await tx._all("SELECT table_id FROM clocks WHERE due IS NOT NULL AND due <= ? ORDER BY due LIMIT ?",
+async def due_tables(tx: Tx, now: float, limit: int = 200) -> list[tuple[int, float]]:
+    """(table, due) whose next clock event has come, earliest first (the partial index answers this)."""
+    rows = await tx._all("SELECT table_id, due FROM clocks WHERE due IS NOT NULL AND due <= ? ORDER BY due LIMIT ?",
                          now, limit)
-    return [r["table_id"] for r in rows]
+    return [(r["table_id"], r["due"]) for r in rows]
 
 
 async def next_due(tx: Tx) -> float | None:
