@@ -63,9 +63,9 @@ class Settings(BaseSettings):
     ai_delay: float = Field(default=1.0, alias="KOZYR_AI_DELAY", ge=0,
                             description="seconds an AI seat waits before moving")
     remind_after: float = Field(default=4 * 3600, alias="KOZYR_REMIND_AFTER", ge=0,
-                                description="seconds before a player is reminded to act (0: never)")
+                                description="unused (issue 18: reminders at half time and with 10% left)")
     autoplay_after: float = Field(default=24 * 3600, alias="KOZYR_AUTOPLAY_AFTER", ge=0,
-                                  description="seconds before the table plays for an absent player (0: never)")
+                                  description="a new table's seconds per move until its lobby clock is set (0: no clock)")
     pictures: bool = Field(default=True, alias="KOZYR_PICTURES", description="draw the table as pictures (1/0)")
     polling_timeout: int = Field(default=30, alias="KOZYR_POLLING_TIMEOUT", ge=0, le=50,
                                  description="long-polling timeout, seconds")

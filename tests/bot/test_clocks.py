@@ -276,3 +276,23 @@ async def test_a_slow_move_eats_the_bank(tmp_path):
     finally:
         await tables.stop()
         await store.close()
+
+
+async def test_the_table_caption_shows_the_time_control_in_the_chat_language(tmp_path):
+    from bot.services.pictures import Pictures
+
+    store = await Store(tmp_path / "k.sqlite3").open()
+    tables = Tables(store, Outbox(store, None, RateLimiter(0, 1, 1)), "kozyr_test_bot", 0.0,  # type: ignore[arg-type]
+                    Pictures())
+    ClockService(tables, FakeClock(T0), default_per_move=2 * DAY)
+    try:
+        async with store.transaction() as tx:
+            await tx.ensure_chat(GROUP, "Cards", "ru")
+        await _table(tables, [ANN], 2, {"bk": 2})  # bank 1 h
+        async with store.read() as tx:
+            rows = await tx._all("SELECT payload FROM outbox WHERE chat_id = ? AND method = 'photo'", GROUP)
+        captions = [json.loads(r["payload"])["caption"] for r in rows]
+        assert captions and captions[0].endswith("⏱ 2 д на ход + запас 1 ч")
+    finally:
+        await tables.stop()
+        await store.close()
