@@ -125,9 +125,12 @@ async def main(args: argparse.Namespace) -> None:
             await tables.cancel(table_id, Actor(1, "x", "en"), "en", True)
         await _quiet(tables)
         clocks.scheduler.fire = original
-        print(f"lateness over {deadlines_fired} clock events: p50 {statistics.median(late) * 1000:.1f} ms, "
-              f"p99 {_pct(late, 0.99) * 1000:.1f} ms, max {max(late) * 1000:.1f} ms (target: within 1 s); of which "
-              f"waiting for the store (other tables' moves and fsyncs): p99 {_pct(waits, 0.99) * 1000:.1f} ms")
+        if not late:
+            print("lateness: no clock event came due (use a longer --watch)")
+        else:
+            print(f"lateness over {deadlines_fired} clock events: p50 {statistics.median(late) * 1000:.1f} ms, "
+                  f"p99 {_pct(late, 0.99) * 1000:.1f} ms, max {max(late) * 1000:.1f} ms (target: within 1 s); of which "
+                  f"waiting for the store (other tables' moves and fsyncs): p99 {_pct(waits, 0.99) * 1000:.1f} ms")
 
         # Moves at the 200 tables, the scheduler running with its pending deadlines. Rounds alternate between
         # the clocks attached and detached (tables.clocks = None: no clock update in the move) for a baseline.

@@ -7,6 +7,7 @@ under the table's lock (so it never races a move)."""
 
 from __future__ import annotations
 
+import copy
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -92,7 +93,8 @@ class ClockService:
     async def moved(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State) -> None:
         """After a move (or the start), in its transaction: close the turn that ran, open the next one
         if a human is to act, and store the deadline."""
-        c = await self.row(tx, row.id)
+        stored = await sql.clock(tx, row.id)
+        c = copy.deepcopy(stored) if stored is not None else ClockRow(row.id, self.default_per_move)
         now = self.clock.now()
         mover = c.turn_seat
         end_turn(c, now)
@@ -103,7 +105,8 @@ class ClockService:
                 and not handover.on_autopilot(row, to_act):
             begin_turn(c, to_act, row.version, now)
         row.ui["clock"] = clock_ui(c)
-        await sql.save_clock(tx, c)
+        if c != stored:  # an AI move between two AI moves changes nothing: no write
+            await sql.save_clock(tx, c)
         if c.due is not None:
             self.scheduler.nudge(c.due)
 
