@@ -177,12 +177,12 @@ class ClockService:
                     return
                 if now >= c.deadline:
                     await self._deadline(tx, c, row, seats, state, now)
-                    moved = True
+                    played = True
                 else:
                     await self._remind(tx, c, row, seats[c.turn_seat], now)
-                    moved = False
+                    played = False
         tables.outbox.wake()
-        if moved:
+        if played:
             tables._schedule_ai(table_id)
 
     async def _remind(self, tx: Tx, c: ClockRow, row: TableRow, seat: SeatRow, now: float) -> None:

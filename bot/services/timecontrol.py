@@ -52,7 +52,7 @@ def bank_left(c: ClockRow, seat: int) -> float:
 
 def begin_turn(c: ClockRow, seat: int, version: int, now: float) -> None:
     """A human is to act: the turn's deadline is its time per move plus what is left of their bank."""
-    c.turn_seat, c.turn_version, c.turn_start, c.stage, c.votes = seat, version, now, 0, []
+    c.turn_seat, c.turn_version, c.turn_start, c.stage = seat, version, now, 0
     c.extended = None
     if c.per_move <= 0:
         c.deadline = c.due = None
@@ -75,7 +75,6 @@ def end_turn(c: ClockRow, now: float) -> None:
             c.banks[str(c.turn_seat)] = max(0.0, bank_left(c, c.turn_seat) - over)
     c.turn_seat = c.turn_version = c.turn_start = c.deadline = c.due = c.time_left = None
     c.stage = 0
-    c.votes = []
 
 
 def reminder_times(c: ClockRow) -> tuple[float, float]:

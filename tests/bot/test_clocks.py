@@ -226,12 +226,18 @@ async def test_a_majority_vote_pauses_and_resumes_the_clock(tmp_path):
         assert not (await _clock(store, table_id)).paused  # 1 of 2: no majority yet
         await clocks.vote(table_id, ANN, True, "en")  # voting twice counts once
         assert not (await _clock(store, table_id)).paused
+        # A move meanwhile does not forget the vote.
+        to_act, version = await _to_act(store, tables, table_id)
+        assert not (await tables.press(table_id, version, 0, [ANN, BOB][to_act or 0], "en")).alert
+        await _quiet(tables)
+        c = await _clock(store, table_id)
+        assert c.votes == [ANN.user_id] and c.deadline is not None
         await clocks.vote(table_id, BOB, True, "en")
         paused = await _clock(store, table_id)
         assert paused.paused and paused.due is None and paused.time_left == c.deadline - (T0 + 600)
         clock.advance(10 * DAY)
         await clocks.scheduler.run_due()
-        assert await _human_moves(store, table_id, (0, 1)) == 0
+        assert await _human_moves(store, table_id, (0, 1)) == 1  # only the move pressed above
         await clocks.vote(table_id, BOB, False, "en")
         await clocks.vote(table_id, ANN, False, "en")
         running = await _clock(store, table_id)
