@@ -65,7 +65,7 @@ class Settings(BaseSettings):
     remind_after: float = Field(default=4 * 3600, alias="KOZYR_REMIND_AFTER", ge=0,
                                 description="unused (issue 18: reminders at half time and with 10% left)")
     autoplay_after: float = Field(default=24 * 3600, alias="KOZYR_AUTOPLAY_AFTER", ge=0,
-                                  description="a new table's seconds per move until its lobby clock is set (0: no clock)")
+                                  description="a new table's seconds per move (0: no clock)")
     pictures: bool = Field(default=True, alias="KOZYR_PICTURES", description="draw the table as pictures (1/0)")
     polling_timeout: int = Field(default=30, alias="KOZYR_POLLING_TIMEOUT", ge=0, le=50,
                                  description="long-polling timeout, seconds")

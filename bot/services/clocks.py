@@ -343,6 +343,10 @@ class ClockService:
             if any(s.user_id == actor.user_id for s in seats):
                 return Answer(t(lang, "You are already at this table."), alert=True)
             old = seats[seat_no].name
+            if seats[seat_no].user_id is not None:  # the lost player's hand messages must never reach the new one
+                gone = seats[seat_no].user_id
+                for message_id in await sql.forget_hand(tx, gone, f"h{row.id}:{seat_no}:"):
+                    await tx.enqueue(gone, "clear_markup", {"message_id": message_id})
             seats[seat_no] = SeatRow(seat_no, actor.user_id, actor.name)
             await tx.set_seats(row.id, seats)
             row.ui["autopilot"] = [s for s in row.ui.get("autopilot", []) if s != seat_no]

@@ -104,3 +104,15 @@ async def playing_without_clock(tx: Tx) -> list[int]:
     rows = await tx._all("SELECT t.id FROM tables t LEFT JOIN clocks c ON c.table_id = t.id "
                          "WHERE t.status = 'playing' AND c.table_id IS NULL")
     return [r["id"] for r in rows]
+
+
+async def forget_hand(tx: Tx, user_id: int, slot_prefix: str) -> list[int]:
+    """A seat changes hands: drop its former player's queued hand messages and the slots that name their
+    messages (so the next owner's cards are never merged into a row for the old chat, nor an edit aimed at
+    the old chat's message ids). Returns the message ids whose keyboards should be cleared."""
+    like = slot_prefix + "%"
+    await tx.db.execute("DELETE FROM outbox WHERE status = 'pending' AND chat_id = ? AND merge_key LIKE ?",
+                        (user_id, "slot:" + like))
+    rows = await tx._all("SELECT message_id FROM slots WHERE chat_id = ? AND slot LIKE ?", user_id, like)
+    await tx.db.execute("DELETE FROM slots WHERE chat_id = ? AND slot LIKE ?", (user_id, like))
+    return [r["message_id"] for r in rows]

@@ -302,3 +302,45 @@ async def test_the_table_caption_shows_the_time_control_in_the_chat_language(tmp
     finally:
         await tables.stop()
         await store.close()
+
+
+async def test_after_the_strikes_someone_not_seated_may_take_the_seat(tmp_path):
+    store, tables, clocks, clock = await _service(tmp_path / "k.sqlite3", T0)
+    try:
+        # strikes 3 -> 5 -> 0 -> 1; then: someone may take the seat. Bob sits at seat 1, Ann is to act.
+        table_id = await _table(tables, [ANN, BOB], 1, {"st": 3, "ab": 1})
+        await _miss(clocks, clock, tables, store, table_id)
+        offer = [x for x in await _sent(store, GROUP) if "until someone takes it" in x]
+        assert len(offer) == 1
+        async with store.read() as tx:
+            payload = json.loads((await tx._one("SELECT payload FROM outbox WHERE payload LIKE '%until someone%'"))
+                                 ["payload"])
+        assert "ts:" in json.dumps(payload["markup"])
+        seat = 0
+        assert (await clocks.take_seat(table_id, seat, BOB, "en")).alert  # already seated
+        assert (await clocks.take_seat(table_id, 2, CARL, "en")).alert  # the AI's own seat is not offered
+        async with store.transaction() as tx:  # Ann's current hand message was delivered (message 77)...
+            await tx.set_slot(f"h{table_id}:0:{(await tx.table(table_id)).ui.get('hand_deal')}", ANN.user_id, 77)
+            # ...and an update of it is still queued (her DM is slow)
+            await tx.enqueue(ANN.user_id, "edit", {"text": "old"}, slot="x", merge_key=f"slot:h{table_id}:0:9")
+        assert not (await clocks.take_seat(table_id, seat, CARL, "en")).alert
+        assert (await clocks.take_seat(table_id, seat, Actor(14, "Dan", "en"), "en")).alert  # taken already
+        async with store.read() as tx:
+            seats = await tx.seats(table_id)
+            row = await tx.table(table_id)
+        assert row is not None and seats[0].user_id == CARL.user_id and row.ui.get("autopilot") == []
+        assert any("Carl takes the seat of Ann" in x for x in await _sent(store, GROUP))
+        assert await _sent(store, CARL.user_id), "Carl got his hand"
+        async with store.read() as tx:
+            ann_rows = await tx._all("SELECT method, merge_key, payload FROM outbox WHERE chat_id = ? "
+                                     "AND status = 'pending'", ANN.user_id)
+            mapped = await tx._all("SELECT chat_id FROM slots WHERE slot LIKE ?", f"h{table_id}:0:%")
+        # Nothing of Carl's reaches Ann: her queued hand update is gone, her old keyboard is cleared, and the
+        # seat's hand slot no longer names her message.
+        assert not [r for r in ann_rows if (r["merge_key"] or "").startswith(f"slot:h{table_id}:0:")]
+        assert ("clear_markup", {"message_id": 77}) in [(r["method"], json.loads(r["payload"])) for r in ann_rows]
+        assert all(r["chat_id"] != ANN.user_id for r in mapped)
+        assert (await _clock(store, table_id)).missed == {}
+    finally:
+        await tables.stop()
+        await store.close()
