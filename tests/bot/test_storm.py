@@ -53,7 +53,8 @@ async def test_a_game_through_a_429_storm_loses_nothing(tmp_path):
             # shows the final table, Ann's hand message of the last deal her final hand.
             deal = state.view(None)["deal_no"]
             table = [m for m in group.messages() if m.content.startswith(words.title("carnival", "en") + " · ")]
-            assert plain("\n".join(words.table_lines(state.view(None), names, "en"))) == table[-1].content
+            clock = "⏱ 1 d per move"  # issue 18: the table's time control (the default) under the table
+            assert plain("\n".join([*words.table_lines(state.view(None), names, "en"), clock])) == table[-1].content
             assert plain(words.hand_text(state.view(0), names, "en", "Storm", False)) == ann.last_dm().content
             slots = dict(db_rows(db, "SELECT slot, message_id FROM slots WHERE chat_id = ?", ann.id))
             assert slots[f"h1:0:{deal}"] == ann.last_dm().message_id
