@@ -43,7 +43,8 @@ class Publisher:
             if s.is_ai:
                 continue
             if new_deal or state.over or s.seat in (mover, to_act):
-                await self._hand_message(tx, row, s, state, names, live=s.seat == to_act, new=new_deal)
+                live = s.seat == to_act and s.seat not in row.ui.get("autopilot", [])  # issue 18: AI plays it
+                await self._hand_message(tx, row, s, state, names, live=live, new=new_deal)
         if state.over:
             totals = state.scores()
             await self._final(tx, row, state, names, totals, chat_lang)

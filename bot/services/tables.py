@@ -97,6 +97,8 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService):
         if is_paused(row):
             return Answer(t(lang, "The game is paused: I am not in the group. It goes on when I am added back."),
                           alert=True)
+        if on_autopilot(row, seat):  # issue 18: handed to the AI after missed deadlines
+            return Answer(t(lang, "The AI plays your seat now: you missed too many moves."), alert=True)
         if version != row.version:
             return Answer(t(lang, "That button is out of date; use the latest message."), alert=True, stale=True)
         state = self._state(row)

@@ -316,6 +316,9 @@ async def test_after_the_strikes_someone_not_seated_may_take_the_seat(tmp_path):
             payload = json.loads((await tx._one("SELECT payload FROM outbox WHERE payload LIKE '%until someone%'"))
                                  ["payload"])
         assert "ts:" in json.dumps(payload["markup"])
+        to_act, version = await _to_act(store, tables, table_id)
+        refused = await tables.press(table_id, version, 0, ANN, "en")  # Ann lost the seat: her buttons are dead
+        assert refused.alert and "The AI plays your seat now" in refused.text
         seat = 0
         assert (await clocks.take_seat(table_id, seat, BOB, "en")).alert  # already seated
         assert (await clocks.take_seat(table_id, 2, CARL, "en")).alert  # the AI's own seat is not offered
