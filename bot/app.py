@@ -31,11 +31,11 @@ from bot.league.service import League
 from bot.logs import last_error
 from bot.retry import Backoff, EveryMinute
 from bot.services.ai_seats import AiSeats
+from bot.services.clocks import ClockService
 from bot.services.outbox import Outbox, RateLimiter
 from bot.services.pictures import Pictures
 from bot.services.retention import Retention
 from bot.services.tables import Tables
-from bot.services.timers import Timers
 from bot.store import inbox
 from bot.store.lock import AlreadyRunning, ProcessLock
 from bot.store.migrate import SchemaTooNew
@@ -80,7 +80,7 @@ class App:
         self.dispatcher = Dispatcher()
         self.tables: Tables | None = None
         self.dedup: Dedup | None = None
-        self.timers: Timers | None = None
+        self.clocks: ClockService | None = None
         self.intake: Intake | None = None
         self.league: League | None = None
         self.webhook: WebhookServer | None = None
@@ -137,8 +137,9 @@ class App:
         self.league = attach_league(dp, self.tables)  # /top /stats /h2h /league and the season clock
         self.outbox.start()
         await self.league.start()  # the season clock (the intake does not emit aiogram's startup event)
-        self.timers = Timers(self.tables, self.settings.remind_after, self.settings.autoplay_after)
-        self.timers.start()
+        # issue 18: stored deadlines, one scheduler (replaces the polling turn timers of bot/services/timers.py).
+        self.clocks = ClockService(self.tables, default_per_move=self.settings.autoplay_after)
+        await self.clocks.start()
         # issue 9 (retention): prune processed update ids, failed rows, finished games' slots, stale blobs.
         self.retention = Retention(self.store, latest_update=lambda: self.dedup.latest if self.dedup else None)
         self.retention.start()
@@ -256,8 +257,8 @@ class App:
             await asyncio.sleep(0.01)  # updates fed directly to the dispatcher (bench/bot.py)
         if self.retention is not None:
             await self.retention.stop()
-        if self.timers is not None:
-            await self.timers.stop()
+        if self.clocks is not None:
+            await self.clocks.stop()
         if self.league is not None:
             await self.league.stop()
         if self.tables is not None:

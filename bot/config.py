@@ -67,9 +67,9 @@ class Settings(BaseSettings):
     ai_think_ms: float = Field(default=0.0, alias="KOZYR_AI_THINK_MS", ge=0,
                                description="milliseconds an AI seat thinks (0: the level's own budget)")
     remind_after: float = Field(default=4 * 3600, alias="KOZYR_REMIND_AFTER", ge=0,
-                                description="seconds before a player is reminded to act (0: never)")
+                                description="unused (issue 18: reminders at half time and with 10% left)")
     autoplay_after: float = Field(default=24 * 3600, alias="KOZYR_AUTOPLAY_AFTER", ge=0,
-                                  description="seconds before the table plays for an absent player (0: never)")
+                                  description="a new table's seconds per move (0: no clock)")
     pictures: bool = Field(default=True, alias="KOZYR_PICTURES", description="draw the table as pictures (1/0)")
     # A player who acted at the table this recently gets their turn as an edit, not a new (notifying) message.
     ping_after: float = Field(default=20.0, alias="KOZYR_PING_AFTER", ge=0,

@@ -2,8 +2,9 @@
 
 from aiogram import Router
 
-from bot.handlers import help, hint, lobby, membership, play, settings
+from bot.handlers import clocks, help, hint, lobby, membership, play, settings
 
 
 def routers() -> list[Router]:
-    return [lobby.router(), play.router(), settings.router(), membership.router(), hint.router(), help.router()]
+    return [lobby.router(), play.router(), clocks.router(), settings.router(), membership.router(), hint.router(),
+            help.router()]

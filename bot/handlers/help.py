@@ -29,7 +29,12 @@ COMMANDS = (
     ("stats", "a player's league record: /stats [@user]"),
     ("h2h", "head to head: /h2h @a @b"),
     ("league", "league seasons and admin tools"),
-    ("settings", "language"),
+    ("settings", "language; in the DM also time zone and quiet hours"),
+    ("mytables", "my tables in every chat, whose turn, time left"),
+    ("hand", "send my hand again"),
+    ("pause", "vote to pause the table's clock"),
+    ("resume", "vote to run the table's clock again"),
+    ("extend", "the creator gives this move more time, once"),
     ("hint", "a move suggestion for your turn (in our private chat)"),
     ("help", "this list"),
 )

@@ -9,10 +9,12 @@ from typing import Any, get_args
 from bot.services import events as game_log
 from bot.services import outbox as out
 from bot.services.catalog import NoTableYet, table_game, table_games
+from bot.services.clocks import lobby_clock_line
 from bot.services.types import Actor, Answer, Where
 from bot.store.sqlite import SeatRow, TableRow, Tx
 from bot.ui import words
 from bot.ui.clip import clip_plain
+from bot.ui.clock_keyboards import clock_keyboard
 from bot.ui.i18n import t
 from bot.ui.keyboards import (
     join_link_keyboard,
@@ -69,6 +71,8 @@ class LobbyService:
         lines = [f"🃏 <b>{words.title(row.game, lang)}</b> — " + t(lang, "new table")]
         if opts:
             lines.append(t(lang, "House rules: {rules}", rules=", ".join(f"{k}={v}" for k, v in opts.items())))
+        if self.clocks is not None:  # issue 18: the table's time control
+            lines.append(lobby_clock_line(row, lang, self.clocks.default_per_move))
         marks = {"easy": " 🐣", "strong": " 🧠"}  # the AI seats' levels, as on the lobby's buttons
         levels = row.ui.get("ai_levels", {})
         players = ", ".join(words.name(s.name) + marks.get(levels.get(s.name, ""), "") for s in seats) or "—"
@@ -87,7 +91,10 @@ class LobbyService:
         text = self.lobby_text(row, seats, lang)
         markup = None
         if row.status == "lobby":
-            if row.ui.get("lobby_mode") == "opts":
+            if row.ui.get("lobby_mode") == "clock":  # issue 18: the clock's settings
+                markup = clock_keyboard(row.id, lang, row.ui.get("clock") or {}, self.clocks.default_per_move
+                                        if self.clocks is not None else 0.0)
+            elif row.ui.get("lobby_mode") == "opts":
                 current = get_game(row.game).parse_options(row.options).model_dump(mode="json")
                 markup = options_keyboard(row.id, lang, [(k, str(current[k])) for k in option_choices(row.game)])
             else:
@@ -291,6 +298,8 @@ class LobbyService:
             row.version += 1
             row.state = state.to_json()
             row.ui = {"deal": None, "table_key": None, "hands": {}, "ai_levels": row.ui.get("ai_levels", {})}
+            if self.clocks is not None:  # issue 18: the first turn's deadline
+                await self.clocks.moved(tx, row, seats, state)
             await tx.save_table(row)
             chat_lang = await tx.chat_lang(row.chat_id)
             await self._show_lobby(tx, row, seats, chat_lang)

@@ -15,6 +15,8 @@ import time
 from typing import Any
 
 from bot.services import outbox as out
+from bot.services.clocks import clock_line
+from bot.services.slots import hand_slot
 from bot.store.sqlite import SeatRow, TableRow, Tx
 from bot.ui import words
 from bot.ui.clip import visible_units
@@ -30,13 +32,6 @@ CAPTION_LIMIT = 1024
 RESULTS = frozenset({"deal_end", "quarter_end", "game_over"})  # events whose lines are pinned
 LOG_GAMES = frozenset({"pyanitsa", "svinya"})  # games of forced moves: a line per round in the group's log
 TEXT_LIMIT = 4096
-
-
-def hand_slot(row: TableRow, seat: int, n: int | None = None) -> str:
-    """The slot of a seat's current hand message (a new one at each deal and each turn ping)."""
-    if n is None:
-        n = int(row.ui.get("hand_n", {}).get(str(seat), 0))
-    return f"h{row.id}:{seat}:{n}"
 
 
 def mark_pressed(row: TableRow, seat: int) -> None:
@@ -99,7 +94,7 @@ class Publisher:
             if s.is_ai:
                 continue
             key = str(s.seat)
-            live = s.seat == to_act
+            live = s.seat == to_act and s.seat not in row.ui.get("autopilot", [])  # issue 18: AI plays it
             if new_deal:
                 if key in numbers:  # the last deal's message keeps its text, loses its keyboard
                     await out.clear_keyboard(tx, s.user_id or 0, hand_slot(row, s.seat))
@@ -137,7 +132,10 @@ class Publisher:
         row.ui["recent"] = recent
         priority = out.GAME if fresh else out.TABLE
         if self.pictures is not None and self.pictures.has_table(row.game):
-            caption = with_recent(self.pictures.table_caption(view, names, lang), head + recent, CAPTION_LIMIT)
+            caption = self.pictures.table_caption(view, names, lang)
+            if line := clock_line(row, lang):  # issue 18: the table's time control
+                caption += "\n" + line
+            caption = with_recent(caption, head + recent, CAPTION_LIMIT)
             picture = {"kind": "table", "view": view, "names": names, "lang": lang}
             if fresh:
                 await out.send_picture(tx, row.chat_id, picture, caption, slot=slot, thread_id=row.thread_id,
@@ -145,7 +143,8 @@ class Publisher:
             else:
                 await out.edit_picture(tx, row.chat_id, slot, picture, caption, thread_id=row.thread_id)
             return fresh
-        text = with_recent("\n".join(words.table_lines(view, names, lang)), head + recent, TEXT_LIMIT)
+        table = "\n".join([*words.table_lines(view, names, lang), clock_line(row, lang)]).rstrip("\n")
+        text = with_recent(table, head + recent, TEXT_LIMIT)  # issue 18: the clock under the table
         if fresh:
             await out.send_text(tx, row.chat_id, text, slot=slot, thread_id=row.thread_id, priority=priority)
         else:
@@ -173,6 +172,8 @@ class Publisher:
         lang = await tx.user_lang(seat.user_id)
         view = state.view(seat.seat)
         text = words.hand_text(view, names, lang, await tx.chat_title(row.chat_id), live)
+        if live and (line := clock_line(row, lang, self.clocks.clock.now() if self.clocks else None)):
+            text += "\n" + line  # issue 18: the control and the time left
         markup = None
         if live:
             legal = state.legal_actions(seat.seat)

@@ -11,13 +11,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.league.matches import record_finished
 from bot.services import events as game_log
 from bot.services import outbox as out
 from bot.services.ai_seats import AiSeats
 from bot.services.capture import CaptureBuilder
+from bot.services.handover import on_autopilot
 from bot.services.hints import Hints
 from bot.services.lobby import LobbyService
 from bot.services.outbox import Outbox
@@ -32,6 +33,9 @@ from bot.ui import words
 from bot.ui.i18n import t
 from bot.ui.keyboards import selected_action, selection_candidates
 from engine.core import State
+
+if TYPE_CHECKING:
+    from bot.services.clocks import ClockService
 
 __all__ = ["Actor", "Answer", "Tables", "Where", "rules_text"]
 
@@ -57,6 +61,7 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, 
         self._cache: dict[int, tuple[int, State]] = {}
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self.moves = 0
+        self.clocks: ClockService | None = None  # issue 18: set by ClockService; keeps deadlines current
 
     # -- helpers ------------------------------------------------------------------
     def lock(self, table_id: int) -> asyncio.Lock:
@@ -98,6 +103,8 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, 
         if is_paused(row):
             return Answer(t(lang, "The game is paused: I am not in the group. It goes on when I am added back."),
                           alert=True)
+        if on_autopilot(row, seat):  # issue 18: handed to the AI after missed deadlines
+            return Answer(t(lang, "The AI plays your seat now: you missed too many moves."), alert=True)
         if version != row.version:
             return Answer(t(lang, "That button is out of date; use the latest message."), alert=True, stale=True)
         state = self._state(row)
@@ -197,6 +204,8 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, 
         await tx.append_action(row.id, idx, seat, action)
         row.version += 1
         row.state = state.to_json()
+        if self.clocks is not None:  # issue 18: the next turn's deadline, in this transaction
+            await self.clocks.moved(tx, row, seats, state)
         chat_lang = await tx.chat_lang(row.chat_id)
         await self._publish(tx, row, seats, state, events, mover=seat, chat_lang=chat_lang)
         if state.over:
@@ -219,7 +228,7 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, 
     def _autoplay(self, row: TableRow, seat: SeatRow, legal: list[str]) -> bool:
         """AI seats always play themselves; so do forced moves in games where most moves are forced
         (unless the table chose buttons, as Pyanitsa's ``flip=button``)."""
-        if seat.is_ai:
+        if seat.is_ai or on_autopilot(row, seat.seat):  # issue 18: a seat handed to the AI after N strikes
             return True
         return row.game in AUTO_FORCED and len(legal) == 1 and row.options.get("flip") != "button"
 

@@ -48,3 +48,23 @@ class Cap(CallbackData, prefix="cp"):
     c: str  # the hand card, e.g. "J15"
     m: int = 0  # the chosen cards
     go: int = 0  # 1: submit the capture
+
+
+class TakeSeat(CallbackData, prefix="ts"):
+    """Taking over a seat an absent player lost (issue 18, ``absent=replace``)."""
+
+    t: int
+    s: int  # the seat
+
+
+class Hand(CallbackData, prefix="hd"):
+    """/mytables: send my hand at this table again."""
+
+    t: int
+
+
+class Clk(CallbackData, prefix="ck"):
+    """A lobby clock setting to step: pm per move, bk bank, st strikes, ab after the strikes; open/back."""
+
+    t: int
+    k: str

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.ui.callbacks import Lang, Lobby, Menu, Move, Pick
+from bot.ui.clock_keyboards import clock_button
 from bot.ui.i18n import t
 from bot.ui.words import action_label, group_label, hook
 from engine.cards import pretty_text
@@ -148,6 +149,7 @@ def lobby_keyboard(table_id: int, lang: str, has_options: bool) -> InlineKeyboar
     if has_options:
         last.insert(0, b("⚙️ " + t(lang, "House rules"), "opts"))
     rows.append(last)
+    rows.append([clock_button(table_id, lang)])  # issue 18: the time control
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 

@@ -103,7 +103,7 @@ async def test_item12_a_kicked_bot_pauses_the_table_and_resumes_when_added_back(
             press = await answered(fake, await _press_any(fake, mover))
             await settle(fake, app)
             assert "paused" in press.answer_text and press.show_alert
-            await app.timers.tick() if app.timers else None
+            await app.clocks.scheduler.run_due() if app.clocks else None
             await asyncio.sleep(0.3)  # AI seats would have moved by now
             await settle(fake, app)
             assert _moves(db) == moves
@@ -135,27 +135,28 @@ async def test_item13_a_wall_clock_jump_plays_nothing_and_downtime_catches_up_on
             assert live_hand([ann]) is not None
             moves = _moves(db)
             monkeypatch.setattr(time, "time", lambda: real_time() + 86400)  # the wall clock jumps a day
-            assert app.timers is not None
-            await app.timers.tick()
+            assert app.clocks is not None
+            await app.clocks.scheduler.run_due()
             await settle(fake, app)
             monkeypatch.setattr(time, "time", real_time)
             assert _moves(db) == moves, "a wall-clock jump played a move"
-            assert not any("away" in m.content for m in group.messages())
+            assert not any("ran out of time" in m.content for m in group.messages())
 
         # The bot was down for two days while Ann's move was due: one move (announced), then no more.
         with sqlite3.connect(db) as conn:
-            conn.execute("UPDATE tables SET updated_at = updated_at - 2 * 86400")
+            conn.execute("UPDATE clocks SET turn_start = turn_start - 2 * 86400, deadline = deadline - 2 * 86400, "
+                         "due = due - 2 * 86400")
         async with running_bot(fake, db, **hour) as app:
             await fake.wait_until(lambda: _moves(db) > moves, timeout=20, what="the catch-up move")
             await settle(fake, app)
-            away = [m for m in group.messages() if "after my downtime" in m.content]
+            away = [m for m in group.messages() if "while I was down" in m.content]
             assert len(away) == 1
             human = db_rows(db, "SELECT COUNT(*) FROM actions WHERE seat = 0")[0][0]
             assert live_hand([ann]) is not None  # the AI seats played on, and Ann is to act again
             monkeypatch.setattr(time, "time", lambda: real_time() + 5 * 86400)
-            assert app.timers is not None
+            assert app.clocks is not None
             for _ in range(3):
-                await app.timers.tick()
+                await app.clocks.scheduler.run_due()
             await settle(fake, app)
             monkeypatch.setattr(time, "time", real_time)
             assert db_rows(db, "SELECT COUNT(*) FROM actions WHERE seat = 0")[0][0] == human

@@ -129,6 +129,8 @@ async def test_sigterm_mid_game_stops_cleanly_and_what_is_left_is_sent_after_the
                 user, message = found
                 data = play_buttons(message)[0]["callback_data"]
                 await answered(fake, await user.press(message, lambda b: b.get("callback_data") == data), timeout=30)
+                # The move queues one edit of the group's live table; /score queues a reply there too.
+                await ann.send(group, "/score")
                 group_pending = "SELECT COUNT(*) FROM outbox WHERE status = 'pending' AND chat_id < 0"
                 await fake.wait_until(lambda: db_value(db, group_pending) >= 2, timeout=30,
                                       what="two group messages queued")

@@ -53,8 +53,10 @@ async def test_a_game_through_a_429_storm_loses_nothing(tmp_path):
             # The final content of every message is what the bot last wanted: the last table message
             # shows the final table, Ann's hand message of the last deal her final hand.
             table = [m for m in group.messages() if m.content.startswith(words.title("carnival", "en") + " · ")]
-            # (the live table message: the table, then the latest events)
-            assert table[-1].content.startswith(plain("\n".join(words.table_lines(state.view(None), names, "en"))))
+            # (the live table message: the table with its clock line, then the latest events)
+            clock = "⏱ 1 d per move"  # issue 18: the table's time control (the default) under the table
+            table_text = "\n".join([*words.table_lines(state.view(None), names, "en"), clock])
+            assert table[-1].content.startswith(plain(table_text))
             assert plain(words.hand_text(state.view(0), names, "en", "Storm", False)) == ann.last_dm().content
             slots = dict(db_rows(db, "SELECT slot, message_id FROM slots WHERE chat_id = ?", ann.id))
             hand_n = json.loads(db_rows(db, "SELECT ui FROM tables WHERE id = 1")[0][0])["hand_n"]["0"]

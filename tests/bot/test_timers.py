@@ -1,4 +1,6 @@
-"""Turn timers: a reminder DM for a slow player, and a move played for one who vanished."""
+"""Turn clocks over the fake Bot API: a reminder DM for a slow player, and at the deadline a move played
+for them, said in the group with a mention (issue 18's stored deadlines; KOZYR_AUTOPLAY_AFTER is the
+default time per move)."""
 
 from __future__ import annotations
 
@@ -31,8 +33,11 @@ async def test_a_slow_player_is_reminded_then_played_for(tmp_path):
             # Alice leads the first deal and does nothing: first a reminder, as a new message.
             reminder = await fake.wait_for_message(alice.dm, lambda m: m.content.startswith("⏰"), timeout=10)
             assert "Carnival" in reminder.content and "Cards" in reminder.content
-            await fake.wait_until(lambda: any("is away" in m.content for m in group.messages()), timeout=10,
-                                  what="the away line")
+            await fake.wait_until(lambda: any("ran out of time" in m.content for m in group.messages()), timeout=10,
+                                  what="the deadline line")
+            line = next(m for m in group.messages() if "ran out of time" in m.content)
+            assert line.content.startswith("⏰ Alice ran out of time")
+            assert any(e.get("type") == "text_mention" and e["user"]["id"] == alice.id for e in line.entities)
             await settle(fake, app)
             reminders = [m for m in alice.inbox() if m.content.startswith("⏰")]
             assert len(reminders) >= 1

@@ -1,0 +1,157 @@
+"""Clock commands and buttons (issue 18): /mytables and /hand in the DM, /pause /resume /extend in
+the group, the lobby's clock keyboard, taking over a lost seat, and time zone / quiet hours."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+
+from bot.handlers.context import is_admin
+from bot.handlers.lobby import _answer_press
+from bot.services.quiet import parse_hours, zone
+from bot.services.tables import Actor, Answer, Tables, Where
+from bot.store import clocks as sql
+from bot.ui.callbacks import Clk, Hand, TakeSeat
+from bot.ui.i18n import t
+from bot.ui.words import name
+
+GROUPS = F.chat.type.in_({"group", "supergroup"})
+PRIVATE = F.chat.type == "private"
+
+
+def _dm(message: Message, actor: Actor) -> Where:
+    return Where(message.chat.id, 0, "", actor.lang)
+
+
+async def my_tables(message: Message, tables: Tables, actor: Actor) -> None:
+    assert tables.clocks is not None
+    text, buttons = await tables.clocks.my_tables(actor.user_id, actor.lang)
+    markup = InlineKeyboardMarkup(inline_keyboard=[
+        [InlineKeyboardButton(text="🃏 " + label, callback_data=Hand(t=table_id).pack())]
+        for table_id, label in buttons[:20]]) if buttons else None
+    await tables.say(_dm(message, actor), text, markup)
+
+
+async def hand(message: Message, tables: Tables, actor: Actor) -> None:
+    assert tables.clocks is not None
+    if not await tables.clocks.resend_hand(actor.user_id, None):
+        await tables.say(_dm(message, actor), t(actor.lang, "You are not playing at any table now."))
+
+
+async def hand_button(query: CallbackQuery, callback_data: Hand, tables: Tables, actor: Actor) -> None:
+    assert tables.clocks is not None
+    message = query.message
+    if message is None or message.chat.type != "private" or message.chat.id != actor.user_id:
+        await _answer_press(query, Answer(t(actor.lang, "This button is not valid."), alert=True))
+        return
+    sent = await tables.clocks.resend_hand(actor.user_id, callback_data.t)
+    await _answer_press(query, Answer() if sent else Answer(t(actor.lang, "You are not playing at this table."),
+                                                            alert=True))
+
+
+async def _group_table(tables: Tables, where: Where) -> int | None:
+    table_id = await tables.open_table_id(where)
+    if table_id is None:
+        await tables.say(where, t(where.lang, "There is no table here. Open one with /new carnival."))
+    return table_id
+
+
+async def pause(message: Message, tables: Tables, actor: Actor, where: Where) -> None:
+    await _vote(message, tables, actor, where, True)
+
+
+async def resume(message: Message, tables: Tables, actor: Actor, where: Where) -> None:
+    await _vote(message, tables, actor, where, False)
+
+
+async def _vote(message: Message, tables: Tables, actor: Actor, where: Where, pausing: bool) -> None:
+    assert tables.clocks is not None
+    table_id = await _group_table(tables, where)
+    if table_id is not None:
+        answer = await tables.clocks.vote(table_id, actor, pausing, where.lang)
+        if answer.alert:
+            await tables.say(where, f"{name(actor.name)}: {answer.text}")
+
+
+async def extend(message: Message, tables: Tables, actor: Actor, where: Where) -> None:
+    assert tables.clocks is not None
+    table_id = await _group_table(tables, where)
+    if table_id is not None:
+        answer = await tables.clocks.extend(table_id, actor, where.lang)
+        if answer.alert:
+            await tables.say(where, f"{name(actor.name)}: {answer.text}")
+
+
+async def clock_button(query: CallbackQuery, callback_data: Clk, tables: Tables, actor: Actor,
+                       where: Where | None) -> None:
+    assert tables.clocks is not None
+    if where is None or not await tables.table_is_here(callback_data.t, where):
+        answer = Answer(t(actor.lang, "This button is not valid."), alert=True)
+    else:
+        admin = callback_data.k in ("pm", "bk", "st", "ab") and await is_admin(query, actor.user_id)
+        answer = await tables.clocks.lobby_clock(callback_data.t, actor, actor.lang, callback_data.k, admin)
+    await _answer_press(query, answer)
+
+
+async def take_seat(query: CallbackQuery, callback_data: TakeSeat, tables: Tables, actor: Actor,
+                    where: Where | None) -> None:
+    assert tables.clocks is not None
+    if where is None or not await tables.table_is_here(callback_data.t, where):
+        answer = Answer(t(actor.lang, "This button is not valid."), alert=True)
+    else:
+        answer = await tables.clocks.take_seat(callback_data.t, callback_data.s, actor, actor.lang)
+    await _answer_press(query, answer)
+
+
+async def time_settings(message: Message, command: CommandObject, tables: Tables, actor: Actor) -> None:
+    """``/settings tz Europe/Moscow``, ``/settings quiet 23-8`` or ``/settings quiet off`` in the DM."""
+    lang = actor.lang
+    words = (command.args or "").split()
+    async with tables.store.transaction() as tx:
+        prefs = await sql.prefs(tx, actor.user_id)
+        if len(words) == 2 and words[0].lower() == "tz":
+            if zone(words[1]) is None:
+                text = t(lang, "I don't know that time zone. Write it like Europe/Moscow or +03:00.")
+            else:
+                prefs.tz = words[1]
+                await sql.save_prefs(tx, actor.user_id, prefs)
+                text = t(lang, "Time zone set: {tz}", tz=name(words[1]))
+        elif len(words) == 2 and words[0].lower() == "quiet":
+            hours = None if words[1].lower() == "off" else parse_hours(words[1])
+            if hours is None and words[1].lower() != "off":
+                text = t(lang, "Write quiet hours like 23-8 or 22:30-07:00, or off.")
+            else:
+                prefs.quiet_from, prefs.quiet_to = hours if hours else (None, None)
+                await sql.save_prefs(tx, actor.user_id, prefs)
+                text = t(lang, "Quiet hours set.") if hours else t(lang, "Quiet hours off.")
+        else:
+            text = t(lang, "Use /settings tz Europe/Moscow and /settings quiet 23-8 (or off).")
+    await tables.say(_dm(message, actor), text + "\n" + _prefs_line(prefs, lang))
+
+
+def _hhmm(minutes: int) -> str:
+    return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def _prefs_line(prefs: sql.Prefs, lang: str) -> str:
+    if prefs.quiet_from is None or prefs.quiet_to is None:
+        quiet = t(lang, "none")
+    else:
+        quiet = f"{_hhmm(prefs.quiet_from)}–{_hhmm(prefs.quiet_to)}"
+    return t(lang, "Time zone: {tz}; quiet hours (no reminders): {quiet}", tz=name(prefs.tz), quiet=quiet)
+
+
+def router() -> Router:
+    """A fresh router with this module's handlers (one per Dispatcher: a router attaches once)."""
+    router = Router(name="clocks")
+    router.message.register(my_tables, Command("mytables"), PRIVATE)
+    router.message.register(hand, Command("hand"), PRIVATE)
+    router.message.register(time_settings, Command("settings"), PRIVATE, F.text.regexp(r"^/settings(@\w+)?\s+\S"))
+    router.message.register(pause, Command("pause"), GROUPS)
+    router.message.register(resume, Command("resume"), GROUPS)
+    router.message.register(extend, Command("extend"), GROUPS)
+    router.callback_query.register(hand_button, Hand.filter())
+    router.callback_query.register(clock_button, Clk.filter())
+    router.callback_query.register(take_seat, TakeSeat.filter())
+    return router

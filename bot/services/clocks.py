@@ -1,0 +1,468 @@
+"""Clock effects on tables: the turn's deadline after every move, reminders (respecting quiet hours),
+the move at the deadline, the N-strikes hand-over, the pause/resume vote and the creator's one
+extension. ``Deadlines`` (bot/services/deadlines.py) decides when; this module decides what.
+
+Every effect runs in one transaction with the clock row it consumes (so an event never fires twice),
+under the table's lock (so it never races a move)."""
+
+from __future__ import annotations
+
+import copy
+import logging
+from typing import TYPE_CHECKING, Any
+
+from bot.services import handover
+from bot.services import outbox as out
+from bot.services.ai_move import deadline_move
+from bot.services.deadlines import Clock, Deadlines
+from bot.services.presence import is_paused
+from bot.services.quiet import quiet_until
+from bot.services.slots import hand_slot
+from bot.services.timecontrol import (
+    ABSENT,
+    BANKS,
+    PER_MOVE,
+    STRIKES,
+    begin_turn,
+    cycle,
+    describe,
+    end_turn,
+    next_due,
+    reminder_times,
+    span,
+)
+from bot.services.types import Actor, Answer
+from bot.store import clocks as sql
+from bot.store.clocks import ClockRow
+from bot.store.sqlite import SeatRow, TableRow, Tx
+from bot.ui import words
+from bot.ui.i18n import t
+from bot.ui.names import plain_name
+from engine.core import State
+
+if TYPE_CHECKING:
+    from bot.services.tables import Tables
+
+log = logging.getLogger(__name__)
+
+
+def mention(user_id: int | None, raw_name: str) -> str:
+    """An HTML mention by user id (it notifies without a username); the name escaped and neutralised."""
+    shown = words.name(raw_name)
+    if user_id is None:
+        return shown
+    return f'<a href="tg://user?id={int(user_id)}">{shown}</a>'
+
+
+def clock_ui(c: ClockRow) -> dict[str, Any]:
+    """What captions and hands show, mirrored into ``tables.ui`` so publishing needs no extra query."""
+    return {"per_move": c.per_move, "bank": c.bank, "strikes": c.strikes, "absent": c.absent,
+            "deadline": c.deadline, "paused": c.paused}
+
+
+class ClockService:
+    """Clocks of every table; ``tables.clocks`` points here so moves keep the deadlines current."""
+
+    def __init__(self, tables: Tables, clock: Clock | None = None, default_per_move: float = 86400.0) -> None:
+        self.tables = tables
+        self.store = tables.store
+        self.clock = clock or Clock()
+        self.default_per_move = default_per_move
+        self.scheduler = Deadlines(self.store, self.clock, self.fire)
+        self._by_deadline: set[int] = set()
+        tables.clocks = self
+
+    async def start(self) -> None:
+        """Give tables in play from before clocks existed their first deadline, then start the scheduler."""
+        async with self.store.read() as tx:
+            missing = await sql.playing_without_clock(tx)
+        for table_id in missing:
+            async with self.tables.lock(table_id), self.store.transaction() as tx:
+                loaded = await self.tables._load(tx, table_id)
+                if loaded is not None and loaded.row.status == "playing":
+                    await self.moved(tx, loaded.row, loaded.seats, self.tables._state(loaded.row))
+                    await tx.save_table(loaded.row, touch=False)
+        self.scheduler.start()
+
+    async def stop(self) -> None:
+        await self.scheduler.stop()
+
+    # -- the clock row -----------------------------------------------------------------
+    async def row(self, tx: Tx, table_id: int) -> ClockRow:
+        return await sql.clock(tx, table_id) or ClockRow(table_id, self.default_per_move)
+
+    async def moved(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State) -> None:
+        """After a move (or the start), in its transaction: close the turn that ran, open the next one
+        if a human is to act, and store the deadline."""
+        stored = await sql.clock(tx, row.id)
+        c = copy.deepcopy(stored) if stored is not None else ClockRow(row.id, self.default_per_move)
+        now = self.clock.now()
+        mover = c.turn_seat
+        end_turn(c, now)
+        if mover is not None and row.id not in self._by_deadline:
+            c.missed.pop(str(mover), None)  # N strikes count deadlines missed in a row
+        to_act = state.to_act
+        if row.status == "playing" and not state.over and to_act is not None and not seats[to_act].is_ai \
+                and not handover.on_autopilot(row, to_act):
+            begin_turn(c, to_act, row.version, now)
+        row.ui["clock"] = clock_ui(c)
+        if c != stored:  # an AI move between two AI moves changes nothing: no write
+            await sql.save_clock(tx, c)
+        if c.due is not None:
+            self.scheduler.nudge(c.due)
+
+    # -- the lobby ------------------------------------------------------------------------
+    async def lobby_cycle(self, tx: Tx, row: TableRow, key: str) -> bool:
+        """Step one clock setting of a lobby table to its next value; False for an unknown key."""
+        c = await self.row(tx, row.id)
+        if key == "pm":
+            c.per_move = float(cycle(PER_MOVE, c.per_move))  # type: ignore[arg-type]
+        elif key == "bk":
+            c.bank = float(cycle(BANKS, c.bank))  # type: ignore[arg-type]
+        elif key == "st":
+            c.strikes = int(cycle(STRIKES, c.strikes))  # type: ignore[call-overload]
+        elif key == "ab":
+            c.absent = str(cycle(ABSENT, c.absent))
+        else:
+            return False
+        row.ui["clock"] = clock_ui(c)
+        await sql.save_clock(tx, c)
+        return True
+
+    async def lobby_clock(self, table_id: int, actor: Actor, lang: str, key: str, is_admin: bool) -> Answer:
+        """The lobby's clock keyboard: open it, step a setting (the creator or an admin), or go back."""
+        async with self.tables.lock(table_id), self.store.transaction() as tx:
+            loaded = await self.tables._load(tx, table_id)
+            if loaded is None or loaded.row.status != "lobby":
+                return Answer(t(lang, "This table has already started."), alert=True)
+            row = loaded.row
+            if key in ("pm", "bk", "st", "ab"):
+                if actor.user_id != row.creator_id and not is_admin:
+                    return Answer(t(lang, "Only the table's creator or an admin can change the clock."), alert=True)
+                await self.lobby_cycle(tx, row, key)
+            elif key not in ("open", "back"):
+                return Answer(t(lang, "This button is not valid."), alert=True)
+            if "clock" not in row.ui:
+                row.ui["clock"] = clock_ui(await self.row(tx, table_id))
+            row.ui["lobby_mode"] = "main" if key == "back" else "clock"
+            row.version += 1
+            await tx.save_table(row)
+            await self.tables._show_lobby(tx, row, loaded.seats, await tx.chat_lang(row.chat_id))
+        self.tables.outbox.wake()
+        return Answer()
+
+    # -- the scheduler's callback -----------------------------------------------------------
+    async def fire(self, table_id: int) -> None:
+        """The table's next clock event has come: a reminder, or the deadline."""
+        tables = self.tables
+        async with tables.lock(table_id):
+            async with self.store.transaction() as tx:
+                c = await sql.clock(tx, table_id)
+                now = self.clock.now()
+                if c is None or c.due is None or c.due > now:
+                    return  # handled already (the event was marked in its own transaction)
+                loaded = await tables._load(tx, table_id)
+                if loaded is None or loaded.row.status != "playing":
+                    end_turn(c, now)
+                    await sql.save_clock(tx, c)
+                    return
+                row, seats = loaded.row, loaded.seats
+                state = tables._state(row)
+                if c.turn_version != row.version or c.turn_seat != state.to_act or c.deadline is None:
+                    await self.moved(tx, row, seats, state)  # out of step (should not happen): plan afresh
+                    await tx.save_table(row, touch=False)
+                    return
+                if is_paused(row):  # the bot is not in the group: nobody can be blamed; the turn starts over
+                    begin_turn(c, c.turn_seat, row.version, now)
+                    await sql.save_clock(tx, c)
+                    return
+                if now >= c.deadline:
+                    await self._deadline(tx, c, row, seats, state, now)
+                    played = True
+                else:
+                    await self._remind(tx, c, row, seats[c.turn_seat], now)
+                    played = False
+        tables.outbox.wake()
+        if played:
+            tables._schedule_ai(table_id)
+
+    async def _remind(self, tx: Tx, c: ClockRow, row: TableRow, seat: SeatRow, now: float) -> None:
+        """Half time or 10% left: a NEW DM (edits do not notify), unless the player's quiet hours say
+        wait; a reminder that would come after the next one is skipped."""
+        half, near = reminder_times(c)
+        assert c.deadline is not None
+        target = 2 if now >= near else 1
+        limit = c.deadline if target == 2 else near
+        if seat.user_id is not None:
+            prefs = await sql.prefs(tx, seat.user_id)
+            allowed = quiet_until(now, prefs.tz, prefs.quiet_from, prefs.quiet_to)
+            if allowed > now:
+                if allowed < limit:
+                    c.due = allowed  # after the quiet hours
+                else:
+                    c.stage = target
+                    c.due = next_due(c)
+                await sql.save_clock(tx, c)
+                return
+            lang = await tx.user_lang(seat.user_id)
+            chat = await tx.chat_title(row.chat_id)
+            await out.send_text(tx, seat.user_id, "⏰ " + t(
+                lang, "Your move is waiting at {table} in {chat}: {left} left.",
+                table=words.title(row.game, lang), chat=words.name(chat or "?"),
+                left=span(c.deadline - now, lang)))
+        c.stage = target
+        c.due = next_due(c)
+        await sql.save_clock(tx, c)
+
+    async def _deadline(self, tx: Tx, c: ClockRow, row: TableRow, seats: list[SeatRow], state: State,
+                        now: float) -> None:
+        """Time is up: the AI moves for the player (said in the group, with a mention); the N-th
+        deadline missed in a row hands the seat over."""
+        seat_no = c.turn_seat
+        assert seat_no is not None and c.deadline is not None
+        seat = seats[seat_no]
+        lang = await tx.chat_lang(row.chat_id)
+        catch_up = c.deadline < self.clock.started
+        action, by_ai = deadline_move(state, seat_no, row.seed ^ row.version)
+        who = mention(seat.user_id, seat.name)
+        if by_ai:
+            line = t(lang, "{who} ran out of time: the AI played for them.", who=who)
+        else:
+            line = t(lang, "{who} ran out of time: a random move was played for them (no AI yet).", who=who)
+        if catch_up:
+            line += " " + t(lang, "(The time ran out while I was down: one move is played now.)")
+        await out.send_text(tx, row.chat_id, "⏰ " + line, thread_id=row.thread_id)
+        missed = int(c.missed.get(str(seat_no), 0)) + 1
+        self._by_deadline.add(row.id)
+        try:
+            await self.tables._apply(tx, row, seats, state, seat_no, action)
+        finally:
+            self._by_deadline.discard(row.id)
+        fresh = await self.row(tx, row.id)
+        fresh.missed[str(seat_no)] = missed
+        if c.strikes and missed >= c.strikes and row.status == "playing":
+            await handover.hand_to_ai(tx, row, seats, seat_no, c.absent, lang)
+            if fresh.turn_seat == seat_no:
+                end_turn(fresh, now)
+            row.ui["clock"] = clock_ui(fresh)
+            await tx.save_table(row, touch=False)
+        await sql.save_clock(tx, fresh)
+
+    # -- pause, resume, extend ------------------------------------------------------------------
+    async def vote(self, table_id: int, actor: Actor, pause: bool, lang: str) -> Answer:
+        """A seated human's vote to pause (or resume) the table's clock; a majority of the seated
+        humans decides."""
+        async with self.tables.lock(table_id), self.store.transaction() as tx:
+            loaded = await self.tables._load(tx, table_id)
+            if loaded is None or loaded.row.status != "playing":
+                return Answer(t(lang, "This game is not running."), alert=True)
+            row, seats = loaded.row, loaded.seats
+            voters = [s.user_id for s in seats if s.user_id is not None and not handover.on_autopilot(row, s.seat)]
+            if actor.user_id not in voters:
+                return Answer(t(lang, "You are not playing at this table."), alert=True)
+            c = await self.row(tx, table_id)
+            if c.paused == pause:
+                return Answer(t(lang, "The clock is already paused.") if pause else
+                              t(lang, "The clock is already running."), alert=True)
+            if actor.user_id not in c.votes:
+                c.votes.append(actor.user_id)
+            need = len(voters) // 2 + 1
+            chat_lang = await tx.chat_lang(row.chat_id)
+            now = self.clock.now()
+            if len(c.votes) >= need:
+                c.votes = []
+                if pause:
+                    c.paused = True
+                    if c.deadline is not None:
+                        c.time_left, c.deadline, c.due = max(0.0, c.deadline - now), None, None
+                    line = t(chat_lang, "⏸ The clock is paused by vote. /resume to vote it running again.")
+                else:
+                    c.paused = False
+                    if c.time_left is not None and c.turn_start is not None and c.turn_seat is not None:
+                        total = c.per_move + float(c.banks.get(str(c.turn_seat), c.bank))
+                        c.deadline = now + c.time_left
+                        c.turn_start = c.deadline - total
+                        c.time_left = None
+                        c.due = next_due(c)
+                    line = t(chat_lang, "▶️ The clock runs again.")
+            else:
+                line = (t(chat_lang, "{who} votes to pause the clock ({n} of {need}).", who=words.name(actor.name),
+                          n=len(c.votes), need=need) if pause else
+                        t(chat_lang, "{who} votes to resume the clock ({n} of {need}).", who=words.name(actor.name),
+                          n=len(c.votes), need=need))
+            row.ui["clock"] = clock_ui(c)
+            await tx.save_table(row, touch=False)
+            await sql.save_clock(tx, c)
+            await out.send_text(tx, row.chat_id, line, thread_id=row.thread_id)
+        if c.due is not None:
+            self.scheduler.nudge(c.due)
+        self.tables.outbox.wake()
+        return Answer(t(lang, "Vote counted."))
+
+    async def extend(self, table_id: int, actor: Actor, lang: str) -> Answer:
+        """The creator gives the player to act one more period, once per turn."""
+        async with self.tables.lock(table_id), self.store.transaction() as tx:
+            row = await tx.table(table_id)
+            if row is None or row.status != "playing":
+                return Answer(t(lang, "This game is not running."), alert=True)
+            if actor.user_id != row.creator_id:
+                return Answer(t(lang, "Only the table's creator can extend the time."), alert=True)
+            c = await self.row(tx, table_id)
+            if c.turn_seat is None or c.per_move <= 0:
+                return Answer(t(lang, "No clock is running now."), alert=True)
+            if c.extended == c.turn_version:
+                return Answer(t(lang, "This move was already extended once."), alert=True)
+            c.extended = c.turn_version
+            if c.paused and c.time_left is not None:
+                c.time_left += c.per_move
+            elif c.deadline is not None:
+                c.deadline += c.per_move
+                c.due = next_due(c)
+            row.ui["clock"] = clock_ui(c)
+            await tx.save_table(row, touch=False)
+            await sql.save_clock(tx, c)
+            chat_lang = await tx.chat_lang(row.chat_id)
+            await out.send_text(tx, row.chat_id, "⏳ " + t(chat_lang, "The creator gave this move {time} more.",
+                                                          time=span(c.per_move, chat_lang)), thread_id=row.thread_id)
+        if c.due is not None:
+            self.scheduler.nudge(c.due)
+        self.tables.outbox.wake()
+        return Answer(t(lang, "Extended."))
+
+    async def take_seat(self, table_id: int, seat_no: int, actor: Actor, lang: str) -> Answer:
+        """Someone not seated takes over a seat its player lost (``absent=replace``)."""
+        if not actor.started:
+            return Answer(t(lang, "Open the bot first, then you are seated."), alert=True)
+        async with self.tables.lock(table_id), self.store.transaction() as tx:
+            loaded = await self.tables._load(tx, table_id)
+            if loaded is None or loaded.row.status != "playing":
+                return Answer(t(lang, "This game is not running."), alert=True)
+            row, seats = loaded.row, loaded.seats
+            c = await self.row(tx, table_id)
+            if c.absent != "replace" or not handover.on_autopilot(row, seat_no) or not 0 <= seat_no < len(seats):
+                return Answer(t(lang, "This seat is not free."), alert=True)
+            if any(s.user_id == actor.user_id for s in seats):
+                return Answer(t(lang, "You are already at this table."), alert=True)
+            old = seats[seat_no].name
+            if seats[seat_no].user_id is not None:  # the lost player's hand messages must never reach the new one
+                gone = seats[seat_no].user_id
+                for message_id in await sql.forget_hand(tx, gone, f"h{row.id}:{seat_no}:"):
+                    await tx.enqueue(gone, "clear_markup", {"message_id": message_id})
+            seats[seat_no] = SeatRow(seat_no, actor.user_id, actor.name)
+            await tx.set_seats(row.id, seats)
+            row.ui["autopilot"] = [s for s in row.ui.get("autopilot", []) if s != seat_no]
+            c.missed.pop(str(seat_no), None)
+            await sql.save_clock(tx, c)
+            row.version += 1
+            state = self.tables._state(row)
+            await self.moved(tx, row, seats, state)
+            await tx.save_table(row)
+            self.tables._cache[row.id] = (row.version, state)
+            chat_lang = await tx.chat_lang(row.chat_id)
+            await out.send_text(tx, row.chat_id, "🙋 " + t(chat_lang, "{who} takes the seat of {old}.",
+                                                          who=words.name(actor.name), old=words.name(old)),
+                                thread_id=row.thread_id)
+            await self.tables._hand_message(tx, row, seats[seat_no], state, [s.name for s in seats],
+                                            live=state.to_act == seat_no, new=True)
+        self.tables.outbox.wake()
+        return Answer(t(lang, "You are in."))
+
+    # -- the player's DM: /mytables and /hand -------------------------------------------------
+    async def my_tables(self, user_id: int, lang: str) -> tuple[str, list[tuple[int, str]]]:
+        """The text of /mytables and one (table id, button label) per table; the tables where it is
+        the player's turn first, then by the nearest deadline."""
+        now = self.clock.now()
+        async with self.store.read() as tx:
+            rows = await tx.tables_of_user(user_id)
+            found = []
+            for row in rows:
+                seats = await tx.seats(row.id)
+                chat = await tx.chat_title(row.chat_id)
+                state = self.tables._state(row)
+                found.append((row, seats, chat, state.to_act))
+            clocks = await sql.clocks_of(tx, [r.id for r, *_ in found])
+        if not found:
+            return t(lang, "You are not playing at any table now."), []
+        entries = []
+        for row, seats, chat, to_act in found:
+            mine = to_act is not None and seats[to_act].user_id == user_id
+            c = clocks.get(row.id)
+            deadline = c.deadline if c else None
+            who = t(lang, "your turn") if mine else (
+                words.name(seats[to_act].name) if to_act is not None else "—")
+            if c is not None and c.paused:
+                left = t(lang, "paused")
+            elif deadline is not None:
+                left = t(lang, "{time} left", time=span(deadline - now, lang))
+            else:
+                left = t(lang, "no clock")
+            place = f"<b>{words.title(row.game, lang)}</b> — {words.name(chat or '?')}"
+            line = f"{'👉' if mine else '•'} {place}: {who}, {left}"
+            label = f"{'👉 ' if mine else ''}{words.title(row.game, lang)} · {plain_name(chat or '?')}"[:60]
+            entries.append((not mine, deadline if deadline is not None else float("inf"), row.id, line, label))
+        entries.sort(key=lambda e: (e[0], e[1], e[2]))
+        text = "\n".join([t(lang, "Your tables:")] + [e[3] for e in entries])
+        return text, [(e[2], e[4]) for e in entries]
+
+    async def resend_hand(self, user_id: int, table_id: int | None) -> int:
+        """Send the player's hand again as a new message (at one table, or at each table where it is
+        their turn, or every table); the old message's keyboard is taken off. Returns how many."""
+        async with self.store.read() as tx:
+            rows = await tx.tables_of_user(user_id)
+        ids = [r.id for r in rows if table_id is None or r.id == table_id]
+        if table_id is None:
+            mine = []
+            for r in rows:
+                to_act = self.tables._state(r).to_act
+                async with self.store.read() as tx:
+                    seats = await tx.seats(r.id)
+                if to_act is not None and seats[to_act].user_id == user_id:
+                    mine.append(r.id)
+            ids = mine or ids
+        sent = 0
+        for tid in ids:
+            async with self.tables.lock(tid), self.store.transaction() as tx:
+                loaded = await self.tables._load(tx, tid)
+                if loaded is None or loaded.row.status != "playing":
+                    continue
+                row, seats = loaded.row, loaded.seats
+                seat = next((s for s in seats if s.user_id == user_id), None)
+                if seat is None:
+                    continue
+                state = self.tables._state(row)
+                # The current hand message loses its keyboard; the next slot number makes a new message.
+                await out.clear_keyboard(tx, user_id, hand_slot(row, seat.seat))
+                numbers = row.ui.setdefault("hand_n", {})
+                numbers[str(seat.seat)] = int(numbers.get(str(seat.seat), 0)) + 1
+                live = state.to_act == seat.seat and seat.seat not in row.ui.get("autopilot", [])
+                await self.tables._hand_message(tx, row, seat, state, loaded.names, live=live, new=True)
+                await tx.save_table(row, touch=False)
+                sent += 1
+        if sent:
+            self.tables.outbox.wake()
+        return sent
+
+
+def lobby_clock_line(row: TableRow, lang: str, default_per_move: float) -> str:
+    """The lobby's line about the clock."""
+    ui = row.ui.get("clock") or {}
+    per_move, bank = float(ui.get("per_move", default_per_move)), float(ui.get("bank", 0.0))
+    strikes, absent = int(ui.get("strikes", 3)), ui.get("absent", "ai")
+    text = "⏱ " + describe(per_move, bank, lang)
+    if strikes and per_move > 0:
+        text += "; " + (t(lang, "after {n} missed moves in a row the AI takes the seat", n=strikes) if absent == "ai"
+                        else t(lang, "after {n} missed moves in a row the seat is offered to others", n=strikes))
+    return text
+
+
+def clock_line(row: TableRow, lang: str, now: float | None = None) -> str:
+    """One line for a table caption or a hand: the control, and (given ``now``) the time left."""
+    ui = row.ui.get("clock")
+    if not ui or float(ui.get("per_move", 0)) <= 0:
+        return ""
+    text = "⏱ " + describe(float(ui["per_move"]), float(ui.get("bank", 0)), lang)
+    if ui.get("paused"):
+        text += " · " + t(lang, "paused")
+    elif now is not None and ui.get("deadline") is not None:
+        text += " · " + t(lang, "{time} left", time=span(float(ui["deadline"]) - now, lang))
+    return text

@@ -1,0 +1,12 @@
+"""Names of the outbox slots a table's messages live in (shared by publishing and the clocks' /hand)."""
+
+from __future__ import annotations
+
+from bot.store.sqlite import TableRow
+
+
+def hand_slot(row: TableRow, seat: int, n: int | None = None) -> str:
+    """The slot of a seat's current hand message (a new one at each deal and each turn ping)."""
+    if n is None:
+        n = int(row.ui.get("hand_n", {}).get(str(seat), 0))
+    return f"h{row.id}:{seat}:{n}"
