@@ -306,8 +306,12 @@ class PgStore:
                 await conn.close()
         self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self.pool_size,
                                                server_settings=settings)
-        async with self._pool.acquire() as conn:
-            self.migrated = await upgrade(conn)
+        try:
+            async with self._pool.acquire() as conn:
+                self.migrated = await upgrade(conn)
+        except BaseException:
+            await self.close()
+            raise
         return self
 
     async def close(self) -> None:
