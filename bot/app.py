@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-import sqlite3
 import time
 from importlib import metadata
 from typing import Any
@@ -34,10 +33,11 @@ from bot.services.pictures import Pictures
 from bot.services.retention import Retention
 from bot.services.tables import Tables
 from bot.services.timers import Timers
+from bot.shared_limits import RedisLimiter, SharedLimitMiddleware
 from bot.store import inbox
-from bot.store.lock import AlreadyRunning, ProcessLock
+from bot.store.backend import Backend
+from bot.store.lock import AlreadyRunning
 from bot.store.migrate import SchemaTooNew
-from bot.store.sqlite import Store
 from bot.ui.i18n import LANGS, t
 from bot.webhook import WebhookServer, new_secret
 
@@ -66,13 +66,19 @@ class App:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.lock = ProcessLock(settings.database_path)
-        self.store = Store(settings.database_path, settings.sqlite_driver)
+        self.backend = Backend(settings)  # SQLite or PostgreSQL, and who may run on it (bot/store/backend.py)
+        self.store = self.backend.store
         session = None
         if settings.telegram_api_url:
             session = AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url.rstrip("/")))
         self.bot = Bot(settings.bot_token, session=session,
                        default=DefaultBotProperties(parse_mode=ParseMode.HTML, link_preview_is_disabled=True))
+        self.redis: Any = None
+        if settings.redis_url:  # several workers: Telegram's limits shared through Redis (bot/shared_limits.py)
+            import redis.asyncio as aioredis
+
+            self.redis = aioredis.from_url(settings.redis_url)
+            self.bot.session.middleware(SharedLimitMiddleware(RedisLimiter(self.redis)))
         limiter = RateLimiter(settings.per_chat_interval, settings.group_per_minute, settings.global_per_second)
         self.pictures = Pictures() if settings.pictures else None
         self.outbox = Outbox(self.store, self.bot, limiter, Pictures.render)
@@ -95,11 +101,11 @@ class App:
     async def start(self) -> None:
         """Lock the database, migrate it, learn the bot's name, wire the dispatcher, start the outbox and
         AI seats, and handle whatever a previous process received but did not finish."""
-        self.lock.acquire()
+        await self.backend.acquire()
         self._locked = True
         try:
             await self.store.open()
-        except sqlite3.DatabaseError as exc:
+        except self.backend.open_errors as exc:
             await self.store.close()
             raise StartError(f"cannot open the database {self.settings.database_path}: {exc}") from exc
         self._opened = True
@@ -262,8 +268,10 @@ class App:
             await self.store.close()
             self._opened = False
         await self.bot.session.close()
+        if self.redis is not None:
+            await self.redis.aclose()
         if self._locked:
-            self.lock.release()
+            await self.backend.release()
             self._locked = False
 
 

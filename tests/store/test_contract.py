@@ -203,8 +203,7 @@ async def test_blobs_slots_results_and_chat_migration(store):
         assert (await tx.chat_title(-100), await tx.chat_lang(-100)) == ("Old", "ru")
         assert (await tx.table(tid)).chat_id == -100
         assert [h.chat_id for h in await tx.heads()] == [-100]
-        rows = await tx.db.fetch("SELECT score FROM results ORDER BY seat") if hasattr(tx.db, "fetch") else \
-            await tx.db.execute_fetchall("SELECT score FROM results ORDER BY seat")
+        rows = await tx.db.execute_fetchall("SELECT score FROM results ORDER BY seat")
         assert [r["score"] for r in rows] == [11, -3]
 
 

@@ -97,7 +97,7 @@ async def test_postgres_from_the_previous_schema_keeps_a_game_in_progress():
                 assert await tx.actions(tid) == [[0, "bid:2"]] and await tx.user_lang(1) == "ru"
                 await tx.set_join_token(tid, "tok")
                 assert (await tx.token_table("tok")).id == tid
-                assert await tx.db.fetchval("SELECT version FROM schema_version") == latest()
+                assert await tx.conn.fetchval("SELECT version FROM schema_version") == latest()
             # a second start (another worker) applies nothing
             again = await PgStore(PG_URL, schema=schema).open()
             assert again.migrated == []
