@@ -44,6 +44,7 @@ from bot.webhook import WebhookServer, new_secret
 log = logging.getLogger(__name__)
 
 HEARTBEAT_EVERY = 15.0  # seconds; ``python -m bot health`` (Docker's HEALTHCHECK) reads the file's age
+ORPHAN_SWEEP = 2.0  # seconds between looks for updates a dead worker left (PostgreSQL, several workers)
 
 
 def version() -> str:
@@ -95,6 +96,7 @@ class App:
         self.retention: Retention | None = None
         self._polling: asyncio.Task[None] | None = None
         self._heartbeat: asyncio.Task[None] | None = None
+        self._sweep: asyncio.Task[None] | None = None
         self._stopping = False
         self._hurry = asyncio.Event()
 
@@ -138,6 +140,8 @@ class App:
         self.retention.start()
         resumed = await self.tables.resume()
         again = await self.intake.resume()
+        if self.settings.is_postgres:  # another worker may die with updates in hand: take them over
+            self._sweep = asyncio.create_task(self.intake.sweep(ORPHAN_SWEEP), name="inbox-sweep")
         self._heartbeat = asyncio.create_task(self._beat(), name="heartbeat")
         log.info("started as @%s (Kozyr %s); %d tables in play, %d updates to finish", me.username, version(),
                  resumed, again)
@@ -244,6 +248,9 @@ class App:
             self._polling.cancel()
             await asyncio.gather(self._polling, return_exceptions=True)
             self._polling = None
+        if self._sweep is not None:
+            self._sweep.cancel()
+            await asyncio.gather(self._sweep, return_exceptions=True)
         if self.intake is not None:
             await self.intake.drain(max(grace, 1.0))
         while self.dedup is not None and self.dedup.in_flight and time.monotonic() < deadline + 1:

@@ -17,6 +17,7 @@ Values are stored as in SQLite (JSON as text, flags as 0/1), so both stores retu
 from __future__ import annotations
 
 import json
+import random
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -29,6 +30,9 @@ from bot.store.pg_migrate import upgrade
 from bot.store.sqlite import LEAGUE_CHAT_TABLES, OutboxRow, SeatRow, TableRow, _outbox, _table
 
 POOL_SIZE = 10
+PRESENCE = 0x4B6F7A77  # pg_advisory_lock(PRESENCE, worker) is held by every live worker for its whole life
+LIVE = ("SELECT objid::bigint FROM pg_locks WHERE locktype = 'advisory' AND classid = "
+        f"{PRESENCE} AND objsubid = 2 AND granted")
 
 
 def _json(payload: dict[str, Any]) -> str:
@@ -38,8 +42,9 @@ def _json(payload: dict[str, Any]) -> str:
 class PgTx:
     """The queries of one transaction (``locking``: tables read are locked until it ends) or of one read."""
 
-    def __init__(self, conn: asyncpg.Connection, locking: bool) -> None:
+    def __init__(self, conn: asyncpg.Connection, locking: bool, worker: int = 0) -> None:
         self.conn = conn
+        self.worker = worker
         self.db = SqliteDialect(conn)  # for the modules that still write SQLite-flavoured SQL (pg_dialect.py)
         self._locking = locking
         self._last_outbox: int | None = None
@@ -218,13 +223,22 @@ class PgTx:
         await self.conn.execute("UPDATE outbox SET payload = $1 WHERE id = $2", _json(payload), row_id)
 
     async def heads(self, limit: int = 500) -> list[OutboxRow]:
-        """The oldest pending row of every chat; in a transaction, claimed (rows other workers hold: skipped)."""
-        claim = " FOR UPDATE OF o SKIP LOCKED" if self._locking else ""
+        """The oldest pending row of every chat, claimed for this worker: a head another live worker claimed
+        (it is sending it, or will) is left out, so is a row locked by a transaction in flight (SKIP LOCKED);
+        a dead worker's claims are taken over. Each chat is sent by one worker at a time, in order."""
         rows = await self.conn.fetch(
-            "SELECT o.* FROM outbox o WHERE o.status = 'pending' AND o.id IN "
-            "(SELECT MIN(id) FROM outbox WHERE status = 'pending' GROUP BY chat_id) ORDER BY o.id LIMIT $1" + claim,
-            limit)
-        return [_outbox(r) for r in rows]
+            "UPDATE outbox SET worker = $2 WHERE id IN (SELECT o.id FROM outbox o WHERE o.status = 'pending' "
+            "AND o.id IN (SELECT MIN(id) FROM outbox WHERE status = 'pending' GROUP BY chat_id) "
+            f"AND (o.worker IS NULL OR o.worker = $2 OR o.worker NOT IN ({LIVE})) "
+            "ORDER BY o.id LIMIT $1 FOR UPDATE OF o SKIP LOCKED) RETURNING *", limit, self.worker)
+        return sorted((_outbox(r) for r in rows), key=lambda r: r.id)
+
+    async def inbox_orphans(self) -> list[tuple[int, str]]:
+        """Updates taken by workers that died (or by none) before handling them, claimed for this worker."""
+        rows = await self.conn.fetch(
+            f"UPDATE inbox SET worker = $1 WHERE worker IS NULL OR (worker <> $1 AND worker NOT IN ({LIVE})) "
+            "RETURNING update_id, payload", self.worker)
+        return sorted((r["update_id"], r["payload"]) for r in rows)
 
     async def outbox_done(self, row: OutboxRow, slot_message: int | None = None, blob: str | None = None,
                           file_id: str | None = None) -> bool:
@@ -300,9 +314,13 @@ class PgStore:
         self.pool_size = pool_size
         self.migrated: list[str] = []
         self._pool: asyncpg.Pool | None = None
+        self.worker = random.randint(1, 2**31 - 1)  # this process, among the workers sharing the database
+        self._presence: asyncpg.Connection | None = None
 
     async def open(self) -> PgStore:
-        settings = {"search_path": self.schema} if self.schema else None
+        settings = {"kozyr.worker": str(self.worker)}
+        if self.schema:
+            settings["search_path"] = self.schema
         if self.schema:
             conn = await asyncpg.connect(self.url)
             try:
@@ -314,12 +332,17 @@ class PgStore:
         try:
             async with self._pool.acquire() as conn:
                 self.migrated = await upgrade(conn)
+            self._presence = await asyncpg.connect(self.url)
+            await self._presence.execute("SELECT pg_advisory_lock($1, $2)", PRESENCE, self.worker)
         except BaseException:
             await self.close()
             raise
         return self
 
     async def close(self) -> None:
+        if self._presence is not None:
+            await self._presence.close()  # from now on this worker's claims are free to take
+            self._presence = None
         if self._pool is not None:
             await self._pool.close()
             self._pool = None
@@ -332,11 +355,11 @@ class PgStore:
         async with self._pool.acquire() as conn, conn.transaction():
             if not durable:
                 await conn.execute("SET LOCAL synchronous_commit = off")
-            yield PgTx(conn, locking=True)
+            yield PgTx(conn, locking=True, worker=self.worker)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[PgTx]:
-        """Reads in one transaction that locks nothing."""
+        """Reads in one transaction that locks no table (``heads`` still claims what it returns)."""
         assert self._pool is not None, "store is not open"
-        async with self._pool.acquire() as conn, conn.transaction(readonly=True):
-            yield PgTx(conn, locking=False)
+        async with self._pool.acquire() as conn, conn.transaction():
+            yield PgTx(conn, locking=False, worker=self.worker)

@@ -58,7 +58,8 @@ CREATE TABLE outbox (
     payload     TEXT NOT NULL,
     status      TEXT NOT NULL DEFAULT 'pending',
     attempts    INTEGER NOT NULL DEFAULT 0,
-    error       TEXT
+    error       TEXT,
+    worker      BIGINT                       -- PostgreSQL only: the worker sending this chat's head (postgres.py)
 );
 CREATE INDEX outbox_pending ON outbox(status, chat_id, id);
 CREATE INDEX outbox_merge ON outbox(merge_key, id) WHERE status = 'pending';
