@@ -226,12 +226,16 @@ class PgTx:
         """The oldest pending row of every chat, claimed for this worker: a head another live worker claimed
         (it is sending it, or will) is left out, so is a row locked by a transaction in flight (SKIP LOCKED);
         a dead worker's claims are taken over. Each chat is sent by one worker at a time, in order."""
+        # Only rows not yet this worker's are written: a head claimed before costs a row lock, no new version.
         rows = await self.conn.fetch(
-            "UPDATE outbox SET worker = $2 WHERE id IN (SELECT o.id FROM outbox o WHERE o.status = 'pending' "
+            "WITH picked AS (SELECT o.* FROM outbox o WHERE o.status = 'pending' "
             "AND o.id IN (SELECT MIN(id) FROM outbox WHERE status = 'pending' GROUP BY chat_id) "
             f"AND (o.worker IS NULL OR o.worker = $2 OR o.worker NOT IN ({LIVE})) "
-            "ORDER BY o.id LIMIT $1 FOR UPDATE OF o SKIP LOCKED) RETURNING *", limit, self.worker)
-        return sorted((_outbox(r) for r in rows), key=lambda r: r.id)
+            "ORDER BY o.id LIMIT $1 FOR UPDATE OF o SKIP LOCKED), "
+            "claimed AS (UPDATE outbox SET worker = $2 FROM picked WHERE outbox.id = picked.id "
+            "AND picked.worker IS DISTINCT FROM $2) "
+            "SELECT * FROM picked ORDER BY id", limit, self.worker)
+        return [_outbox(r) for r in rows]
 
     async def inbox_orphans(self) -> list[tuple[int, str]]:
         """Updates taken by workers that died (or by none) before handling them, claimed for this worker."""

@@ -238,3 +238,36 @@ async def test_postgres_serialises_a_table_across_connections_and_skips_claimed_
 
         await asyncio.gather(first(), second())
         assert order == ["first saved", "second read v1"]
+
+
+async def test_postgres_workers_claim_chats_and_take_over_what_a_dead_worker_held(tmp_path):
+    from bot.store import inbox
+    from bot.store.postgres import PgStore
+    from tests.store.backends import PG_URL
+
+    async with opened("postgres", tmp_path) as a:
+        b = await PgStore(PG_URL, schema=a.schema).open()
+        try:
+            async with a.transaction() as tx:
+                await tx.enqueue(-1, "send", {"text": "1"})
+                await tx.enqueue(-1, "send", {"text": "2"})
+                await tx.enqueue(-2, "send", {"text": "3"})
+                assert await inbox.put(tx, 10, "{}")
+            async with a.read() as tx:
+                assert [h.payload["text"] for h in await tx.heads()] == ["1", "3"]  # both chats are a's now
+            async with b.read() as tx:
+                assert await tx.heads() == []  # a is alive: its chats stay with it
+                assert await inbox.waiting(tx) == []  # and so does the update it is handling
+            async with a.transaction() as tx:
+                first = (await tx.heads())[0]
+                assert await tx.outbox_done(first)
+            async with b.read() as tx:
+                assert [h.payload["text"] for h in await tx.heads()] == ["2"]  # chat -1's next row is free
+            await a.close()  # a dies (its presence lock goes with its connection)
+            async with b.read() as tx:
+                assert [h.payload["text"] for h in await tx.heads()] == ["2", "3"]
+                assert await inbox.waiting(tx) == [(10, "{}")]
+            async with b.read() as tx:
+                assert await inbox.waiting(tx) == []  # taken once
+        finally:
+            await b.close()
