@@ -31,8 +31,9 @@ from bot.store.sqlite import LEAGUE_CHAT_TABLES, OutboxRow, SeatRow, TableRow, _
 
 POOL_SIZE = 10
 PRESENCE = 0x4B6F7A77  # pg_advisory_lock(PRESENCE, worker) is held by every live worker for its whole life
-LIVE = ("SELECT objid::bigint FROM pg_locks WHERE locktype = 'advisory' AND classid = "
-        f"{PRESENCE} AND objsubid = 2 AND granted")
+# A worker is dead when its presence lock is free: a shared try-lock succeeds (held to the end of this
+# transaction, harmless). Cheap, unlike reading pg_locks, which takes every lock-manager partition.
+DEAD = f"pg_try_advisory_xact_lock_shared({PRESENCE}, {{col}}::int)"
 
 
 def _json(payload: dict[str, Any]) -> str:
@@ -230,7 +231,7 @@ class PgTx:
         rows = await self.conn.fetch(
             "WITH picked AS (SELECT o.* FROM outbox o WHERE o.status = 'pending' "
             "AND o.id IN (SELECT MIN(id) FROM outbox WHERE status = 'pending' GROUP BY chat_id) "
-            f"AND (o.worker IS NULL OR o.worker = $2 OR o.worker NOT IN ({LIVE})) "
+            f"AND (o.worker IS NULL OR o.worker = $2 OR {DEAD.format(col='o.worker')}) "
             "ORDER BY o.id LIMIT $1 FOR UPDATE OF o SKIP LOCKED), "
             "claimed AS (UPDATE outbox SET worker = $2 FROM picked WHERE outbox.id = picked.id "
             "AND picked.worker IS DISTINCT FROM $2) "
@@ -240,7 +241,7 @@ class PgTx:
     async def inbox_orphans(self) -> list[tuple[int, str]]:
         """Updates taken by workers that died (or by none) before handling them, claimed for this worker."""
         rows = await self.conn.fetch(
-            f"UPDATE inbox SET worker = $1 WHERE worker IS NULL OR (worker <> $1 AND worker NOT IN ({LIVE})) "
+            f"UPDATE inbox SET worker = $1 WHERE worker IS NULL OR (worker <> $1 AND {DEAD.format(col='worker')}) "
             "RETURNING update_id, payload", self.worker)
         return sorted((r["update_id"], r["payload"]) for r in rows)
 
