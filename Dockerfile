@@ -26,8 +26,11 @@ RUN apt-get update \
     && useradd --system --uid 10001 --home-dir /nonexistent --shell /usr/sbin/nologin kozyr \
     && mkdir /data && chown kozyr:kozyr /data
 # Dependencies first: this layer is rebuilt only when pyproject.toml changes, not on every code change.
+# EXTRAS=postgres adds that optional extra's packages (docker-compose.yml: PostgreSQL and Redis).
+ARG EXTRAS=""
 COPY pyproject.toml /tmp/pyproject.toml
-RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('/tmp/pyproject.toml', 'rb'))['project']['dependencies']))" \
+RUN EXTRAS="$EXTRAS" python -c "import os, tomllib; p = tomllib.load(open('/tmp/pyproject.toml', 'rb'))['project']; \
+print('\n'.join(p['dependencies'] + [d for e in filter(None, os.environ['EXTRAS'].split(',')) for d in p['optional-dependencies'][e]]))" \
         > /tmp/requirements.txt \
     && pip install --no-compile -r /tmp/requirements.txt \
     && rm /tmp/pyproject.toml /tmp/requirements.txt

@@ -74,6 +74,8 @@ def backup_command(args: list[str]) -> int:
         return fail(settings)
     from bot.store.backup import BackupError, backup
 
+    if settings.is_postgres:
+        return fail(["backup: the database is PostgreSQL; use pg_dump (python -m bot backup copies SQLite files)"])
     source, target = settings.database_path, Path(args[0])
     try:
         size = backup(source, target)
@@ -128,12 +130,13 @@ def main(argv: list[str] | None = None) -> int:
     problems = database_problems(settings.database_path)
     if problems:
         return fail(["cannot start:"] + problems)
-    from bot.store.lock import AlreadyRunning, ProcessLock
+    if not settings.is_postgres:  # PostgreSQL workers are checked by bot/store/backend.py at start
+        from bot.store.lock import AlreadyRunning, ProcessLock
 
-    try:
-        ProcessLock(settings.database_path).probe()
-    except AlreadyRunning as exc:
-        return fail([f"cannot start: {exc}"])
+        try:
+            ProcessLock(settings.database_path).probe()
+        except AlreadyRunning as exc:
+            return fail([f"cannot start: {exc}"])
     from bot import logs
 
     logs.setup(settings.log_level, settings.log_format)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-import sqlite3
 import time
 from importlib import metadata
 from typing import Any
@@ -36,16 +35,18 @@ from bot.services.outbox import Outbox, RateLimiter
 from bot.services.pictures import Pictures
 from bot.services.retention import Retention
 from bot.services.tables import Tables
+from bot.shared_limits import RedisLimiter, SharedLimitMiddleware
 from bot.store import inbox
-from bot.store.lock import AlreadyRunning, ProcessLock
+from bot.store.backend import Backend
+from bot.store.lock import AlreadyRunning
 from bot.store.migrate import SchemaTooNew
-from bot.store.sqlite import Store
 from bot.ui.i18n import LANGS, t
 from bot.webhook import WebhookServer, new_secret
 
 log = logging.getLogger(__name__)
 
 HEARTBEAT_EVERY = 15.0  # seconds; ``python -m bot health`` (Docker's HEALTHCHECK) reads the file's age
+ORPHAN_SWEEP = 2.0  # seconds between looks for updates a dead worker left (PostgreSQL, several workers)
 
 
 def version() -> str:
@@ -68,12 +69,19 @@ class App:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.lock = ProcessLock(settings.database_path)
-        self.store = Store(settings.database_path, settings.sqlite_driver)
+        self.backend = Backend(settings)  # SQLite or PostgreSQL, and who may run on it (bot/store/backend.py)
+        self.store = self.backend.store
         self.bot = self._make_bot(settings)
         # The outbox sends on its own HTTP connection pool: under load its sends would otherwise hold
         # every connection and a press's answerCallbackQuery would queue behind them until too old.
         self.outbox_bot = self._make_bot(settings)
+        self.redis: Any = None
+        if settings.redis_url:  # several workers: Telegram's limits shared through Redis (bot/shared_limits.py)
+            import redis.asyncio as aioredis
+
+            self.redis = aioredis.from_url(settings.redis_url)
+            for bot in (self.bot, self.outbox_bot):
+                bot.session.middleware(SharedLimitMiddleware(RedisLimiter(self.redis)))
         limiter = RateLimiter(settings.per_chat_interval, settings.group_per_minute, settings.global_per_second)
         self.pictures = Pictures() if settings.pictures else None
         self.outbox = Outbox(self.store, self.outbox_bot, limiter, Pictures.render)
@@ -90,6 +98,7 @@ class App:
         self.retention: Retention | None = None
         self._polling: asyncio.Task[None] | None = None
         self._heartbeat: asyncio.Task[None] | None = None
+        self._sweep: asyncio.Task[None] | None = None
         self._stopping = False
         self._hurry = asyncio.Event()
 
@@ -104,11 +113,11 @@ class App:
     async def start(self) -> None:
         """Lock the database, migrate it, learn the bot's name, wire the dispatcher, start the outbox and
         AI seats, and handle whatever a previous process received but did not finish."""
-        self.lock.acquire()
+        await self.backend.acquire()
         self._locked = True
         try:
             await self.store.open()
-        except sqlite3.DatabaseError as exc:
+        except self.backend.open_errors as exc:
             await self.store.close()
             raise StartError(f"cannot open the database {self.settings.database_path}: {exc}") from exc
         self._opened = True
@@ -145,6 +154,8 @@ class App:
         self.retention.start()
         resumed = await self.tables.resume()
         again = await self.intake.resume()
+        if self.settings.is_postgres:  # another worker may die with updates in hand: take them over
+            self._sweep = asyncio.create_task(self.intake.sweep(ORPHAN_SWEEP), name="inbox-sweep")
         self._heartbeat = asyncio.create_task(self._beat(), name="heartbeat")
         log.info("started as @%s (Kozyr %s); %d tables in play, %d updates to finish", me.username, version(),
                  resumed, again)
@@ -251,6 +262,9 @@ class App:
             self._polling.cancel()
             await asyncio.gather(self._polling, return_exceptions=True)
             self._polling = None
+        if self._sweep is not None:
+            self._sweep.cancel()
+            await asyncio.gather(self._sweep, return_exceptions=True)
         if self.intake is not None:
             await self.intake.drain(max(grace, 1.0))
         while self.dedup is not None and self.dedup.in_flight and time.monotonic() < deadline + 1:
@@ -276,8 +290,10 @@ class App:
             self._opened = False
         await self.bot.session.close()
         await self.outbox_bot.session.close()
+        if self.redis is not None:
+            await self.redis.aclose()
         if self._locked:
-            self.lock.release()
+            await self.backend.release()
             self._locked = False
 
 

@@ -31,7 +31,11 @@ class Settings(BaseSettings):
 
     bot_token: str = Field(default="", alias="BOT_TOKEN", description="the token from @BotFather (required)")
     database_url: str = Field(default="sqlite:///data/kozyr.sqlite3", alias="DATABASE_URL",
-                              description="SQLite file: sqlite:///relative/path or sqlite:////absolute/path")
+                              description="SQLite file: sqlite:///relative/path or sqlite:////absolute/path; "
+                                          "or PostgreSQL: postgresql://user@host/db (pip install kozyr[postgres])")
+    redis_url: str | None = Field(default=None, alias="REDIS_URL",
+                                  description="Redis for Telegram's limits shared by several workers "
+                                              "(redis://host:6379/0); without it, one worker")
     telegram_api_url: str | None = Field(default=None, alias="TELEGRAM_API_URL",
                                          description="another Bot API server (self-hosted or a test server)")
     webhook_url: str | None = Field(default=None, alias="WEBHOOK_URL",
@@ -90,8 +94,11 @@ class Settings(BaseSettings):
     @field_validator("database_url")
     @classmethod
     def _database(cls, value: str) -> str:
+        if value.startswith(("postgresql://", "postgres://")):
+            return value
         if not value.startswith("sqlite:///") or len(value) == len("sqlite:///"):
-            raise ValueError(f"only SQLite is supported: sqlite:///path/to/file.sqlite3 (got {mask_url(value)!r})")
+            raise ValueError("must be sqlite:///path/to/file.sqlite3 or postgresql://user@host/database "
+                             f"(got {mask_url(value)!r})")
         return value
 
     @field_validator("log_level")
@@ -123,8 +130,15 @@ class Settings(BaseSettings):
         return value or None
 
     @property
+    def is_postgres(self) -> bool:
+        return self.database_url.startswith(("postgresql://", "postgres://"))
+
+    @property
     def database_path(self) -> Path:
-        """The SQLite file named by DATABASE_URL (``sqlite:///relative`` or ``sqlite:////absolute``)."""
+        """The SQLite file named by DATABASE_URL (``sqlite:///relative`` or ``sqlite:////absolute``).
+        On PostgreSQL, ``data/postgres``: only its heartbeat file (``.alive``, for ``health``) lives there."""
+        if self.is_postgres:
+            return Path("data/postgres")
         return Path(self.database_url[len("sqlite:///"):])
 
 

@@ -64,6 +64,16 @@ class Intake:
             self._spawn(Update.model_validate_json(payload, context={"bot": self.bot}))
         return len(rows)
 
+    async def sweep(self, every: float) -> None:
+        """Several workers (PostgreSQL): every ``every`` seconds, handle what a worker that died had taken
+        (``inbox.waiting`` returns only dead workers' updates there). Until cancelled."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.resume()
+            except Exception:  # the database is away for a moment: the next sweep tries again
+                log.warning("could not look for updates left by a stopped worker", exc_info=True)
+
     def _spawn(self, update: Update) -> None:
         task = asyncio.create_task(self._handle(update), name=f"update-{update.update_id}")
         self.tasks.add(task)

@@ -17,6 +17,10 @@ async def put(tx: Tx, update_id: int, payload: str) -> bool:
 
 
 async def waiting(tx: Tx) -> list[tuple[int, str]]:
+    """What is left to handle; on PostgreSQL (several workers) only what dead workers left, now claimed."""
+    orphans = getattr(tx, "inbox_orphans", None)
+    if orphans is not None:
+        return await orphans()
     rows = await tx.db.execute_fetchall("SELECT update_id, payload FROM inbox ORDER BY update_id")
     return [(r["update_id"], r["payload"]) for r in rows]
 

@@ -202,7 +202,7 @@ async def test_a_second_process_on_the_same_database_refuses_to_start(tmp_path):
 
 
 async def test_bad_settings_are_one_line_each_and_never_echo_secrets(tmp_path):
-    env = {"PATH": "/usr/bin:/bin", "BOT_TOKEN": "abc", "DATABASE_URL": "postgresql://kozyr:hunter2secret@db/kozyr",
+    env = {"PATH": "/usr/bin:/bin", "BOT_TOKEN": "abc", "DATABASE_URL": "mysql://kozyr:hunter2secret@db/kozyr",
            "LOG_LEVEL": "LOUD", "KOZYR_AI_DELAY": "-1", "WEBHOOK_SECRET": "has spaces"}
     env["PYTHONPATH"] = ROOT.as_posix()
     process = await BotProcess.spawn(env, tmp_path / "bot.log", cwd=tmp_path)
@@ -213,7 +213,7 @@ async def test_bad_settings_are_one_line_each_and_never_echo_secrets(tmp_path):
     assert lines[0] == "kozyr: cannot start:"
     assert {line.split(":")[1].strip() for line in lines[1:]} == {
         "BOT_TOKEN", "DATABASE_URL", "LOG_LEVEL", "KOZYR_AI_DELAY", "WEBHOOK_SECRET"}, text
-    assert "hunter2secret" not in text and "postgresql://kozyr:***@db/kozyr" in text
+    assert "hunter2secret" not in text and "mysql://kozyr:***@db/kozyr" in text
     assert "has spaces" not in text
 
     process = await BotProcess.spawn({**env, "BOT_TOKEN": "", "DATABASE_URL": "sqlite:///x.db", "LOG_LEVEL": "INFO",

@@ -1,0 +1,121 @@
+"""Telegram's flood limits shared by every worker: token buckets in Redis, taken atomically by one Lua script.
+
+Why: each worker's own pacing (bot/services/outbox.py ``RateLimiter``) knows only its own sends; two
+workers each sending one message a second to a chat send two. Here a send first takes a token from the
+chat's bucket, the group's bucket (groups: 20 a minute) and the global one (30 a second), all or none,
+on the Redis server's clock, so the sum over workers stays under the limits. It is an aiogram request
+middleware: it sits on the Bot's session and needs no change to the code that sends.
+
+Token buckets allow a burst of ``cap`` then ``rate`` a second; Telegram counts over sliding windows,
+so each bucket is sized so that cap + rate * window stays within the limit in any window:
+per chat 1/s with no burst; per group cap 4 + 16/min = 20 a minute; global cap 5 + 25/s = 30 a second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextRequestMiddlewareType
+from aiogram.methods import TelegramMethod
+from aiogram.methods.base import TelegramType
+
+# KEYS: the buckets; ARGV: rate_1, cap_1, rate_2, cap_2, ... (tokens a second, bucket size).
+# Returns 0 when a token was taken from every bucket, else the milliseconds until one can be.
+TAKE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1e6
+local wait = 0
+local state = {}
+for i, key in ipairs(KEYS) do
+  local rate = tonumber(ARGV[2 * i - 1])
+  local cap = tonumber(ARGV[2 * i])
+  local got = redis.call('HMGET', key, 'tokens', 'ts')
+  local tokens = tonumber(got[1]) or cap
+  local ts = tonumber(got[2]) or now
+  tokens = math.min(cap, tokens + math.max(0, now - ts) * rate)
+  state[i] = tokens
+  if tokens < 1 then
+    wait = math.max(wait, (1 - tokens) / rate)
+  end
+end
+for i, key in ipairs(KEYS) do
+  local rate = tonumber(ARGV[2 * i - 1])
+  local cap = tonumber(ARGV[2 * i])
+  local tokens = state[i]
+  if wait == 0 then tokens = tokens - 1 end
+  redis.call('HSET', key, 'tokens', tostring(tokens), 'ts', tostring(now))
+  redis.call('PEXPIRE', key, math.ceil(cap / rate * 1000) + 1000)
+end
+return math.ceil(wait * 1000)
+"""
+
+
+@dataclass(frozen=True)
+class Bucket:
+    rate: float  # tokens a second
+    cap: float  # the largest burst
+
+
+@dataclass(frozen=True)
+class SharedLimits:
+    per_chat: Bucket = Bucket(1.0, 1.0)
+    per_group: Bucket = Bucket(16 / 60, 4.0)
+    overall: Bucket = Bucket(25.0, 5.0)
+
+
+class RedisLimiter:
+    """Takes a token for one outgoing message in ``chat_id``, waiting (asyncio) until every bucket has one."""
+
+    def __init__(self, redis: Any, prefix: str = "kozyr:limits", limits: SharedLimits | None = None) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self.limits = limits or SharedLimits()
+        self._take = redis.register_script(TAKE)
+        self.waited = 0  # how many sends had to wait (for /status and the bench)
+
+    def _buckets(self, chat_id: int) -> tuple[list[str], list[float]]:
+        chosen = [(f"{self.prefix}:chat:{chat_id}", self.limits.per_chat)]
+        if chat_id < 0:
+            chosen.append((f"{self.prefix}:group:{chat_id}", self.limits.per_group))
+        chosen.append((f"{self.prefix}:global", self.limits.overall))
+        keys = [k for k, _ in chosen]
+        args = [x for _, b in chosen for x in (b.rate, b.cap)]
+        return keys, args
+
+    async def try_take(self, chat_id: int) -> float:
+        """Take the tokens if all are there (0.0), else take nothing and return the seconds to wait."""
+        keys, args = self._buckets(chat_id)
+        return int(await self._take(keys=keys, args=args)) / 1000
+
+    async def take(self, chat_id: int) -> None:
+        while (wait := await self.try_take(chat_id)) > 0:
+            self.waited += 1
+            await asyncio.sleep(wait)
+
+
+COUNTED = ("send", "edit", "copy", "forward")  # the calls Telegram's flood limits count
+
+
+class SharedLimitMiddleware(BaseRequestMiddleware):
+    """Every counted call to a chat waits for its tokens (``bot.session.middleware(SharedLimitMiddleware(l))``)."""
+
+    def __init__(self, limiter: RedisLimiter) -> None:
+        self.limiter = limiter
+
+    async def __call__(self, make_request: NextRequestMiddlewareType[TelegramType], bot: Any,
+                       method: TelegramMethod[TelegramType]) -> Any:
+        chat_id = getattr(method, "chat_id", None)
+        name = type(method).__name__.lower()
+        if isinstance(chat_id, int) and name.startswith(COUNTED):
+            await self.limiter.take(chat_id)
+        return await make_request(bot, method)
+
+
+def workers_allowed(workers: int, redis_url: str | None) -> str | None:
+    """Why ``workers`` processes may not run (None: they may): without Redis the limits hold for one only."""
+    if workers > 1 and not redis_url:
+        return (f"KOZYR_WORKERS={workers} needs REDIS_URL: Telegram's limits are shared through Redis; "
+                "without it run one worker")
+    return None

@@ -1,0 +1,370 @@
+"""The PostgreSQL store: the store contract (bot/store/contract.py) for several workers on one database.
+
+Why a second store: SQLite allows one writing process, so one worker. Here any number of worker
+processes share the database, and everything that must happen once is serialised by PostgreSQL,
+never by process memory:
+
+- a table is locked for the rest of the transaction when a transaction reads it (``SELECT ... FOR
+  UPDATE``), so two workers handling presses on one table take turns, and moves on other tables run
+  side by side;
+- ``heads`` inside a transaction claims each chat's oldest outbox row with ``FOR UPDATE SKIP LOCKED``:
+  a row another worker is sending is skipped (and so is the rest of its chat, which keeps each chat's
+  queue in order), and a worker that dies releases its rows with its connection.
+
+Values are stored as in SQLite (JSON as text, flags as 0/1), so both stores return equal rows.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import asyncpg
+
+from bot.store.pg_dialect import SqliteDialect, translate
+from bot.store.pg_migrate import upgrade
+from bot.store.sqlite import LEAGUE_CHAT_TABLES, OutboxRow, SeatRow, TableRow, _outbox, _table
+
+POOL_SIZE = 10
+PRESENCE = 0x4B6F7A77  # pg_advisory_lock(PRESENCE, worker) is held by every live worker for its whole life
+# A worker is dead when its presence lock is free: a shared try-lock succeeds (held to the end of this
+# transaction, harmless). Cheap, unlike reading pg_locks, which takes every lock-manager partition.
+DEAD = f"pg_try_advisory_xact_lock_shared({PRESENCE}, {{col}}::int)"
+
+
+def _json(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+
+
+class PgTx:
+    """The queries of one transaction (``locking``: tables read are locked until it ends) or of one read."""
+
+    def __init__(self, conn: asyncpg.Connection, locking: bool, worker: int = 0) -> None:
+        self.conn = conn
+        self.worker = worker
+        self.db = SqliteDialect(conn)  # for the modules that still write SQLite-flavoured SQL (pg_dialect.py)
+        self._locking = locking
+        self._last_outbox: int | None = None
+
+    async def _one(self, sql: str, *args: Any) -> asyncpg.Record | None:
+        """A query in SQLite's dialect (``?``), as the SQLite store's ``_one``: for the league and retention."""
+        return await self.conn.fetchrow(translate(sql)[0], *args)
+
+    async def _all(self, sql: str, *args: Any) -> list[asyncpg.Record]:
+        return list(await self.conn.fetch(translate(sql)[0], *args))
+
+    # -- updates ------------------------------------------------------------------
+    async def seen_update(self, update_id: int) -> bool:
+        return await self.conn.fetchval("SELECT 1 FROM updates WHERE update_id = $1", update_id) is not None
+
+    async def mark_update(self, update_id: int) -> bool:
+        """Record an update as handled; False when it already was."""
+        done = await self.conn.fetchval("INSERT INTO updates(update_id) VALUES ($1) ON CONFLICT DO NOTHING "
+                                      "RETURNING 1", update_id)
+        return done is not None
+
+    # -- users and chats ----------------------------------------------------------
+    async def upsert_user(self, user_id: int, first_name: str, username: str | None, lang: str) -> None:
+        await self.conn.execute(
+            "INSERT INTO users(user_id, first_name, username, lang) VALUES ($1, $2, $3, $4) "
+            "ON CONFLICT(user_id) DO UPDATE SET first_name = excluded.first_name, username = excluded.username, "
+            "lang = CASE WHEN users.lang_set <> 0 THEN users.lang ELSE excluded.lang END",
+            user_id, first_name, username, lang)
+
+    async def user(self, user_id: int) -> asyncpg.Record | None:
+        return await self.conn.fetchrow("SELECT * FROM users WHERE user_id = $1", user_id)
+
+    async def set_user_started(self, user_id: int, started: bool = True) -> None:
+        await self.conn.execute("UPDATE users SET started = $1, blocked = CASE WHEN $1 = 1 THEN 0 ELSE blocked END "
+                              "WHERE user_id = $2", int(started), user_id)
+
+    async def set_user_blocked(self, user_id: int) -> None:
+        await self.conn.execute("UPDATE users SET blocked = 1, started = 0 WHERE user_id = $1", user_id)
+
+    async def set_user_lang(self, user_id: int, lang: str) -> None:
+        await self.conn.execute("UPDATE users SET lang = $1, lang_set = 1 WHERE user_id = $2", lang, user_id)
+
+    async def user_lang(self, user_id: int) -> str:
+        return await self.conn.fetchval("SELECT lang FROM users WHERE user_id = $1", user_id) or "en"
+
+    async def ensure_chat(self, chat_id: int, title: str, lang: str) -> None:
+        await self.conn.execute("INSERT INTO chats(chat_id, title, lang) VALUES ($1, $2, $3) "
+                              "ON CONFLICT(chat_id) DO UPDATE SET title = excluded.title", chat_id, title, lang)
+
+    async def chat_title(self, chat_id: int) -> str:
+        title = await self.conn.fetchval("SELECT title FROM chats WHERE chat_id = $1", chat_id)
+        return title if title is not None else ""
+
+    async def chat_lang(self, chat_id: int) -> str:
+        return await self.conn.fetchval("SELECT lang FROM chats WHERE chat_id = $1", chat_id) or "en"
+
+    async def set_chat_lang(self, chat_id: int, lang: str) -> None:
+        await self.conn.execute("INSERT INTO chats(chat_id, lang) VALUES ($1, $2) "
+                              "ON CONFLICT(chat_id) DO UPDATE SET lang = excluded.lang", chat_id, lang)
+
+    async def migrate_chat(self, old_id: int, new_id: int) -> None:
+        """A group became a supergroup: everything of the old id moves to the new one."""
+        await self.conn.execute("INSERT INTO chats(chat_id, title, lang) SELECT $1, title, lang FROM chats "
+                              "WHERE chat_id = $2 ON CONFLICT DO NOTHING", new_id, old_id)
+        for table in ("tables", "outbox", "results", *LEAGUE_CHAT_TABLES):
+            await self.conn.execute(f"UPDATE {table} SET chat_id = $1 WHERE chat_id = $2", new_id, old_id)
+        await self.conn.execute("DELETE FROM slots WHERE chat_id = $1", old_id)
+
+    # -- tables and seats ---------------------------------------------------------
+    async def create_table(self, chat_id: int, thread_id: int, game: str, creator_id: int,
+                           options: dict[str, Any], seed: int) -> int:
+        now = time.time()
+        return int(await self.conn.fetchval(
+            "INSERT INTO tables(chat_id, thread_id, game, status, creator_id, options, seed, created_at, updated_at) "
+            "VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, $7) RETURNING id",
+            chat_id, thread_id, game, creator_id, json.dumps(options), seed, now))
+
+    async def _locked_table(self, sql: str, *args: Any) -> TableRow | None:
+        row = await self.conn.fetchrow(sql + (" FOR UPDATE OF t" if self._locking else ""), *args)
+        return _table(row) if row else None
+
+    async def open_table(self, chat_id: int, thread_id: int) -> TableRow | None:
+        return await self._locked_table("SELECT * FROM tables t WHERE chat_id = $1 AND thread_id = $2 "
+                                        "AND status IN ('lobby', 'playing')", chat_id, thread_id)
+
+    async def last_table(self, chat_id: int, thread_id: int) -> TableRow | None:
+        return await self._locked_table("SELECT * FROM tables t WHERE chat_id = $1 AND thread_id = $2 "
+                                        "ORDER BY id DESC LIMIT 1", chat_id, thread_id)
+
+    async def table(self, table_id: int) -> TableRow | None:
+        return await self._locked_table("SELECT * FROM tables t WHERE id = $1", table_id)
+
+    async def open_tables_of_chat(self, chat_id: int) -> list[TableRow]:
+        rows = await self.conn.fetch("SELECT * FROM tables WHERE chat_id = $1 AND status IN ('lobby', 'playing') "
+                                   "ORDER BY id", chat_id)
+        return [_table(r) for r in rows]
+
+    async def playing_tables(self) -> list[TableRow]:
+        return [_table(r) for r in await self.conn.fetch("SELECT * FROM tables WHERE status = 'playing' ORDER BY id")]
+
+    async def save_table(self, table: TableRow, touch: bool = True) -> None:
+        if touch:
+            table.updated_at = time.time()
+        await self.conn.execute(
+            "UPDATE tables SET status = $1, options = $2, version = $3, state = $4, ui = $5, updated_at = $6 "
+            "WHERE id = $7",
+            table.status, json.dumps(table.options), table.version,
+            json.dumps(table.state, separators=(",", ":")) if table.state is not None else None,
+            json.dumps(table.ui), table.updated_at, table.id)
+
+    async def seats(self, table_id: int) -> list[SeatRow]:
+        rows = await self.conn.fetch("SELECT seat, user_id, name FROM seats WHERE table_id = $1 ORDER BY seat",
+                                   table_id)
+        return [SeatRow(r["seat"], r["user_id"], r["name"]) for r in rows]
+
+    async def set_seats(self, table_id: int, seats: list[SeatRow]) -> None:
+        await self.conn.execute("DELETE FROM seats WHERE table_id = $1", table_id)
+        await self.conn.executemany("INSERT INTO seats(table_id, seat, user_id, name) VALUES ($1, $2, $3, $4)",
+                                  [(table_id, i, s.user_id, s.name) for i, s in enumerate(seats)])
+
+    async def tables_of_user(self, user_id: int) -> list[TableRow]:
+        rows = await self.conn.fetch("SELECT t.* FROM tables t JOIN seats s ON s.table_id = t.id "
+                                   "WHERE s.user_id = $1 AND t.status = 'playing' ORDER BY t.id", user_id)
+        return [_table(r) for r in rows]
+
+    async def set_join_token(self, table_id: int, token: str) -> None:
+        # INSERT OR REPLACE in SQLite drops every row that conflicts on either unique column.
+        await self.conn.execute("DELETE FROM join_tokens WHERE token = $1 OR table_id = $2", token, table_id)
+        await self.conn.execute("INSERT INTO join_tokens(token, table_id) VALUES ($1, $2)", token, table_id)
+
+    async def join_token(self, table_id: int) -> str | None:
+        return await self.conn.fetchval("SELECT token FROM join_tokens WHERE table_id = $1", table_id)
+
+    async def token_table(self, token: str) -> TableRow | None:
+        return await self._locked_table("SELECT t.* FROM join_tokens j JOIN tables t ON t.id = j.table_id "
+                                        "WHERE j.token = $1", token)
+
+    # -- the action log -----------------------------------------------------------
+    async def append_action(self, table_id: int, idx: int, seat: int, action: str) -> None:
+        await self.conn.execute("INSERT INTO actions(table_id, idx, seat, action, at) VALUES ($1, $2, $3, $4, $5)",
+                              table_id, idx, seat, action, time.time())
+
+    async def action_count(self, table_id: int) -> int:
+        return int(await self.conn.fetchval("SELECT COALESCE(MAX(idx) + 1, 0) FROM actions WHERE table_id = $1",
+                                          table_id))
+
+    async def actions(self, table_id: int) -> list[list[Any]]:
+        rows = await self.conn.fetch("SELECT seat, action FROM actions WHERE table_id = $1 ORDER BY idx", table_id)
+        return [[r["seat"], r["action"]] for r in rows]
+
+    # -- the outbox -----------------------------------------------------------------
+    async def enqueue(self, chat_id: int, method: str, payload: dict[str, Any], slot: str | None = None,
+                      merge_key: str | None = None) -> None:
+        data = _json(payload)
+        if merge_key is not None:
+            merged = await self.conn.fetchval(
+                "UPDATE outbox SET payload = $1 WHERE id = (SELECT id FROM outbox WHERE merge_key = $2 "
+                "AND status = 'pending' ORDER BY id DESC LIMIT 1) RETURNING id", data, merge_key)
+            if merged is not None:
+                return
+        self._last_outbox = await self.conn.fetchval(
+            "INSERT INTO outbox(chat_id, method, slot, merge_key, payload) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+            chat_id, method, slot, merge_key, data)
+
+    async def pending(self, merge_key: str) -> OutboxRow | None:
+        row = await self.conn.fetchrow("SELECT * FROM outbox WHERE merge_key = $1 AND status = 'pending' "
+                                     "ORDER BY id DESC LIMIT 1", merge_key)
+        return _outbox(row) if row else None
+
+    async def tag_last(self, merge_key: str) -> None:
+        """Give the row this transaction inserted last a merge key."""
+        if self._last_outbox is not None:
+            await self.conn.execute("UPDATE outbox SET merge_key = $1 WHERE id = $2", merge_key, self._last_outbox)
+
+    async def set_payload(self, row_id: int, payload: dict[str, Any]) -> None:
+        await self.conn.execute("UPDATE outbox SET payload = $1 WHERE id = $2", _json(payload), row_id)
+
+    async def heads(self, limit: int = 500) -> list[OutboxRow]:
+        """The oldest pending row of every chat, claimed for this worker: a head another live worker claimed
+        (it is sending it, or will) is left out, so is a row locked by a transaction in flight (SKIP LOCKED);
+        a dead worker's claims are taken over. Each chat is sent by one worker at a time, in order."""
+        # Only rows not yet this worker's are written: a head claimed before costs a row lock, no new version.
+        rows = await self.conn.fetch(
+            "WITH picked AS (SELECT o.* FROM outbox o WHERE o.status = 'pending' "
+            "AND o.id IN (SELECT MIN(id) FROM outbox WHERE status = 'pending' GROUP BY chat_id) "
+            f"AND (o.worker IS NULL OR o.worker = $2 OR {DEAD.format(col='o.worker')}) "
+            "ORDER BY o.id LIMIT $1 FOR UPDATE OF o SKIP LOCKED), "
+            "claimed AS (UPDATE outbox SET worker = $2 FROM picked WHERE outbox.id = picked.id "
+            "AND picked.worker IS DISTINCT FROM $2) "
+            "SELECT * FROM picked ORDER BY id", limit, self.worker)
+        return [_outbox(r) for r in rows]
+
+    async def inbox_orphans(self) -> list[tuple[int, str]]:
+        """Updates taken by workers that died (or by none) before handling them, claimed for this worker."""
+        rows = await self.conn.fetch(
+            f"UPDATE inbox SET worker = $1 WHERE worker IS NULL OR (worker <> $1 AND {DEAD.format(col='worker')}) "
+            "RETURNING update_id, payload", self.worker)
+        return sorted((r["update_id"], r["payload"]) for r in rows)
+
+    async def outbox_done(self, row: OutboxRow, slot_message: int | None = None, blob: str | None = None,
+                          file_id: str | None = None) -> bool:
+        """As SQLite's: a row merged with newer content while in flight stays (an edit, or the newer lines)."""
+        if row.slot is not None and slot_message is not None:
+            await self.set_slot(row.slot, row.chat_id, slot_message)
+        if blob is not None and file_id is not None:
+            await self.set_blob_file_id(blob, file_id)
+        deleted = await self.conn.fetchval("DELETE FROM outbox WHERE id = $1 AND payload = $2 RETURNING id",
+                                         row.id, _json(row.payload))
+        if deleted is not None:
+            return True
+        if row.slot is None:
+            current = await self.conn.fetchval("SELECT payload FROM outbox WHERE id = $1", row.id)
+            if current is not None:
+                payload = json.loads(current)
+                payload["text"] = payload.get("text", "")[len(row.payload.get("text", "")):].lstrip("\n")
+                await self.set_payload(row.id, payload)
+            return False
+        edit = {"send": "edit", "photo": "edit_photo"}.get(row.method, row.method)
+        await self.conn.execute("UPDATE outbox SET method = $1 WHERE id = $2", edit, row.id)
+        return False
+
+    async def outbox_attempted(self, row_id: int, error: str) -> None:
+        await self.conn.execute("UPDATE outbox SET attempts = attempts + 1, error = $1 WHERE id = $2", error, row_id)
+
+    async def outbox_failed(self, row_id: int, error: str) -> None:
+        await self.conn.execute("UPDATE outbox SET status = 'failed', error = $1 WHERE id = $2", error, row_id)
+
+    async def outbox_counts(self) -> dict[str, int]:
+        rows = await self.conn.fetch("SELECT status, COUNT(*) AS n FROM outbox GROUP BY status")
+        return {r["status"]: int(r["n"]) for r in rows}
+
+    async def set_slot(self, slot: str, chat_id: int, message_id: int) -> None:
+        await self.conn.execute("INSERT INTO slots(slot, chat_id, message_id) VALUES ($1, $2, $3) ON CONFLICT(slot) "
+                              "DO UPDATE SET chat_id = excluded.chat_id, message_id = excluded.message_id",
+                              slot, chat_id, message_id)
+
+    async def slot_message(self, slot: str) -> int | None:
+        return await self.conn.fetchval("SELECT message_id FROM slots WHERE slot = $1", slot)
+
+    async def put_blob(self, key: str, data: bytes) -> None:
+        await self.conn.execute("INSERT INTO blobs(key, data) VALUES ($1, $2) ON CONFLICT DO NOTHING", key, data)
+
+    async def blob(self, key: str) -> tuple[bytes, str | None]:
+        row = await self.conn.fetchrow("SELECT data, file_id FROM blobs WHERE key = $1", key)
+        if row is None:
+            raise KeyError(key)
+        return bytes(row["data"]), row["file_id"]
+
+    async def set_blob_file_id(self, key: str, file_id: str) -> None:
+        await self.conn.execute("UPDATE blobs SET file_id = $1 WHERE key = $2", file_id, key)
+
+    # -- results --------------------------------------------------------------------
+    async def add_results(self, table: TableRow, seats: list[SeatRow], scores: list[int], places: list[int]) -> None:
+        now = time.time()
+        await self.conn.executemany(
+            "INSERT INTO results(table_id, seat, chat_id, game, user_id, name, score, place, players, finished_at) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT(table_id, seat) DO UPDATE SET "
+            "chat_id = excluded.chat_id, game = excluded.game, user_id = excluded.user_id, name = excluded.name, "
+            "score = excluded.score, place = excluded.place, players = excluded.players, "
+            "finished_at = excluded.finished_at",
+            [(table.id, s.seat, table.chat_id, table.game, s.user_id, s.name, scores[s.seat], places[s.seat],
+              len(seats), now) for s in seats])
+
+
+class PgStore:
+    """A pool of connections to one PostgreSQL database (optionally one schema of it)."""
+
+    def __init__(self, url: str, schema: str | None = None, pool_size: int = POOL_SIZE) -> None:
+        self.url = url
+        self.schema = schema
+        self.pool_size = pool_size
+        self.migrated: list[str] = []
+        self._pool: asyncpg.Pool | None = None
+        self.worker = random.randint(1, 2**31 - 1)  # this process, among the workers sharing the database
+        self._presence: asyncpg.Connection | None = None
+
+    async def open(self) -> PgStore:
+        settings = {"kozyr.worker": str(self.worker)}
+        if self.schema:
+            settings["search_path"] = self.schema
+        if self.schema:
+            conn = await asyncpg.connect(self.url)
+            try:
+                await conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
+            finally:
+                await conn.close()
+        self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self.pool_size,
+                                               server_settings=settings)
+        try:
+            async with self._pool.acquire() as conn:
+                self.migrated = await upgrade(conn)
+            self._presence = await asyncpg.connect(self.url)
+            await self._presence.execute("SELECT pg_advisory_lock($1, $2)", PRESENCE, self.worker)
+        except BaseException:
+            await self.close()
+            raise
+        return self
+
+    async def close(self) -> None:
+        if self._presence is not None:
+            await self._presence.close()  # from now on this worker's claims are free to take
+            self._presence = None
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+
+    @asynccontextmanager
+    async def transaction(self, durable: bool = True) -> AsyncIterator[PgTx]:
+        """One transaction; committed on success, rolled back on any error. ``durable=False`` (bookkeeping
+        whose loss costs a repeat) commits without waiting for the WAL flush (synchronous_commit off)."""
+        assert self._pool is not None, "store is not open"
+        async with self._pool.acquire() as conn, conn.transaction():
+            if not durable:
+                await conn.execute("SET LOCAL synchronous_commit = off")
+            yield PgTx(conn, locking=True, worker=self.worker)
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[PgTx]:
+        """Reads in one transaction that locks no table (``heads`` still claims what it returns)."""
+        assert self._pool is not None, "store is not open"
+        async with self._pool.acquire() as conn, conn.transaction():
+            yield PgTx(conn, locking=False, worker=self.worker)

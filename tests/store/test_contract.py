@@ -1,0 +1,273 @@
+"""One behaviour suite over both stores: what a service sees must not depend on the database.
+
+A query added to one store and not the other, or answering differently, fails here (the lead mirrors
+flow/clocks changes into bot/store/postgres.py against this suite).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+
+import pytest
+
+from bot.store.contract import StoreTx, contract_methods
+from bot.store.postgres import PgTx
+from bot.store.sqlite import SeatRow, Tx
+from tests.store.backends import opened
+
+KINDS = ["sqlite", "postgres"]
+
+
+def public(cls: type) -> set[str]:
+    return {n for n, f in inspect.getmembers(cls, inspect.isfunction) if not n.startswith("_")}
+
+
+def test_the_contract_lists_every_query_of_the_sqlite_store():
+    assert public(Tx) == set(contract_methods()), "add the new query to bot/store/contract.py and postgres.py"
+
+
+@pytest.mark.parametrize("cls", [Tx, PgTx], ids=["sqlite", "postgres"])
+def test_each_store_has_every_query_with_the_contract_parameters(cls):
+    missing = set(contract_methods()) - public(cls)
+    assert not missing, f"{cls.__module__}.{cls.__name__} lacks {sorted(missing)}"
+    for name in contract_methods():
+        want = list(inspect.signature(getattr(StoreTx, name)).parameters.items())
+        got = list(inspect.signature(getattr(cls, name)).parameters.items())
+        assert [(n, p.default, p.kind) for n, p in got] == [(n, p.default, p.kind) for n, p in want], name
+        assert inspect.iscoroutinefunction(getattr(cls, name)), name
+
+
+@pytest.fixture(params=KINDS)
+async def store(request, tmp_path):
+    async with opened(request.param, tmp_path) as s:
+        yield s
+
+
+async def test_updates_are_marked_once(store):
+    async with store.transaction() as tx:
+        assert not await tx.seen_update(7)
+        assert await tx.mark_update(7) is True
+        assert await tx.mark_update(7) is False
+    async with store.read() as tx:
+        assert await tx.seen_update(7)
+
+
+async def test_users_keep_a_chosen_language_and_flags(store):
+    async with store.transaction() as tx:
+        await tx.upsert_user(1, "Ann", "ann", "ru")
+        await tx.upsert_user(1, "Anna", None, "en")
+        assert await tx.user_lang(1) == "en"
+        await tx.set_user_lang(1, "ru")
+        await tx.upsert_user(1, "Anna", "a", "en")
+        await tx.set_user_started(1)
+        await tx.set_user_blocked(1)
+    async with store.read() as tx:
+        user = await tx.user(1)
+        assert (user["first_name"], user["username"], user["lang"], user["started"], user["blocked"]) == \
+            ("Anna", "a", "ru", 0, 1)
+        assert await tx.user(2) is None and await tx.user_lang(2) == "en"
+    async with store.transaction() as tx:
+        await tx.set_user_started(1, True)
+        user = await tx.user(1)
+        assert (user["started"], user["blocked"]) == (1, 0)
+
+
+async def test_chats_titles_and_languages(store):
+    async with store.transaction() as tx:
+        await tx.ensure_chat(-5, "Group", "ru")
+        await tx.ensure_chat(-5, "Renamed", "en")
+        await tx.set_chat_lang(-6, "ru")
+    async with store.read() as tx:
+        assert (await tx.chat_title(-5), await tx.chat_lang(-5)) == ("Renamed", "ru")
+        assert (await tx.chat_title(-6), await tx.chat_lang(-6)) == ("", "ru")
+        assert (await tx.chat_title(-7), await tx.chat_lang(-7)) == ("", "en")
+
+
+async def test_tables_seats_and_one_open_table_per_topic(store):
+    async with store.transaction() as tx:
+        tid = await tx.create_table(-5, 0, "carnival", 1, {"quarters": 1}, 42)
+        other = await tx.create_table(-5, 9, "oh_hell", 2, {}, 43)
+        await tx.set_seats(tid, [SeatRow(0, 1, "Ann"), SeatRow(1, None, "AI")])
+        table = await tx.table(tid)
+        table.status, table.version, table.state, table.ui = "playing", 3, {"x": [1, 2]}, {"m": 5}
+        await tx.save_table(table)
+    assert other > tid
+    async with store.read() as tx:
+        got = await tx.table(tid)
+        assert (got.chat_id, got.game, got.status, got.options, got.seed, got.version, got.state, got.ui) == \
+            (-5, "carnival", "playing", {"quarters": 1}, 42, 3, {"x": [1, 2]}, {"m": 5})
+        assert got.updated_at > 0
+        assert (await tx.open_table(-5, 0)).id == tid
+        assert (await tx.last_table(-5, 9)).id == other
+        assert [t.id for t in await tx.open_tables_of_chat(-5)] == [tid, other]
+        assert [t.id for t in await tx.playing_tables()] == [tid]
+        assert [t.id for t in await tx.tables_of_user(1)] == [tid]
+        assert await tx.tables_of_user(2) == []
+        seats = await tx.seats(tid)
+        assert [(s.seat, s.user_id, s.name, s.is_ai) for s in seats] == [(0, 1, "Ann", False), (1, None, "AI", True)]
+        assert await tx.table(999) is None and await tx.open_table(-5, 1) is None
+    with pytest.raises(Exception) as err:
+        async with store.transaction() as tx:
+            await tx.create_table(-5, 0, "carnival", 1, {}, 1)
+    assert "unique" in str(err.value).lower() or "UniqueViolation" in type(err.value).__name__
+    async with store.read() as tx:  # the failed transaction left nothing behind
+        assert len(await tx.open_tables_of_chat(-5)) == 2
+
+
+async def test_a_failed_transaction_changes_nothing(store):
+    with pytest.raises(RuntimeError):
+        async with store.transaction() as tx:
+            await tx.create_table(-1, 0, "carnival", 1, {}, 1)
+            await tx.enqueue(-1, "send", {"text": "x"})
+            raise RuntimeError("boom")
+    async with store.read() as tx:
+        assert await tx.open_table(-1, 0) is None and await tx.heads() == []
+
+
+async def test_join_tokens_replace_and_forged_tokens_open_nothing(store):
+    async with store.transaction() as tx:
+        tid = await tx.create_table(-5, 0, "carnival", 1, {}, 1)
+        await tx.set_join_token(tid, "aaa")
+        await tx.set_join_token(tid, "bbb")
+    async with store.read() as tx:
+        assert await tx.join_token(tid) == "bbb"
+        assert (await tx.token_table("bbb")).id == tid
+        assert await tx.token_table("aaa") is None and await tx.join_token(tid + 1) is None
+
+
+async def test_the_action_log(store):
+    async with store.transaction() as tx:
+        tid = await tx.create_table(-5, 0, "carnival", 1, {}, 1)
+        assert await tx.action_count(tid) == 0
+        await tx.append_action(tid, 0, 2, "bid:3")
+        await tx.append_action(tid, 1, 0, "play:AS")
+    async with store.read() as tx:
+        assert await tx.action_count(tid) == 2
+        assert await tx.actions(tid) == [[2, "bid:3"], [0, "play:AS"]]
+
+
+async def test_outbox_merges_claims_heads_per_chat_and_records_delivery(store):
+    async with store.transaction() as tx:
+        await tx.enqueue(-1, "send", {"text": "a"}, slot="s1", merge_key="k1")
+        await tx.enqueue(-1, "send", {"text": "b"}, slot="s1", merge_key="k1")  # merged into the pending row
+        await tx.enqueue(-2, "send", {"text": "log"})
+        await tx.tag_last("log:-2")
+        await tx.enqueue(-1, "edit", {"text": "c"})
+    async with store.read() as tx:
+        heads = await tx.heads()
+        assert [(h.chat_id, h.payload, h.slot, h.merge_key) for h in heads] == \
+            [(-1, {"text": "b"}, "s1", "k1"), (-2, {"text": "log"}, None, "log:-2")]
+        assert (await tx.pending("log:-2")).id == heads[1].id
+        assert len(await tx.heads(1)) == 1
+    first, log = heads
+    async with store.transaction() as tx:
+        await tx.enqueue(-1, "send", {"text": "newer"}, merge_key="k1")  # merged while in flight
+        await tx.set_payload(log.id, {"text": "log\nmore"})
+        assert await tx.outbox_done(first, slot_message=77) is False  # stays, as an edit of message 77
+        assert await tx.outbox_done(log) is False  # stays with only the lines added since
+    async with store.read() as tx:
+        assert await tx.slot_message("s1") == 77
+        heads = await tx.heads()
+        assert [(h.method, h.payload) for h in heads] == [("edit", {"text": "newer"}), ("send", {"text": "more"})]
+    async with store.transaction() as tx:
+        assert await tx.outbox_done(heads[0]) is True
+        await tx.outbox_attempted(heads[1].id, "timeout")
+        await tx.outbox_failed(heads[1].id, "403")
+    async with store.read() as tx:
+        heads = await tx.heads()
+        assert [(h.method, h.payload, h.attempts) for h in heads] == [("edit", {"text": "c"}, 0)]
+        assert await tx.outbox_counts() == {"pending": 1, "failed": 1}
+
+
+async def test_blobs_slots_results_and_chat_migration(store):
+    async with store.transaction() as tx:
+        await tx.put_blob("k", b"\x00png")
+        await tx.put_blob("k", b"other")
+        await tx.set_blob_file_id("k", "F1")
+        await tx.set_slot("s", -1, 5)
+        await tx.set_slot("s", -1, 6)
+        await tx.ensure_chat(-1, "Old", "ru")
+        tid = await tx.create_table(-1, 0, "carnival", 1, {}, 1)
+        table = await tx.table(tid)
+        seats = [SeatRow(0, 1, "Ann"), SeatRow(1, None, "AI")]
+        await tx.add_results(table, seats, [10, -3], [1, 2])
+        await tx.add_results(table, seats, [11, -3], [1, 2])
+        await tx.enqueue(-1, "send", {"text": "x"})
+        await tx.migrate_chat(-1, -100)
+    async with store.read() as tx:
+        assert await tx.blob("k") == (b"\x00png", "F1")
+        with pytest.raises(KeyError):
+            await tx.blob("nope")
+        assert await tx.slot_message("s") is None  # the old chat's messages are forgotten
+        assert (await tx.chat_title(-100), await tx.chat_lang(-100)) == ("Old", "ru")
+        assert (await tx.table(tid)).chat_id == -100
+        assert [h.chat_id for h in await tx.heads()] == [-100]
+        rows = await tx.db.execute_fetchall("SELECT score FROM results ORDER BY seat")
+        assert [r["score"] for r in rows] == [11, -3]
+
+
+@pytest.mark.parametrize("kind", ["postgres"])
+async def test_postgres_serialises_a_table_across_connections_and_skips_claimed_outbox_rows(kind, tmp_path):
+    async with opened(kind, tmp_path) as store:
+        async with store.transaction() as tx:
+            tid = await tx.create_table(-1, 0, "carnival", 1, {}, 1)
+            await tx.enqueue(-1, "send", {"text": "1"})
+            await tx.enqueue(-1, "send", {"text": "2"})
+            await tx.enqueue(-2, "send", {"text": "3"})
+        order: list[str] = []
+        holding = asyncio.Event()
+
+        async def first() -> None:
+            async with store.transaction() as tx:
+                table = await tx.table(tid)
+                claimed = await tx.heads()
+                assert [h.payload["text"] for h in claimed] == ["1", "3"]
+                holding.set()
+                await asyncio.sleep(0.3)
+                table.version += 1
+                await tx.save_table(table)
+                order.append("first saved")
+
+        async def second() -> None:
+            await holding.wait()
+            async with store.transaction() as tx:
+                assert await tx.heads() == []  # both heads are claimed by the other worker; "2" waits behind "1"
+                table = await tx.table(tid)  # waits for the first transaction's lock
+                order.append(f"second read v{table.version}")
+
+        await asyncio.gather(first(), second())
+        assert order == ["first saved", "second read v1"]
+
+
+async def test_postgres_workers_claim_chats_and_take_over_what_a_dead_worker_held(tmp_path):
+    from bot.store import inbox
+    from bot.store.postgres import PgStore
+    from tests.store.backends import PG_URL
+
+    async with opened("postgres", tmp_path) as a:
+        b = await PgStore(PG_URL, schema=a.schema).open()
+        try:
+            async with a.transaction() as tx:
+                await tx.enqueue(-1, "send", {"text": "1"})
+                await tx.enqueue(-1, "send", {"text": "2"})
+                await tx.enqueue(-2, "send", {"text": "3"})
+                assert await inbox.put(tx, 10, "{}")
+            async with a.read() as tx:
+                assert [h.payload["text"] for h in await tx.heads()] == ["1", "3"]  # both chats are a's now
+            async with b.read() as tx:
+                assert await tx.heads() == []  # a is alive: its chats stay with it
+                assert await inbox.waiting(tx) == []  # and so does the update it is handling
+            async with a.transaction() as tx:
+                first = (await tx.heads())[0]
+                assert await tx.outbox_done(first)
+            async with b.read() as tx:
+                assert [h.payload["text"] for h in await tx.heads()] == ["2"]  # chat -1's next row is free
+            await a.close()  # a dies (its presence lock goes with its connection)
+            async with b.read() as tx:
+                assert [h.payload["text"] for h in await tx.heads()] == ["2", "3"]
+                assert await inbox.waiting(tx) == [(10, "{}")]
+            async with b.read() as tx:
+                assert await inbox.waiting(tx) == []  # taken once
+        finally:
+            await b.close()

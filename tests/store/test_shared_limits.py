@@ -1,0 +1,64 @@
+"""Telegram's limits shared by two workers through Redis: two real aiogram Bots (own Redis clients, own
+HTTP sessions) send at once to the strict fake Bot API, and it serves no 429; without the shared
+buckets the same load is refused (so the test can fail)."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import pytest
+
+from bot.shared_limits import RedisLimiter, SharedLimitMiddleware, workers_allowed
+from tests.fakebot.server import FakeTelegram
+from tests.store.backends import REDIS_URL, need_redis
+
+pytestmark = pytest.mark.slow  # a few seconds of paced sends
+
+
+async def _load(fake: FakeTelegram, shared: bool) -> tuple[int, int]:
+    """Two workers: each sends 3 messages to each of 2 groups and 1 to each of 30 DMs. (sent, refused)"""
+    import redis.asyncio as aioredis
+
+    groups = [fake.group(f"G{i}") for i in range(2)]
+    dms = [fake.private_chat(fake.user(started=True)) for _ in range(30)]
+    prefix = f"kozyr-test:{uuid.uuid4().hex}"
+    workers = []
+    for _ in range(2):
+        bot = fake.make_bot()
+        client = aioredis.from_url(REDIS_URL)
+        if shared:
+            bot.session.middleware(SharedLimitMiddleware(RedisLimiter(client, prefix=prefix)))
+        workers.append((bot, client))
+    sends = [bot.send_message(chat.id, f"m{n}") for bot, _ in workers for chat in groups for n in range(3)]
+    sends += [bot.send_message(chat.id, "hi") for bot, _ in workers for chat in dms]
+    try:
+        results = await asyncio.gather(*sends, return_exceptions=True)
+    finally:
+        for bot, client in workers:
+            await bot.session.close()
+            keys = [k async for k in client.scan_iter(f"{prefix}:*")]
+            if keys:
+                await client.delete(*keys)
+            await client.aclose()
+    refused = [r for r in results if isinstance(r, BaseException)]
+    return len(results) - len(refused), fake.limiter.served_429
+
+
+async def test_two_workers_sharing_redis_buckets_stay_under_every_limit():
+    need_redis()
+    async with FakeTelegram() as fake:
+        sent, refused = await _load(fake, shared=True)
+    assert (sent, refused) == (72, 0)
+
+
+async def test_without_shared_buckets_the_same_load_is_refused():
+    need_redis()
+    async with FakeTelegram() as fake:
+        sent, refused = await _load(fake, shared=False)
+    assert refused > 0 and sent < 72
+
+
+def test_more_than_one_worker_needs_redis():
+    assert "REDIS_URL" in workers_allowed(2, None)
+    assert workers_allowed(1, None) is None and workers_allowed(4, "redis://x") is None
