@@ -25,7 +25,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.store.pg_dialect import SqliteDialect, translate
+from bot.store.pg_dialect import SqliteDialect, _rowcount, translate
 from bot.store.pg_migrate import upgrade
 from bot.store.sqlite import LEAGUE_CHAT_TABLES, OutboxRow, SeatRow, TableRow, _outbox, _table
 
@@ -43,8 +43,10 @@ def _json(payload: dict[str, Any]) -> str:
 class PgTx:
     """The queries of one transaction (``locking``: tables read are locked until it ends) or of one read."""
 
-    def __init__(self, conn: asyncpg.Connection, locking: bool, worker: int = 0) -> None:
+    def __init__(self, conn: asyncpg.Connection, locking: bool, worker: int = 0,
+                 queued: set[int] | None = None) -> None:
         self.conn = conn
+        self.queued = queued  # chats that got an outbox row: this worker's outbox looks at them first
         self.worker = worker
         self.db = SqliteDialect(conn)  # for the modules that still write SQLite-flavoured SQL (pg_dialect.py)
         self._locking = locking
@@ -198,17 +200,30 @@ class PgTx:
 
     # -- the outbox -----------------------------------------------------------------
     async def enqueue(self, chat_id: int, method: str, payload: dict[str, Any], slot: str | None = None,
-                      merge_key: str | None = None) -> None:
+                      merge_key: str | None = None, priority: int = 1, ttl: float | None = None) -> None:
+        """As SQLite's: a pending row with the same ``merge_key`` takes the new content in place (a send
+        stays a send, the more urgent priority wins, the row keeps its place and ``created_at``)."""
         data = _json(payload)
+        if self.queued is not None:
+            self.queued.add(chat_id)
         if merge_key is not None:
             merged = await self.conn.fetchval(
-                "UPDATE outbox SET payload = $1 WHERE id = (SELECT id FROM outbox WHERE merge_key = $2 "
-                "AND status = 'pending' ORDER BY id DESC LIMIT 1) RETURNING id", data, merge_key)
+                "UPDATE outbox SET payload = $1, method = CASE WHEN method IN ('send', 'photo') THEN method "
+                "ELSE $2 END, priority = LEAST(priority, $3) WHERE id = (SELECT id FROM outbox WHERE merge_key = $4 "
+                "AND status = 'pending' ORDER BY id DESC LIMIT 1) RETURNING id", data, method, priority, merge_key)
             if merged is not None:
                 return
+        now = time.time()
         self._last_outbox = await self.conn.fetchval(
-            "INSERT INTO outbox(chat_id, method, slot, merge_key, payload) VALUES ($1, $2, $3, $4, $5) RETURNING id",
-            chat_id, method, slot, merge_key, data)
+            "INSERT INTO outbox(chat_id, method, slot, merge_key, payload, priority, expires_at, created_at) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+            chat_id, method, slot, merge_key, data, priority, None if ttl is None else now + ttl, now)
+
+    async def drop_pending(self, merge_key: str) -> int:
+        """Forget a pending row nobody needs any more (never one a worker has tried to send)."""
+        status = await self.conn.execute("DELETE FROM outbox WHERE merge_key = $1 AND status = 'pending' "
+                                         "AND attempts = 0", merge_key)
+        return _rowcount(status)
 
     async def pending(self, merge_key: str) -> OutboxRow | None:
         row = await self.conn.fetchrow("SELECT * FROM outbox WHERE merge_key = $1 AND status = 'pending' "
@@ -223,20 +238,46 @@ class PgTx:
     async def set_payload(self, row_id: int, payload: dict[str, Any]) -> None:
         await self.conn.execute("UPDATE outbox SET payload = $1 WHERE id = $2", _json(payload), row_id)
 
-    async def heads(self, limit: int = 500) -> list[OutboxRow]:
-        """The oldest pending row of every chat, claimed for this worker: a head another live worker claimed
-        (it is sending it, or will) is left out, so is a row locked by a transaction in flight (SKIP LOCKED);
-        a dead worker's claims are taken over. Each chat is sent by one worker at a time, in order."""
-        # Only rows not yet this worker's are written: a head claimed before costs a row lock, no new version.
+    async def pending_chats(self) -> list[int]:
+        """Every chat with a pending row (a skip scan of the outbox_next index, as in SQLite)."""
         rows = await self.conn.fetch(
-            "WITH picked AS (SELECT o.* FROM outbox o WHERE o.status = 'pending' "
-            "AND o.id IN (SELECT MIN(id) FROM outbox WHERE status = 'pending' GROUP BY chat_id) "
+            "WITH RECURSIVE c(chat_id) AS ("
+            " SELECT (SELECT MIN(chat_id) FROM outbox WHERE status = 'pending')"
+            " UNION ALL SELECT (SELECT MIN(chat_id) FROM outbox WHERE status = 'pending' AND chat_id > c.chat_id)"
+            " FROM c WHERE c.chat_id IS NOT NULL) "
+            "SELECT chat_id FROM c WHERE chat_id IS NOT NULL")
+        return [r[0] for r in rows]
+
+    async def next_row(self, chat_id: int) -> OutboxRow | None:
+        """The chat's next row (most urgent priority class first, in order within a class), claimed for this
+        worker. None when another live worker holds a claim on any pending row of the chat (it is sending,
+        or will: one worker sends a chat at a time, in order), or when the row is locked by a transaction
+        in flight (SKIP LOCKED). A dead worker's claims are taken over. The claim is re-checked on the
+        row's newest version under its lock, so two workers never both get one row."""
+        row = await self.conn.fetchrow(
+            "WITH nxt AS (SELECT id FROM outbox WHERE chat_id = $1 AND status = 'pending' "
+            "ORDER BY priority, id LIMIT 1), "
+            "picked AS (SELECT o.* FROM outbox o WHERE o.id = (SELECT id FROM nxt) AND o.status = 'pending' "
             f"AND (o.worker IS NULL OR o.worker = $2 OR {DEAD.format(col='o.worker')}) "
-            "ORDER BY o.id LIMIT $1 FOR UPDATE OF o SKIP LOCKED), "
+            "AND NOT EXISTS (SELECT 1 FROM outbox x WHERE x.chat_id = $1 AND x.status = 'pending' "
+            f"AND x.id <> o.id AND x.worker IS NOT NULL AND x.worker <> $2 AND NOT {DEAD.format(col='x.worker')}) "
+            "FOR UPDATE OF o SKIP LOCKED), "
             "claimed AS (UPDATE outbox SET worker = $2 FROM picked WHERE outbox.id = picked.id "
             "AND picked.worker IS DISTINCT FROM $2) "
-            "SELECT * FROM picked ORDER BY id", limit, self.worker)
-        return [_outbox(r) for r in rows]
+            "SELECT * FROM picked", chat_id, self.worker)
+        return _outbox(row) if row else None
+
+    async def any_pending(self) -> bool:
+        return await self.conn.fetchval("SELECT 1 FROM outbox WHERE status = 'pending' LIMIT 1") is not None
+
+    async def drop_expired(self, row_id: int) -> None:
+        await self.conn.execute("DELETE FROM outbox WHERE id = $1 AND status = 'pending'", row_id)
+
+    async def heads(self, limit: int = 500) -> list[OutboxRow]:
+        """The next row of every chat this worker may send now, claimed (``next_row``), oldest first
+        (tests and tools; the worker asks chat by chat)."""
+        rows = [r for r in [await self.next_row(c) for c in await self.pending_chats()] if r is not None]
+        return sorted(rows, key=lambda r: r.id)[:limit]
 
     async def inbox_orphans(self) -> list[tuple[int, str]]:
         """Updates taken by workers that died (or by none) before handling them, claimed for this worker."""
@@ -321,6 +362,7 @@ class PgStore:
         self._pool: asyncpg.Pool | None = None
         self.worker = random.randint(1, 2**31 - 1)  # this process, among the workers sharing the database
         self._presence: asyncpg.Connection | None = None
+        self.queued: set[int] = set()  # chats enqueued to by this worker since its outbox last looked
 
     async def open(self) -> PgStore:
         settings = {"kozyr.worker": str(self.worker)}
@@ -360,11 +402,11 @@ class PgStore:
         async with self._pool.acquire() as conn, conn.transaction():
             if not durable:
                 await conn.execute("SET LOCAL synchronous_commit = off")
-            yield PgTx(conn, locking=True, worker=self.worker)
+            yield PgTx(conn, locking=True, worker=self.worker, queued=self.queued)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[PgTx]:
         """Reads in one transaction that locks no table (``heads`` still claims what it returns)."""
         assert self._pool is not None, "store is not open"
         async with self._pool.acquire() as conn, conn.transaction():
-            yield PgTx(conn, locking=False, worker=self.worker)
+            yield PgTx(conn, locking=False, worker=self.worker, queued=self.queued)
