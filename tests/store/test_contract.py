@@ -207,6 +207,72 @@ async def test_blobs_slots_results_and_chat_migration(store):
         assert [r["score"] for r in rows] == [11, -3]
 
 
+async def test_outbox_priorities_expiry_and_dropping(store):
+    async with store.transaction() as tx:
+        await tx.enqueue(-1, "edit", {"text": "table"}, slot="s", merge_key="slot:s", priority=2)
+        await tx.enqueue(-1, "send", {"text": "news"})
+        await tx.enqueue(-1, "send", {"text": "games"}, priority=3, ttl=60)
+        await tx.enqueue(-2, "send", {"text": "ping"}, priority=0)
+        # a merge keeps the row's place and created_at, takes the urgent priority; an edit stays an edit
+        await tx.enqueue(-1, "clear_markup", {"text": "newer"}, slot="s", merge_key="slot:s", priority=1)
+    async with store.read() as tx:
+        assert await tx.any_pending()
+        assert await tx.pending_chats() == [-2, -1]
+        row = await tx.next_row(-1)
+        assert (row.method, row.payload, row.priority) == ("clear_markup", {"text": "newer"}, 1)
+        assert row.expires_at is None and row.created_at is not None
+        assert (await tx.next_row(-2)).payload == {"text": "ping"}
+        assert await tx.next_row(-3) is None
+        assert [h.payload["text"] for h in await tx.heads()] == ["newer", "ping"]
+    async with store.transaction() as tx:
+        games = [r for r in await tx._all("SELECT * FROM outbox WHERE priority = 3")][0]
+        assert games["expires_at"] == pytest.approx(games["created_at"] + 60)
+        await tx.drop_expired(games["id"])
+        assert await tx.drop_pending("slot:s") == 1
+        assert await tx.drop_pending("slot:s") == 0
+        row = await tx.next_row(-1)
+        assert row.payload == {"text": "news"}
+        await tx.outbox_attempted(row.id, "timeout")
+    async with store.transaction() as tx:
+        await tx.enqueue(-1, "send", {"text": "x"}, merge_key="m")
+        await tx.outbox_attempted((await tx.pending("m")).id, "timeout")
+        assert await tx.drop_pending("m") == 0  # a row a worker has tried may be on its way: kept
+        assert await tx.outbox_done(await tx.next_row(-1))
+        assert await tx.outbox_done(await tx.next_row(-1))
+        assert await tx.outbox_done(await tx.next_row(-2))
+    async with store.read() as tx:
+        assert not await tx.any_pending() and await tx.pending_chats() == []
+
+
+async def test_postgres_a_chat_is_sent_by_one_worker_even_when_an_urgent_row_jumps_the_queue(tmp_path):
+    from bot.store.postgres import PgStore
+    from tests.store.backends import PG_URL
+
+    async with opened("postgres", tmp_path) as a:
+        b = await PgStore(PG_URL, schema=a.schema).open()
+        try:
+            async with a.transaction() as tx:
+                await tx.enqueue(-1, "send", {"text": "table"}, priority=2)
+            async with a.read() as tx:
+                held = await tx.next_row(-1)
+                assert held.payload == {"text": "table"}  # a is sending it
+            async with b.transaction() as tx:
+                await tx.enqueue(-1, "send", {"text": "ping"}, priority=0)
+            async with b.read() as tx:
+                assert await tx.next_row(-1) is None  # the chat is a's while a has a row of it in flight
+            async with a.read() as tx:
+                assert (await tx.next_row(-1)).payload == {"text": "ping"}  # a sends it next
+            async with a.transaction() as tx:
+                assert await tx.outbox_done(held)
+            async with b.read() as tx:
+                assert await tx.next_row(-1) is None  # "ping" is still a's claim
+            await a.close()
+            async with b.read() as tx:
+                assert (await tx.next_row(-1)).payload == {"text": "ping"}  # a died: b takes over
+        finally:
+            await b.close()
+
+
 @pytest.mark.parametrize("kind", ["postgres"])
 async def test_postgres_serialises_a_table_across_connections_and_skips_claimed_outbox_rows(kind, tmp_path):
     async with opened(kind, tmp_path) as store:
