@@ -273,6 +273,48 @@ async def test_postgres_a_chat_is_sent_by_one_worker_even_when_an_urgent_row_jum
             await b.close()
 
 
+async def test_clocks_and_user_prefs(store):
+    """bot/store/clocks.py's SQL (run through pg_dialect on PostgreSQL) answers alike on both stores."""
+    from bot.store import clocks
+
+    async with store.transaction() as tx:
+        tid = await tx.create_table(-1, 0, "carnival", 1, {}, 1)
+        other = await tx.create_table(-2, 0, "carnival", 1, {}, 1)
+        for t in (tid, other):
+            table = await tx.table(t)
+            table.status = "playing"
+            await tx.save_table(table)
+        assert await clocks.clock(tx, tid) is None
+        assert sorted(await clocks.playing_without_clock(tx)) == [tid, other]
+        await clocks.save_clock(tx, clocks.ClockRow(tid, 60, bank=120, banks={"0": 120.5}, due=1000.5,
+                                                     deadline=1010, turn_version=3, turn_seat=0, votes=[7]))
+        await clocks.save_clock(tx, clocks.ClockRow(other, 30.0))
+        assert await clocks.playing_without_clock(tx) == []
+    async with store.transaction() as tx:
+        c = await clocks.clock(tx, tid)
+        assert (c.per_move, c.bank, c.banks, c.due, c.deadline, c.votes, c.paused) == \
+            (60, 120, {"0": 120.5}, 1000.5, 1010, [7], False)
+        c.paused, c.due, c.stage = True, 999, 1
+        await clocks.save_clock(tx, c)
+        assert await clocks.due_tables(tx, 999.5) == [(tid, 999)]
+        assert await clocks.due_tables(tx, 998) == []
+        assert await clocks.next_due(tx) == 999
+        got = await clocks.clocks_of(tx, [tid, other, 12345])
+        assert sorted(got) == [tid, other] and got[tid].paused and got[tid].stage == 1
+        assert await clocks.clocks_of(tx, []) == {}
+        assert await clocks.prefs(tx, 5) == clocks.Prefs()
+        await clocks.save_prefs(tx, 5, clocks.Prefs("Europe/Kyiv", 1320, 480))
+        await clocks.save_prefs(tx, 5, clocks.Prefs("+03:00", None, None))
+        assert await clocks.prefs(tx, 5) == clocks.Prefs("+03:00", None, None)
+        await tx.enqueue(5, "send", {"text": "hand"}, slot=f"hand:{tid}:0", merge_key=f"slot:hand:{tid}:0")
+        await tx.enqueue(5, "send", {"text": "other"})
+        await tx.set_slot(f"hand:{tid}:0:1", 5, 77)
+        await tx.set_slot(f"hand:{other}:0", 5, 78)
+        assert await clocks.forget_hand(tx, 5, f"hand:{tid}:") == [77]
+        assert [h.payload["text"] for h in await tx.heads()] == ["other"]
+        assert await tx.slot_message(f"hand:{other}:0") == 78
+
+
 @pytest.mark.parametrize("kind", ["postgres"])
 async def test_postgres_serialises_a_table_across_connections_and_skips_claimed_outbox_rows(kind, tmp_path):
     async with opened(kind, tmp_path) as store:
