@@ -7,9 +7,12 @@ never by process memory:
 - a table is locked for the rest of the transaction when a transaction reads it (``SELECT ... FOR
   UPDATE``), so two workers handling presses on one table take turns, and moves on other tables run
   side by side;
-- ``heads`` inside a transaction claims each chat's oldest outbox row with ``FOR UPDATE SKIP LOCKED``:
-  a row another worker is sending is skipped (and so is the rest of its chat, which keeps each chat's
-  queue in order), and a worker that dies releases its rows with its connection.
+- ``next_row`` (and ``heads``, chat by chat) claims a chat's next outbox row (most urgent priority
+  class first, as in SQLite) for this worker with ``FOR UPDATE SKIP LOCKED``: a chat with a row claimed
+  by another live worker is skipped whole (one worker sends a chat at a time, so its queue stays in
+  order even when an urgent row jumps ahead), and a worker that dies releases its claims with its
+  presence lock. A chat another worker enqueued to is found by the outbox's periodic rescan
+  (``pending_chats``); this worker's own enqueues wake it at once (``PgStore.queued``).
 
 Values are stored as in SQLite (JSON as text, flags as 0/1), so both stores return equal rows.
 """
