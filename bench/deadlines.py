@@ -11,8 +11,6 @@ AI seats (``--ai-delay``, the bot's default 1 s) are opened, filled and started 
 
 1. ``--pending`` clock rows due in 1 to 7 days (rows only: the scheduler reads nothing else until one is due).
 2. Idle: the process's CPU time (``time.process_time``) over ``--idle`` seconds with the scheduler asleep.
-   For comparison, one tick of the old polling timers (bot/services/timers.py: every playing table and its
-   state loaded) over the same tables.
 3. Lateness: ``--quick-tables`` tables with 2-3 s per move; every clock event (half-time reminder, last
    reminder, the deadline's AI move) is timed from its ``due`` to the moment the scheduler hands it over.
 4. Moves: the human of each of ``--tables`` tables presses a legal button, round after round, while the AI
@@ -37,7 +35,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.services.clocks import ClockService  # noqa: E402
 from bot.services.outbox import Outbox, RateLimiter  # noqa: E402
 from bot.services.tables import Actor, Tables, Where  # noqa: E402
-from bot.services.timers import Timers  # noqa: E402
 from bot.store import clocks as sql  # noqa: E402
 from bot.store.clocks import ClockRow  # noqa: E402
 from bot.store.sqlite import Store  # noqa: E402
@@ -92,11 +89,6 @@ async def main(args: argparse.Namespace) -> None:
         cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
         print(f"idle: process CPU {cpu * 1000:.1f} ms over {wall:.1f} s = {100 * cpu / wall:.3f}% of one core "
               f"(scheduler events handled: {clocks.scheduler.fired})")
-        old = Timers(tables, 14400, 86400)
-        t1 = time.perf_counter()
-        await old.tick()
-        print(f"for comparison, one tick of the old polling timers over {len(ids)} tables: "
-              f"{(time.perf_counter() - t1) * 1000:.1f} ms (every 60 s or sooner, forever)")
 
         # Lateness: quick tables whose events fall due while the scheduler sleeps (it is woken by the nudge).
         late: list[float] = []

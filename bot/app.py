@@ -146,7 +146,7 @@ class App:
         self.league = attach_league(dp, self.tables)  # /top /stats /h2h /league and the season clock
         self.outbox.start()
         await self.league.start()  # the season clock (the intake does not emit aiogram's startup event)
-        # issue 18: stored deadlines, one scheduler (replaces the polling turn timers of bot/services/timers.py).
+        # issue 18: stored deadlines, one scheduler (no per-tick scan of the tables).
         self.clocks = ClockService(self.tables, default_per_move=self.settings.autoplay_after)
         await self.clocks.start()
         # issue 9 (retention): prune processed update ids, failed rows, finished games' slots, stale blobs.

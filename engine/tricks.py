@@ -230,3 +230,11 @@ def why_card_refused(card: int | None, hand: Sequence[int], trick: Sequence[int]
     if card not in hand:
         return f"{CARD_TEXT[card]} is not in your hand"
     return f"you must follow suit ({CARD_TEXT[trick[0]][-1]})"
+
+
+def follow_or_any(hand: list[int], led: int) -> list[int]:
+    """The fast path's legal cards where suit must be followed and nothing else is owed: the cards of
+    the led suit, or the hand itself when void (no allocation then). Plain suited cards only."""
+    suit = led & 0x30
+    same = [c for c in hand if c & 0x30 == suit]
+    return same if same else hand

@@ -7,7 +7,6 @@ on the league of the chat (and topic) it came from only; admin rights are checke
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -19,6 +18,7 @@ from bot.league.recompute import recompute
 from bot.league.seasons import ALL, KINDS, SeasonRule, is_key, midnight, season_end
 from bot.services import outbox as out
 from bot.services.outbox import Outbox
+from bot.services.periodic import Periodic
 from bot.services.types import Where
 from bot.store.sqlite import Store, Tx
 from bot.ui import words
@@ -82,7 +82,7 @@ class League:
         self.store = store
         self.outbox = outbox
         self.pictures = pictures
-        self._task: asyncio.Task[None] | None = None
+        self._job = Periodic("league-seasons", lambda: TICK, self.rollover)  # a bug must not stop seasons closing
 
     # -- helpers ---------------------------------------------------------------------------------
     async def _scope(self, tx: Tx, where: Where) -> tuple[int, SeasonRule]:
@@ -315,22 +315,7 @@ class League:
         return closed
 
     async def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._run(), name="league-seasons")
+        self._job.start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
-            self._task = None
-
-    async def _run(self) -> None:
-        while True:
-            try:
-                await self.rollover()
-            except Exception:  # a bug here must not stop seasons from closing for good
-                log.exception("league season rollover failed")
-            await asyncio.sleep(TICK)
+        await self._job.stop()

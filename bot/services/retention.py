@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from bot.services.periodic import Periodic
 from bot.store.sqlite import Store
 
 log = logging.getLogger(__name__)
@@ -37,27 +38,15 @@ class Retention:
     every: float = 3600.0
     latest_update: Callable[[], int | None] = lambda: None
     deleted: dict[str, int] = field(default_factory=dict)
-    _task: asyncio.Task[None] | None = None
+    _job: Periodic | None = None
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="retention")
+        self._job = Periodic("retention", lambda: self.every, self.run_once)
+        self._job.start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
-            self._task = None
-
-    async def _run(self) -> None:
-        while True:
-            try:
-                await self.run_once()
-            except Exception:  # a failed pass is tried again next time; it must not stop the bot
-                log.exception("retention pass failed")
-            await asyncio.sleep(self.every)
+        if self._job is not None:
+            await self._job.stop()
 
     async def run_once(self, now: float | None = None) -> dict[str, int]:
         """One pass over everything; returns the rows deleted per kind (also added to ``deleted``)."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from typing import TYPE_CHECKING, Any
 
 from bot.league.matches import record_finished
@@ -286,72 +285,6 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, 
         # quarter beat otherwise, so the group can follow (not 70 moves in 5 seconds).
         pause = seats[seat].is_ai or any(e.get("type") in PAUSE_AFTER for e in events)
         return self.ai_delay if pause else self.ai_delay / 4
-
-    # -- turn timers (bot/services/timers.py decides when) -------------------------------
-    async def waiting_humans(self) -> list[tuple[int, int, float, int | None]]:
-        """(table, version, seconds since the last change, version last reminded) for every table
-        where a human is to act."""
-        async with self.store.read() as tx:
-            rows = await tx.playing_tables()
-            seats = {row.id: await tx.seats(row.id) for row in rows}
-        now = time.time()
-        waiting = []
-        for row in rows:
-            if is_paused(row):
-                continue
-            to_act = self._state(row).to_act
-            if to_act is not None and not seats[row.id][to_act].is_ai:
-                waiting.append((row.id, row.version, now - row.updated_at, row.ui.get("reminded")))
-        return waiting
-
-    async def remind(self, table_id: int, version: int) -> None:
-        """A fresh DM to the player to act (an edit would not notify them), once per turn."""
-        async with self.lock(table_id), self.store.transaction() as tx:
-            loaded = await self._load(tx, table_id)
-            if loaded is None or loaded.row.status != "playing" or loaded.row.version != version \
-                    or is_paused(loaded.row):
-                return
-            row, seats = loaded.row, loaded.seats
-            seat = seats[self._state(row).to_act or 0]
-            if seat.user_id is None:
-                return
-            lang = await tx.user_lang(seat.user_id)
-            chat = await tx.chat_title(row.chat_id)
-            await out.send_text(tx, seat.user_id, "⏰ " + t(lang, "Your move is waiting at {table} in {chat}.",
-                                                           table=words.title(row.game, lang),
-                                                           chat=words.name(chat or "?")))
-            row.ui["reminded"] = version
-            await tx.save_table(row, touch=False)
-        self.outbox.wake()
-
-    async def play_for_absent(self, table_id: int, version: int, catch_up: bool = False) -> None:
-        """The player to act has been away too long: the table plays a move for them and says so
-        (``catch_up``: the time ran out while the bot was down; the line says that too)."""
-        async with self.lock(table_id):
-            async with self.store.read() as tx:
-                loaded = await self._load(tx, table_id)
-            if loaded is None or loaded.row.status != "playing" or loaded.row.version != version:
-                return
-            state = self._state(loaded.row)
-            seat = state.to_act
-            if seat is None or loaded.seats[seat].is_ai:
-                return
-            # the autopilot plays at the normal level, thinking outside any transaction
-            action = await self.ai.choose(state.clone(), seat, loaded.row.seed ^ version, "normal")
-            async with self.store.transaction() as tx:
-                loaded = await self._load(tx, table_id)
-                if loaded is None or loaded.row.status != "playing" or loaded.row.version != version \
-                        or is_paused(loaded.row):
-                    return
-                row, seats = loaded.row, loaded.seats
-                chat_lang = await tx.chat_lang(row.chat_id)
-                away = (t(chat_lang, "{who} is away; after my downtime, one move was played for them.",
-                          who=words.name(seats[seat].name)) if catch_up else
-                        t(chat_lang, "{who} is away; a move was played for them.", who=words.name(seats[seat].name)))
-                await out.log_line(tx, row.chat_id, "⏰ " + away, row.thread_id)
-                await self._apply(tx, row, seats, state, seat, action)
-        self.outbox.wake()
-        self._schedule_ai(table_id)
 
     def ai_busy(self) -> bool:
         return any(not task.done() for task in self._ai_tasks.values())

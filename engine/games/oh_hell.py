@@ -34,6 +34,7 @@ from engine.cards import CARD_TEXT, card_str, deck, parse_card, suit_of
 from engine.core import Event, Game, GameError, Options, OptionsError, State, View, deal_rng, register
 from engine.tricks import (
     NO_TRUMP,
+    follow_or_any,
     follow_suit,
     hook_forbidden_bid,
     plain_winning_index,
@@ -362,10 +363,7 @@ class OhHellState(State):
             return []
         trick = self.trick
         if trick:
-            hand = self.hands[turn]
-            low = trick[0] & 0x30
-            same = [c for c in hand if c & 0x30 == low]
-            return same if same else hand
+            return follow_or_any(self.hands[turn], trick[0])
         if self.phase == "play":
             return self.hands[turn]
         k = self.sizes[self.deal_index]

@@ -44,7 +44,15 @@ from pydantic import Field
 
 from engine.cards import CARD_TEXT, card_str, deck, parse_card, rank_of, suit_of
 from engine.core import Event, Game, GameError, Options, State, View, deal_rng, register
-from engine.tricks import NO_TRUMP, follow_suit, plain_winning_index, sort_key_table, trump_letter, why_card_refused
+from engine.tricks import (
+    NO_TRUMP,
+    follow_or_any,
+    follow_suit,
+    plain_winning_index,
+    sort_key_table,
+    trump_letter,
+    why_card_refused,
+)
 
 PLAYERS = 4
 HAND = 13
@@ -316,10 +324,7 @@ class VarietyState(State):
             return []
         trick = self.trick
         if trick:
-            hand = self.hands[seat]
-            low = trick[0] & 0x30
-            same = [c for c in hand if c & 0x30 == low]
-            return same if same else hand
+            return follow_or_any(self.hands[seat], trick[0])
         if self.phase == "play":
             return self.hands[seat]
         mine = self._named_by(seat)

@@ -213,7 +213,7 @@ async def test_a_table_across_the_season_boundary_counts_where_it_ended_and_the_
 
             # The clock passed the end of November: the season is archived and its final table posted, once.
             # (The season clock runs in the bot too, every minute; on a slow machine it may come first.)
-            assert app.league._task is not None and not app.league._task.done()
+            assert app.league._job.running
             assert await app.league.rollover() in (0, 1)
             await settle(fake, app)
             final = [m for m in group.messages() if "Season 2026-11 is over" in m.content]
