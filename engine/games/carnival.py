@@ -35,13 +35,12 @@ import marshal
 import random
 from collections import Counter
 from collections.abc import Mapping
-from operator import attrgetter
 from typing import Any, Literal
 
 from pydantic import Field
 
 from engine.cards import CARD_TEXT, JOKER, SUITS, deck, parse_card
-from engine.core import Event, Game, GameError, Options, State, View, deal_rng, register
+from engine.core import Event, Game, GameError, Options, State, TurnIsCurrent, View, deal_rng, register
 from engine.tricks import hook_forbidden_bid
 
 JK = JOKER
@@ -155,7 +154,7 @@ class CarnivalOptions(Options):
     )
 
 
-class CarnivalState(State):
+class CarnivalState(TurnIsCurrent, State):
     """One Carnival game. Cards are ints; the trick in play is a dict whose ``bkey`` is the strength
     of the best play so far (see ``single_key``/``pair_key``), so each play is judged in O(1)."""
 
@@ -626,12 +625,6 @@ class CarnivalState(State):
     # _CARNIVAL or _GIVE + A * 128 + B; ``bid N`` is _BID + N. The fast step changes the hands, the
     # bids, the tricks, the pile and the trick in play in place (``clone`` copies all of them).
     # The seat to act is the plain attribute ``current``; ``turn`` reads and writes it.
-    current: int | None = None
-
-    def _set_turn(self, seat: int | None) -> None:
-        self.current = seat
-
-    turn = property(attrgetter("current"), _set_turn)  # type: ignore[assignment]
 
     def fast_legal(self) -> list[int]:
         """The actions of ``_legal`` as ints, in the same order."""

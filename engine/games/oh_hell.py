@@ -25,13 +25,12 @@ Events: ``deal`` (deal_no, dealer, hand_size, trump, trump_card), ``bid`` (seat,
 from __future__ import annotations
 
 import random
-from operator import attrgetter
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 
 from engine.cards import CARD_TEXT, card_str, deck, parse_card, suit_of
-from engine.core import Event, Game, GameError, Options, OptionsError, State, View, deal_rng, register
+from engine.core import Event, Game, GameError, Options, OptionsError, State, TurnIsCurrent, View, deal_rng, register
 from engine.tricks import (
     NO_TRUMP,
     follow_or_any,
@@ -120,7 +119,7 @@ def balance(total: int, hand_size: int) -> str:
     return "over" if total > hand_size else "under" if total < hand_size else "even"
 
 
-class OhHellState(State):
+class OhHellState(TurnIsCurrent, State):
     GAME_ID = "oh_hell"
     FIELDS = (
         "sizes", "deal_index", "phase", "dealer", "turn", "hands", "trump", "trump_card", "bids",
@@ -349,12 +348,6 @@ class OhHellState(State):
     # A card play is the card's code (2..62), a bid ``b`` is ``BID_CODE + b``.
     # The seat to act is stored as the plain attribute ``current``; ``turn`` (the JSON field name the
     # rest of the class uses) reads and writes it. (This class attribute hides State.current's property.)
-    current: int | None = None
-
-    def _set_turn(self, seat: int | None) -> None:
-        self.current = seat
-
-    turn = property(attrgetter("current"), _set_turn)  # type: ignore[assignment]
 
     def fast_legal(self) -> list[int]:
         """Legal actions as ints; leading or void, the hand list itself (no allocation)."""

@@ -37,13 +37,12 @@ attackers, tricks, card_points, side_points, attackers_won, points, scores), ``g
 from __future__ import annotations
 
 import random
-from operator import attrgetter
 from typing import Any
 
 from pydantic import Field
 
 from engine.cards import CARD_TEXT, card_str, deck, parse_card, rank_of, suit_of
-from engine.core import Event, Game, GameError, Options, State, View, deal_rng, register
+from engine.core import Event, Game, GameError, Options, State, TurnIsCurrent, View, deal_rng, register
 from engine.tricks import (
     NO_TRUMP,
     follow_or_any,
@@ -127,7 +126,7 @@ class VarietyOptions(Options):
     deals: int = Field(8, ge=1, le=64, description="deals in the tour (8: each player deals twice)")
 
 
-class VarietyState(State):
+class VarietyState(TurnIsCurrent, State):
     GAME_ID = "variety"
     FIELDS = (
         "deal_index", "phase", "dealer", "turn", "hands", "auction", "contract", "attackers", "first_bidder",
@@ -310,12 +309,6 @@ class VarietyState(State):
     # -- the fast path (engine.core: integer actions, no events) -----------------------------
     # A card play is the card's code (2..62), naming contract c is BID_CODE + c. The seat to act is the
     # plain attribute ``current``; ``turn`` reads and writes it (this class attribute hides State.current).
-    current: int | None = None
-
-    def _set_turn(self, seat: int | None) -> None:
-        self.current = seat
-
-    turn = property(attrgetter("current"), _set_turn)  # type: ignore[assignment]
 
     def fast_legal(self) -> list[int]:
         """Legal actions as ints; leading or void, the hand list itself (no allocation)."""
