@@ -29,7 +29,9 @@ from aiogram.exceptions import (
 )
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
 
-from bot.store.sqlite import OutboxRow, Store, Tx, is_busy
+from bot.store.contract import Store
+from bot.store.contract import StoreTx as Tx
+from bot.store.sqlite import OutboxRow, is_busy
 from bot.ui.clip import CAPTION_LIMIT, TEXT_LIMIT, clip_html
 
 log = logging.getLogger(__name__)
