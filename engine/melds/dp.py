@@ -125,6 +125,10 @@ def _suit_moves(runs: tuple[int, ...], total: int, jokers: int, cap: int | None,
     return tuple(out)
 
 
+class OutOfBudget(Exception):
+    """The bounded first try of the feasibility pass gave up (see ``RankDP.max_calls``)."""
+
+
 class RankDP:
     """One run of the programme; ``solve()`` returns (melds, optional naturals used, optional
     jokers used) or None. ``budget``: at most that many optional cards (jokers included) left out;
@@ -142,6 +146,8 @@ None: any number (plain feasibility)."""
         self.pos = list(variant.positions())
         self.both = variant.ace == "both"
         self.memo: dict[tuple, tuple[bool, tuple | None]] = {}
+        self.calls = 0
+        self.max_calls = 1 << 62
         self.last = len(self.pos)
         # naturals of each suit at each position index (a position past the end holds none)
         self.ahead = [[self.mand[_card_at(p, su)] + self.opt[_card_at(p, su)] for su in range(4)]
@@ -273,6 +279,9 @@ None: any number (plain feasibility)."""
         """Some non-empty part of ``want`` (kept-aces vectors) for which this state can be
         completed, or 0 if none of ``want`` can. Memo: bits known good, bits known bad."""
         want = self.all if want is None else want
+        self.calls += 1
+        if self.calls > self.max_calls:
+            raise OutOfBudget
         key = (pi, s, runs, x, fm, fo)
         known = self.mmemo.get(key)
         if known is None:

@@ -17,7 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine import cards
-from engine.melds.dp import RankDP
+from engine.melds.best import BestDP, most_down
+from engine.melds.dp import OutOfBudget, RankDP
+
+FIRST_TRY = 3000
 from engine.melds.jokers import OldJoker, identity_matters, old_jokers, release_choices, release_sources
 from engine.melds.layout import is_single
 from engine.melds.search import FREE, PIN, Search, meaning
@@ -104,7 +107,15 @@ def partition(variant: Variant, mand: Counter[int], opt: Counter[int] | None = N
     if variant.max_jokers_per_meld is not None or free <= variant.min_meld - 1:
         m = [mand[c] for c in range(64)]
         o = [opt[c] for c in range(64)]
-        found = RankDP(variant, m, o, mand[FREE], opt[FREE], budget).solve()
+        if budget is None:
+            try:
+                first = RankDP(variant, m, o, mand[FREE], opt[FREE], budget)
+                first.max_calls = FIRST_TRY
+                found = first.solve()
+            except OutOfBudget:
+                found = BestDP(variant, m, o, [0] * 64, mand[FREE], opt[FREE], 0).solve()
+        else:
+            found = RankDP(variant, m, o, mand[FREE], opt[FREE], budget).solve()
         if found is None:
             return None
         melds, opt_used, free_used = found
@@ -340,8 +351,8 @@ def best_subset(variant: Variant, table: Sequence[Sequence[int]], hand: Sequence
     card can. Among parts of that size the first the search meets wins (deterministic).
 
     For each way of releasing the old jokers (a joker released by a hand card makes that card
-    go down), the rank programme bisects on how many hand cards may stay out. Tahiti's loose
-    singles (they may go down or not, at no gain) are tried as every subset that goes down."""
+    go down), one pass of the rank programme maximises the hand cards put down (``best.py``);
+    Tahiti's loose singles are optional cards of no weight in that pass."""
     table = [list(m) for m in table]
     everything = [x for m in table for x in m] + list(hand)
     usable = sorted(c for c in hand if c == cards.JOKER or _fits_somewhere(variant, everything, c))
@@ -349,35 +360,71 @@ def best_subset(variant: Variant, table: Sequence[Sequence[int]], hand: Sequence
         return []
     if solve(variant, table, usable) is not None:
         return usable
-    singles = sorted(m[0] for m in table if is_single(variant, m))
-    core = [m for m in table if not is_single(variant, m)]
     best: list[int] = []
-    for size in range(len(singles) + 1):
-        for down in sorted(set(itertools.combinations(singles, size))):
-            for forced, inst in _subset_instances(variant, core, usable, list(down)):
-                opt = Counter(FREE if c == cards.JOKER else c for c in usable) - Counter(forced)
-                n = sum(opt.values())
-                if len(forced) + n <= len(best):
-                    continue  # cannot put down more than the best so far
-                subset = _most_down(variant, inst, forced, opt, len(best) + 1)
-                if len(subset) > len(best):
-                    best = subset
+    for forced, inst in _subset_instances(variant, table, usable):
+        opt = Counter(FREE if c == cards.JOKER else c for c in usable) - Counter(forced)
+        if len(forced) + sum(opt.values()) <= len(best):
+            continue  # cannot put down more than the best so far
+        subset = _most_down(variant, inst, forced, opt, len(best) + 1)
+        if len(subset) > len(best):
+            best = subset
+            if len(best) == len(usable) - 1:
+                break  # all of them cannot go down (solve said so)
     return best
 
 
 def _most_down(variant: Variant, inst: _Instance, forced: list[int], opt: Counter[int], at_least: int) -> list[int]:
-    """``forced`` plus as many of ``opt`` as can go down, if that makes ``at_least`` cards:
-    the number left out is searched 0, 1, 2, 4, ... then bisected (small budgets are cheap)."""
+    """``forced`` plus as many of the hand cards ``opt`` as can go down, if that makes
+    ``at_least`` cards; else []. ``inst.opt`` (Tahiti's loose singles) may go down too, at no gain."""
+    if inst.partners and any(inst.mand[k] for k in inst.partners):
+        return _most_down_pinned(variant, inst, forced, opt, at_least)
+    pool = opt + inst.opt
+    mand = [inst.mand[c] for c in range(64)]
+    o = [pool[c] for c in range(64)]
+    h = [opt[c] for c in range(64)]
+    if variant.max_jokers_per_meld is None and inst.mand[FREE] + pool[FREE] > variant.min_meld - 1:
+        return _most_down_bisect(variant, inst, forced, opt, at_least)
+    found = most_down(variant, mand, o, h, inst.mand[FREE], pool[FREE], opt[FREE])
+    if found is None:
+        return []
+    _, opt_used, free_used = found
+    down = [c for c in range(64) for _ in range(min(opt_used[c], opt[c]))]
+    down += [cards.JOKER] * min(free_used, opt[FREE])
+    if len(forced) + len(down) < at_least:
+        return []
+    return sorted(forced + down)
+
+
+def _most_down_pinned(variant: Variant, inst: _Instance, forced: list[int], opt: Counter[int],
+                      at_least: int) -> list[int]:
+    """Vatican's jokers that keep their meaning: the pass without their rule bounds the answer
+    from above; the exact search then starts at that bound."""
+    relaxed = Counter()
+    for k, n in inst.mand.items():
+        relaxed[meaning(k) if k >= PIN else k] += n
+    bound = _most_down(variant, _Instance(inst.fixed, relaxed, inst.opt, {}, inst.natural_like), forced, opt,
+                       at_least)
+    if not bound:
+        return []
+    return _most_down_bisect(variant, inst, forced, opt, at_least, len(forced) + sum(opt.values()) - len(bound))
+
+
+def _most_down_bisect(variant: Variant, inst: _Instance, forced: list[int], opt: Counter[int], at_least: int,
+                      lo: int = 0) -> list[int]:
+    """The decision version, asked for more and more hand cards left out (from ``lo``, a
+    lower bound on how many must stay out), then bisected. Only for Vatican's pinned jokers and
+    for more free jokers than a real deck has: never with Tahiti's loose singles."""
+    assert not inst.opt, "loose singles take the rank programme"
     n = sum(opt.values())
     limit = min(n - (0 if forced else 1), len(forced) + n - at_least)  # most cards left out worth trying
-    if limit < 0:
+    if limit < lo:
         return []
-    lo, b = 0, 0
+    b = lo
     found = partition(variant, inst.mand, opt, inst.partners, b)
     while found is None:
         if b >= limit:
             return []
-        lo, b = b + 1, min(limit, max(1, 2 * b))
+        lo, b = b + 1, min(limit, max(b + 1, 2 * b))
         found = partition(variant, inst.mand, opt, inst.partners, b)
     hi = b
     while lo < hi:
@@ -390,9 +437,8 @@ def _most_down(variant: Variant, inst: _Instance, forced: list[int], opt: Counte
     return sorted(forced + [cards.JOKER if c == FREE else c for c in found[1].elements()])
 
 
-def _subset_instances(variant: Variant, table: Sequence[Sequence[int]], hand: Sequence[int], down: list[int]):
-    """(hand cards that must go down, instance) for every way of releasing old jokers;
-    ``down``: loose table singles that go down this time."""
+def _subset_instances(variant: Variant, table: Sequence[Sequence[int]], hand: Sequence[int]):
+    """(hand cards that must go down, instance) for every way of releasing old jokers."""
     jokers = old_jokers(table)
     on_table = Counter() if variant.swap_from_hand_only else release_sources(variant, table, [])
     in_hand = Counter(hand)
@@ -409,4 +455,4 @@ def _subset_instances(variant: Variant, table: Sequence[Sequence[int]], hand: Se
     for choice in itertools.product(*per_meaning):
         released = frozenset(i for combo, _ in choice for i in combo)
         forced = sorted(c for _, cs in choice for c in cs)
-        yield forced, _instance(variant, table, forced + down, jokers, released)
+        yield forced, _instance(variant, table, forced, jokers, released)
