@@ -125,10 +125,6 @@ def _suit_moves(runs: tuple[int, ...], total: int, jokers: int, cap: int | None,
     return tuple(out)
 
 
-class OutOfBudget(Exception):
-    """The bounded first try of the feasibility pass gave up (see ``RankDP.max_calls``)."""
-
-
 class RankDP:
     """One run of the programme; ``solve()`` returns (melds, optional naturals used, optional
     jokers used) or None. ``budget``: at most that many optional cards (jokers included) left out;
@@ -146,8 +142,6 @@ None: any number (plain feasibility)."""
         self.pos = list(variant.positions())
         self.both = variant.ace == "both"
         self.memo: dict[tuple, tuple[bool, tuple | None]] = {}
-        self.calls = 0
-        self.max_calls = 1 << 62
         self.last = len(self.pos)
         # naturals of each suit at each position index (a position past the end holds none)
         self.ahead = [[self.mand[_card_at(p, su)] + self.opt[_card_at(p, su)] for su in range(4)]
@@ -217,6 +211,9 @@ None: any number (plain feasibility)."""
                 row[o] = mask
             self.comp.append(row)
         self.mmemo: dict[tuple, list[int]] = {}
+        self.fmemo: dict[tuple, int] = {}
+        self.steps: dict[tuple, list[tuple[int, tuple]]] = {}
+        self.move_cache: dict[tuple, list[tuple]] = {}
         self._init_totals()
 
     def _res_of(self, r: int) -> tuple[int, ...]:
@@ -277,60 +274,116 @@ None: any number (plain feasibility)."""
 
     def _m(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int, want: int | None = None) -> int:
         """Some non-empty part of ``want`` (kept-aces vectors) for which this state can be
-        completed, or 0 if none of ``want`` can. Memo: bits known good, bits known bad."""
+        completed, or 0 if none of ``want`` can. Memo: bits known good, bits known bad, asked.
+
+        The first question explores with ``want`` and stops at the first answer (fast when an
+        arrangement exists). A state asked again about other bits gets its full mask computed
+        once (:meth:`_full`): without that, every kept-aces vector chosen at the low end would
+        search the same states again, up to 81 times when no arrangement exists."""
         want = self.all if want is None else want
-        self.calls += 1
-        if self.calls > self.max_calls:
-            raise OutOfBudget
         key = (pi, s, runs, x, fm, fo)
         known = self.mmemo.get(key)
         if known is None:
-            known = self.mmemo[key] = [0, 0]
+            known = self.mmemo[key] = [0, 0, 0]
         if want & known[0]:
             return want & known[0]
         want &= ~known[1]
         if not want:
             return 0
+        if known[2]:
+            full = self._full(pi, s, runs, x, fm, fo)
+            known[0], known[1] = full, self.all & ~full
+            return want & full
+        known[2] = 1
         found = 0
         if pi == self.last:
             if fm == 0 and all((r >> 2) & 3 == 3 for rs in runs for r in rs):
                 found = want
         elif s == 4:
-            cap = 4 if self.cap is None else self.cap
-            for j in range(0, fm + fo + 1):
-                if set_split(x, j, cap, self.v.max_set, self.v.min_meld) is None:
-                    continue
-                jm = min(j, fm)
-                found = self._m(pi + 1, 0, runs, (0, 0, 0, 0), fm - jm, fo - (j - jm), want)
+            for nxt in self._set_steps(pi, runs, x, fm, fo):
+                found = self._m(*nxt, want)
                 if found:
                     break
         else:
-            future_suits, future_cards = self.future[pi][s]
-            capj = 4 if self.cap is None else self.cap
-            for total, comp in self.totals[pi][s]:
+            for comp, nxt in self._suit_steps(pi, s, runs, x, fm, fo):
                 w = comp & want
-                if not w:
-                    continue
-                for _move, new_runs, xs, jm, jo in self._moves(pi, s, runs, fm, fo, total):
-                    nx = x[:s] + (xs,) + x[s + 1:]
-                    nfm, nfo = fm - jm, fo - jo
-                    if xs or any(nx):
-                        # the cards put aside for sets at this rank must still make sets of 3+
-                        jl = nfm + nfo
-                        if (sum(1 for v in nx if v) + future_suits + min(jl, capj) < self.v.min_meld
-                                or sum(nx) + future_cards + jl < self.v.min_meld * max(nx)):
-                            continue
-                    nruns = runs[:s] + (new_runs,) + runs[s + 1:]
-                    found = self._m(pi, s + 1, nruns, nx, nfm, nfo, w)
+                if w:
+                    found = self._m(*nxt, w)
                     if found:
                         break
-                if found:
-                    break
         if found:
             known[0] |= found
         else:
             known[1] |= want
         return found
+
+    def _full(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int) -> int:
+        """Every kept-aces vector for which this state can be completed (each state once)."""
+        key = (pi, s, runs, x, fm, fo)
+        hit = self.fmemo.get(key)
+        if hit is not None:
+            return hit
+        full = 0
+        if pi == self.last:
+            if fm == 0 and all((r >> 2) & 3 == 3 for rs in runs for r in rs):
+                full = self.all
+        elif s == 4:
+            for nxt in self._set_steps(pi, runs, x, fm, fo):
+                full |= self._full(*nxt)
+                if full == self.all:
+                    break
+        else:
+            for comp, nxt in self._suit_steps(pi, s, runs, x, fm, fo):
+                if comp & ~full:
+                    full |= comp & self._full(*nxt)
+                    if full == self.all:
+                        break
+        self.fmemo[key] = full
+        return full
+
+    def _set_steps(self, pi: int, runs: tuple, x: tuple, fm: int, fo: int) -> list[tuple]:
+        """The states after splitting the cards put aside at a position into sets."""
+        cap = 4 if self.cap is None else self.cap
+        out = []
+        for j in range(0, fm + fo + 1):
+            if set_split(x, j, cap, self.v.max_set, self.v.min_meld) is None:
+                continue
+            jm = min(j, fm)
+            out.append((pi + 1, 0, runs, (0, 0, 0, 0), fm - jm, fo - (j - jm)))
+        return out
+
+    def _suit_steps(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int) -> list[tuple[int, tuple]]:
+        """(kept-aces mask, next state) for every move of suit ``s`` at position index ``pi``."""
+        key = (pi, s, runs, x, fm, fo)
+        hit = self.steps.get(key)
+        if hit is not None:
+            return hit
+        mkey = (pi, s, runs[s], fm, fo)
+        moves = self.move_cache.get(mkey)
+        if moves is None:
+            moves = [(comp, new_runs, xs, jm, jo) for total, comp in self.totals[pi][s]
+                     for _move, new_runs, xs, jm, jo in self._moves(pi, s, runs, fm, fo, total)]
+            self.move_cache[mkey] = moves
+        future_suits, future_cards = self.future[pi][s]
+        capj = 4 if self.cap is None else self.cap
+        min_meld = self.v.min_meld
+        nz = sum(1 for v in x if v)
+        sm = sum(x)
+        mx = max(x)
+        head, tail = runs[:s], runs[s + 1:]
+        xhead, xtail = x[:s], x[s + 1:]
+        out = []
+        for comp, new_runs, xs, jm, jo in moves:
+            nfm, nfo = fm - jm, fo - jo
+            if xs or sm:
+                # the cards put aside for sets at this rank must still make sets of 3+
+                jl = nfm + nfo
+                if (nz + (1 if xs else 0) + future_suits + min(jl, capj) < min_meld
+                        or sm + xs + future_cards + jl < min_meld * max(mx, xs)):
+                    continue
+            out.append((comp, (pi, s + 1, (*head, new_runs, *tail), (*xhead, xs, *xtail), nfm, nfo)))
+        self.steps[key] = out
+        return out
 
     def _pick(self, key: tuple, r: int, res: tuple) -> tuple:
         """The first move at ``key`` that keeps kept-aces vector ``r`` completable."""

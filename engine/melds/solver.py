@@ -17,10 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine import cards
-from engine.melds.best import BestDP, most_down
-from engine.melds.dp import OutOfBudget, RankDP
-
-FIRST_TRY = 3000
+from engine.melds.best import most_down
+from engine.melds.dp import RankDP
 from engine.melds.jokers import OldJoker, identity_matters, old_jokers, release_choices, release_sources
 from engine.melds.layout import is_single
 from engine.melds.search import FREE, PIN, Search, meaning
@@ -107,15 +105,7 @@ def partition(variant: Variant, mand: Counter[int], opt: Counter[int] | None = N
     if variant.max_jokers_per_meld is not None or free <= variant.min_meld - 1:
         m = [mand[c] for c in range(64)]
         o = [opt[c] for c in range(64)]
-        if budget is None:
-            try:
-                first = RankDP(variant, m, o, mand[FREE], opt[FREE], budget)
-                first.max_calls = FIRST_TRY
-                found = first.solve()
-            except OutOfBudget:
-                found = BestDP(variant, m, o, [0] * 64, mand[FREE], opt[FREE], 0).solve()
-        else:
-            found = RankDP(variant, m, o, mand[FREE], opt[FREE], budget).solve()
+        found = RankDP(variant, m, o, mand[FREE], opt[FREE], budget).solve()
         if found is None:
             return None
         melds, opt_used, free_used = found
