@@ -71,13 +71,19 @@ def next_code(code: int, joker: bool, cap: int | None) -> int:
     return (code & TOP) | cls << 2 | j
 
 
+# (new runs, naturals to sets, naturals used, jokers used, plan, short runs, runs of one, a TOP run)
+Move = tuple[tuple[int, ...], int, int, int, tuple[int, ...], int, int, bool]
+# (position index, suit, open runs per suit, naturals put aside per suit, free jokers: mandatory, optional)
+State = tuple[int, int, tuple[tuple[int, ...], ...], tuple[int, ...], int, int]
+
+
 @lru_cache(maxsize=200_000)
 def _suit_moves(runs: tuple[int, ...], total: int, jokers: int, cap: int | None, allow_sets: bool,
-                can_continue: bool) -> tuple[tuple[tuple[int, ...], int, int, int, tuple], ...]:
+                can_continue: bool) -> tuple[Move, ...]:
     """Ways one suit's open ``runs`` (codes ``cls*4 + j``) meet ``total`` naturals and at most
     ``jokers`` jokers at one position: (new runs, naturals to sets, naturals used, jokers used,
     plan) where plan says per old run: 0 natural, 1 joker, 2 stop; then new runs (cls 1)."""
-    out = []
+    out: list[Move] = []
     groups: list[tuple[int, int]] = []
     for r in runs:
         if groups and groups[-1][0] == r:
@@ -176,6 +182,7 @@ None: any number (plain feasibility)."""
 
         def choose(key: tuple) -> tuple:
             choice = self.memo[(*key, bud[0])][1]
+            assert choice is not None, "the chosen path was solved"
             bud[0] = choice[-1]
             return choice
 
@@ -212,7 +219,7 @@ None: any number (plain feasibility)."""
             self.comp.append(row)
         self.mmemo: dict[tuple, list[int]] = {}
         self.fmemo: dict[tuple, int] = {}
-        self.steps: dict[tuple, list[tuple[int, tuple]]] = {}
+        self.steps: dict[tuple, list[tuple[int, State]]] = {}
         self.move_cache: dict[tuple, list[tuple]] = {}
         self._init_totals()
 
@@ -341,10 +348,10 @@ None: any number (plain feasibility)."""
         self.fmemo[key] = full
         return full
 
-    def _set_steps(self, pi: int, runs: tuple, x: tuple, fm: int, fo: int) -> list[tuple]:
+    def _set_steps(self, pi: int, runs: tuple, x: tuple, fm: int, fo: int) -> list[State]:
         """The states after splitting the cards put aside at a position into sets."""
         cap = 4 if self.cap is None else self.cap
-        out = []
+        out: list[State] = []
         for j in range(0, fm + fo + 1):
             if set_split(x, j, cap, self.v.max_set, self.v.min_meld) is None:
                 continue
@@ -352,7 +359,7 @@ None: any number (plain feasibility)."""
             out.append((pi + 1, 0, runs, (0, 0, 0, 0), fm - jm, fo - (j - jm)))
         return out
 
-    def _suit_steps(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int) -> list[tuple[int, tuple]]:
+    def _suit_steps(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int) -> list[tuple[int, State]]:
         """(kept-aces mask, next state) for every move of suit ``s`` at position index ``pi``."""
         key = (pi, s, runs, x, fm, fo)
         hit = self.steps.get(key)
@@ -372,7 +379,7 @@ None: any number (plain feasibility)."""
         mx = max(x)
         head, tail = runs[:s], runs[s + 1:]
         xhead, xtail = x[:s], x[s + 1:]
-        out = []
+        out: list[tuple[int, State]] = []
         for comp, new_runs, xs, jm, jo in moves:
             nfm, nfo = fm - jm, fo - jo
             if xs or sm:
@@ -453,10 +460,10 @@ None: any number (plain feasibility)."""
                 break
             nres = res
             if self.both and p == 1:
-                nres = list(res)
-                nres[s] = flex - used_flex
-                nres[4 + s] = optn - used_o
-                nres = tuple(nres)
+                kept = list(res)
+                kept[s] = flex - used_flex
+                kept[4 + s] = optn - used_o
+                nres = tuple(kept)
             for move, new_runs, xs, jm, jo in self._moves(pi, s, runs, fm, fo, total):
                 nruns = runs[:s] + (new_runs,) + runs[s + 1:]
                 nx = x[:s] + (xs,) + x[s + 1:]
@@ -482,6 +489,7 @@ None: any number (plain feasibility)."""
                 rank = 14 if p == 1 else p
                 cap = 4 if self.cap is None else self.cap
                 witness = set_split(x, j, cap, self.v.max_set, self.v.min_meld)
+                assert witness is not None, "the chosen split exists"
                 for suits, k in witness:
                     meld = [set_cards[su].pop() for su in suits]
                     missing = [su for su in range(4) if su not in suits][:k]
@@ -500,7 +508,7 @@ None: any number (plain feasibility)."""
             old = sorted(open_runs[s], key=lambda r: r[0])
             nxt: list[tuple[int, list[int]]] = []
             i = 0
-            groups = []
+            groups: list[list[int]] = []
             for code_r, _ in old:
                 if groups and groups[-1][0] == code_r:
                     groups[-1][1] += 1

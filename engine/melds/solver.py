@@ -116,9 +116,9 @@ def partition(variant: Variant, mand: Counter[int], opt: Counter[int] | None = N
     if budget is not None:  # more free jokers than a real game has: try each subset
         for size in range(sum(opt.values()), sum(opt.values()) - budget - 1, -1):
             for sub in sorted(set(itertools.combinations(sorted(opt.elements()), size))):
-                found = Search(variant, mand + Counter(sub)).run()
-                if found is not None:
-                    return found[0], Counter(sub)
+                searched = Search(variant, mand + Counter(sub)).run()
+                if searched is not None:
+                    return searched[0], Counter(sub)
         return None
     return Search(variant, mand, opt).run()
 
@@ -243,22 +243,22 @@ def solve(variant: Variant, table: Sequence[Sequence[int]], added: Sequence[int]
 
     Tried in turn, the first that works wins: the added cards alone (every old meld kept);
     the added cards with the old melds near them (the others kept); the whole table."""
-    table = [list(m) for m in table]
+    rows = [list(m) for m in table]
     keep_all = partition(variant, Counter(FREE if c == cards.JOKER else c for c in added))
     if keep_all is not None:
-        return _finish(variant, table, [*table, *keep_all[0]])
+        return _finish(variant, rows, [*rows, *keep_all[0]])
     tried: set[int] = set()
     for radius in (1, 2):
-        near = _near_melds(variant, table, added, radius)
-        if not near or len(near) == len(table) or len(near) in tried:
+        near = _near_melds(variant, rows, added, radius)
+        if not near or len(near) == len(rows) or len(near) in tried:
             continue
         tried.add(len(near))
-        local = _solve_all(variant, [table[i] for i in near], added)
+        local = _solve_all(variant, [rows[i] for i in near], added)
         if local is not None:
-            rest = [m for i, m in enumerate(table) if i not in near]
-            return _finish(variant, table, [*rest, *local])
-    found = _solve_all(variant, table, added)
-    return None if found is None else _finish(variant, table, found)
+            rest = [m for i, m in enumerate(rows) if i not in near]
+            return _finish(variant, rows, [*rest, *local])
+    found = _solve_all(variant, rows, added)
+    return None if found is None else _finish(variant, rows, found)
 
 
 def _positions(c: int) -> list[int]:
@@ -389,7 +389,7 @@ def _most_down_pinned(variant: Variant, inst: _Instance, forced: list[int], opt:
                       at_least: int) -> list[int]:
     """Vatican's jokers that keep their meaning: the pass without their rule bounds the answer
     from above; the exact search then starts at that bound."""
-    relaxed = Counter()
+    relaxed: Counter[int] = Counter()
     for k, n in inst.mand.items():
         relaxed[meaning(k) if k >= PIN else k] += n
     bound = _most_down(variant, _Instance(inst.fixed, relaxed, inst.opt, {}, inst.natural_like), forced, opt,
