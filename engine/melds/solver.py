@@ -438,7 +438,8 @@ def _subset_instances(variant: Variant, table: Sequence[Sequence[int]], hand: Se
     per_meaning = []
     for c, idx in sorted(by_meaning.items()):
         options = []
-        for k in range(min(len(idx), on_table[c] + in_hand[c]) + 1):
+        # releasing never loses an arrangement, so a joker a table card can release is released
+        for k in range(min(len(idx), on_table[c]), min(len(idx), on_table[c] + in_hand[c]) + 1):
             combos = itertools.combinations(idx, k) if identity_matters(variant) else [tuple(idx[:k])]
             options += [(combo, max(0, k - on_table[c]) * [c]) for combo in combos]
         per_meaning.append(options)
