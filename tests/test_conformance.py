@@ -11,6 +11,7 @@ draws (real Pillow), and a short game plays through the bot's services against t
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import random
 import re
@@ -21,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from babel.messages.extract import extract_from_dir
 from PIL import Image
 
 import games
@@ -193,27 +193,36 @@ def test_title_and_rules_in_both_languages(game_id: str) -> None:
         assert not set(re.findall(r"</?(\w+)", text)) - {"b", "i"}, "rules texts use only <b> and <i>"
 
 
-def game_msgids(game_id: str) -> list[str | tuple[str, str]]:
-    """Every msgid the game's package uses (``t``/``nt`` calls) and its declaration's words."""
-    found: list[str | tuple[str, str]] = [m for _f, _l, m, _c, _x in extract_from_dir(
-        ROOT / "games" / game_id, method_map=[("**.py", "python")], keywords={"t": (2,), "nt": (2, 3)})]
-    found += [declared(game_id).title, *(o.description for o in declared(game_id).options)]
-    return found
+def i18n_tool() -> Any:
+    """tools/i18n.py, the extractor that writes the catalogs (what it finds is what must be translated)."""
+    spec = importlib.util.spec_from_file_location("kozyr_i18n_tool", ROOT / "tools" / "i18n.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    return tool
 
 
 def test_every_word_has_a_russian_translation(game_id: str) -> None:
-    from bot.ui.i18n import GameWords, plural_catalog
+    """Every msgid of the game's package (its ``t``/``nt`` calls, its declaration's title and option
+    descriptions) has Russian, in the game's catalog or the bot's, with the same placeholders."""
+    from bot.ui.i18n import catalog, plural_catalog
 
-    words = GameWords(game_id)
-    missing = []
-    for msgid in game_msgids(game_id):
-        if isinstance(msgid, tuple):
-            forms = plural_catalog("ru", game_id)[0].get(msgid[0]) or plural_catalog("ru")[0].get(msgid[0])
-            if not forms:
-                missing.append(msgid[0])
-        elif msgid and words.t("ru", msgid) == msgid and re.search(r"[A-Za-z]{2}", msgid):
-            missing.append(msgid)
+    tool = i18n_tool()
+    ru = {**catalog("ru"), **catalog("ru", game_id)}
+    missing = [m for m in tool.msgids(game_id) if not ru.get(m)]
     assert not missing, f"no Russian for {missing} (run tools/i18n.py, then fill games/{game_id}/locale/ru.po)"
+    for msgid in tool.msgids(game_id):
+        assert sorted(re.findall(r"\{(\w+)\}", msgid)) == sorted(re.findall(r"\{(\w+)\}", ru[msgid])), msgid
+    forms = {**plural_catalog("ru")[0], **plural_catalog("ru", game_id)[0]}
+    for singular, _plural in tool.plural_msgids(game_id):
+        assert len(forms.get(singular, ())) == 3 and all(forms[singular]), singular
+
+
+def test_the_game_is_registered(game_id: str) -> None:
+    """Every game folder is in games.REGISTERED (a folder left out would be skipped by everything else)."""
+    folders = {p.parent.name for p in (ROOT / "games").glob("*/rules.py")}
+    assert folders == set(games.REGISTERED), f"folders not registered: {folders - set(games.REGISTERED)}"
+    assert game_id in folders
 
 
 # -- the bot's presentation ---------------------------------------------------------------------------
