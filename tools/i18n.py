@@ -22,9 +22,10 @@ sys.path.insert(0, str(ROOT))
 
 def extra_msgids() -> list[str]:
     from bot.handlers.help import COMMANDS
+    from bot.render.words import PICTURE_WORDS
     from bot.ui.words import PLACEMENT, VERBS
 
-    return [*PLACEMENT, "even", *VERBS.values(), *(desc for _, desc in COMMANDS)]
+    return [*PLACEMENT, "even", *VERBS.values(), *(desc for _, desc in COMMANDS), *PICTURE_WORDS.values()]
 
 
 KEYWORDS = {"t": (2,), "nt": (2, 3)}  # t(lang, msgid, ...), nt(lang, singular, plural, n, ...)
