@@ -13,12 +13,12 @@ from bot.services.types import Actor, Answer
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import SeatRow, TableRow
 from bot.ui import words
-from bot.ui.games import karusele as ui
 from bot.ui.i18n import t
 from engine.cards import parse_card
 from engine.core import IllegalAction
-from engine.games._karusele_moves import capture_parts, capture_words
-from engine.games.karusele import KaruseleState
+from games.karusele import present as ui
+from games.karusele.moves import capture_parts, capture_words
+from games.karusele.rules import KaruseleState
 
 if TYPE_CHECKING:
     from bot.services.tables import Play
@@ -43,7 +43,7 @@ class CaptureBuilder:
                 if isinstance(checked, Answer):
                     return checked
                 row, seats, state, seat = checked
-                if row.game != "karusele":
+                if not words.present(row.game).capture_builder:
                     return Answer(t(lang, "That move is not available."), alert=True)
                 if not isinstance(state, KaruseleState):
                     return Answer(t(lang, "That move is not available."), alert=True)

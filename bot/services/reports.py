@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from bot.resources import asset
+import games
 from bot.services import outbox as out
 from bot.services.core import TableCore
 from bot.services.public_log import FINISHED, public_log
@@ -19,8 +19,6 @@ from engine.record import dumps, make_record
 if TYPE_CHECKING:
     from bot.services.lobby import LobbyService
     from bot.services.people import People
-
-RULES_DIR = asset("rules")
 
 
 class Reports:
@@ -98,7 +96,9 @@ class Reports:
 
 
 def rules_text(game_id: str, lang: str) -> str | None:
-    for candidate in (RULES_DIR / f"{game_id}.{lang}.txt", RULES_DIR / f"{game_id}.en.txt"):
-        if candidate.exists():
-            return candidate.read_text(encoding="utf-8").strip()
+    """The game's rules text (``games/<id>/texts/``) in ``lang``, else in English."""
+    for candidate in (lang, "en"):
+        text = games.rules_text(game_id, candidate)
+        if text is not None:
+            return text.strip()
     return None

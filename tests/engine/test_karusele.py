@@ -13,7 +13,6 @@ import pytest
 
 from engine.cards import cards_str, deck, parse_card
 from engine.core import GameError, IllegalAction, OptionsError, get_game
-from engine.games.karusele import describe
 from engine.record import make_record, replay
 from engine.selfplay import play_game
 
@@ -454,15 +453,6 @@ def test_tie_at_the_top_plays_another_deal_and_target_ends():
     assert not s.over  # 95 < 100
 
 
-def test_describe_en_ru():
-    assert describe("take 6S AH+5C 6D") == "6♠ takes A♥+5♣ and 6♦"
-    assert describe("take 6S AH+5C 6D", "ru") == "6♠ берёт A♥+5♣ и 6♦"
-    assert describe("build 5H 5C 4D+6C") == "5♥ on 5♣: build of 10, also 4♦+6♣"
-    assert describe("build AS (5C+AH)", "ru") == "A♠ на (5♣+A♥): сборка 7"
-    assert describe("trail 6S") == "6♠ to the table"
-    assert describe("sweep BR", "ru") == "🧹 сметает весь стол"
-
-
 def test_seed_build_record_replays():
     record = json.loads((DATA / "karusele_seed_build.json").read_text(encoding="utf-8"))
     state = replay(record)
@@ -679,7 +669,7 @@ def test_builder_completable_agrees_with_brute_force():
     """The capture builder's 'can this selection still become a capture?' against every superset."""
     import random
 
-    from engine.games._karusele_moves import capture_parts, completable
+    from games.karusele.moves import capture_parts, completable
 
     rng = random.Random(11)
     checked = 0
@@ -737,7 +727,7 @@ def test_random_games_taking_random_captures_on_growing_tables():
 def test_one_group_finds_a_sum_when_there_is_one():
     import random
 
-    from engine.games._karusele_moves import one_group
+    from games.karusele.moves import one_group
 
     rng = random.Random(3)
     for _ in range(500):

@@ -1,0 +1,526 @@
+"""Oh Hell (Черт побери), 3-7 players, 52 cards: bid the exact number of tricks you will take.
+
+Rules: RULES.md (the team rules digest) section 4 (the Hoyle version the seed describes). A game is a series
+of deals; deal ``d`` gives every player ``hand_sizes[d]`` cards (by default 1, 2, ... up to 15/13/10/8/7
+deals for 3/4/5/6/7 players). The card after the hands is turned for trump; the last deal of the game
+is played at no trump (option ``last_deal_no_trump``), and so is a deal that uses the whole pack.
+Everyone bids 0..k from the dealer's left (no hook unless option ``hook``: then the dealer, who bids
+last, may not make the total equal k). The dealer's left leads; follow suit if able, otherwise any card
+(no duty to trump). Exact bid: 10 + bid (option ``zero_bonus``: a made 0 scores 5 + k); missed: 0.
+
+Seats are clockwise. The last seat deals first, so seat 0 (P1) bids and leads first; the deal then
+passes to the left. Explicit deals (``deals[d]``): ``{"dealer": s, "hands": [[card texts] per seat],
+"trump": "C" | "QH" | null}`` (a suit letter, the turned card, or null for no trump).
+
+Action verbs (canonical notation):
+- ``bid N``: bid N tricks, 0 <= N <= the hand size;
+- ``play C``: play card C (e.g. ``play 10H``).
+
+Events: ``deal`` (deal_no, dealer, hand_size, trump, trump_card), ``bid`` (seat, bid), ``bidding_done``
+(bids, total, hand_size, ``balance``: "over" | "under" | "even", for the scorekeeper's announcement),
+``play`` (seat, card), ``trick`` (leader, cards, winner), ``deal_end`` (bids, tricks, points, scores),
+``game_over`` (scores, winners).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, field_validator
+
+from engine.cards import CARD_TEXT, card_str, deck, parse_card, suit_of
+from engine.core import Event, Game, GameError, Options, OptionsError, State, TurnIsCurrent, View, deal_rng, register
+from engine.tricks import (
+    NO_TRUMP,
+    follow_or_any,
+    follow_suit,
+    hook_forbidden_bid,
+    plain_winning_index,
+    sort_key_table,
+    trump_from_letter,
+    trump_letter,
+    why_card_refused,
+)
+
+PACK = 52
+MAX_HAND = PACK // 3  # the largest hand any player count allows (3 players)
+STANDARD_DEALS = {3: 15, 4: 13, 5: 10, 6: 8, 7: 7}
+
+FULL_PACK = deck(PACK)
+PLAY_TEXT = {card: "play " + card_str(card) for card in FULL_PACK}
+PLAY_CARD = {text: card for card, text in PLAY_TEXT.items()}
+BID_TEXT = [f"bid {b}" for b in range(MAX_HAND + 1)]
+BID_VALUE = {text: b for b, text in enumerate(BID_TEXT)}
+BID_CODE = 64  # fast path: bid b is the int BID_CODE + b (card plays are the card codes, all below 64)
+_BID_CODES = [list(range(BID_CODE, BID_CODE + k + 1)) for k in range(MAX_HAND + 1)]
+
+
+class OhHellOptions(Options):
+    """House rules; defaults follow the seed (RULES.md 4.2-4.3)."""
+
+    hook: bool = Field(False, description="the dealer may not bid so that the bids total the hand size")
+    zero_bonus: bool = Field(False, description="a made 0 bid scores 5 + the number of cards dealt")
+    hand_sizes: Literal["ascending", "up_and_down"] | list[Annotated[int, Field(ge=1, le=MAX_HAND)]] = Field(
+        "ascending",
+        description="ascending (1, 2, ... 15/13/10/8/7 deals), up_and_down (1 .. max .. 1) or a list of hand sizes",
+    )
+    last_deal_no_trump: bool = Field(True, description="the last deal of the game is played without trumps")
+
+    @field_validator("hand_sizes", mode="before")
+    @classmethod
+    def _sizes_from_text(cls, value: Any) -> Any:
+        """Accept "5,4,3" (the CLI and chat settings pass text) as a list."""
+        if isinstance(value, str) and value.replace(",", " ").replace(" ", "").isdigit():
+            return [int(part) for part in value.replace(",", " ").split()]
+        return value
+
+    @field_validator("hand_sizes")
+    @classmethod
+    def _sizes_length(cls, value: Any) -> Any:
+        if isinstance(value, list) and not 1 <= len(value) <= 60:
+            raise ValueError("give between 1 and 60 hand sizes")
+        return value
+
+
+def hand_sizes_for(options: OhHellOptions, players: int) -> list[int]:
+    """The hand size of every deal of the game, validated against the pack for ``players``."""
+    top = STANDARD_DEALS[players]
+    sizes = options.hand_sizes
+    if sizes == "ascending":
+        return list(range(1, top + 1))
+    if sizes == "up_and_down":
+        return list(range(1, top + 1)) + list(range(top - 1, 0, -1))
+    limit = PACK // players
+    too_big = [k for k in sizes if k > limit]
+    if too_big:
+        raise OptionsError(f"hand_sizes: {players} players can be dealt at most {limit} cards each, not {too_big[0]}")
+    return list(sizes)
+
+
+def shuffled_pack(rng: random.Random) -> list[int]:
+    """A shuffled 52-card pack: sorting by i.i.d. random floats is a uniform permutation and about
+    twice as fast as ``random.shuffle`` (dealing is a hot path of simulations)."""
+    rnd = rng.random
+    return sorted(FULL_PACK, key=lambda _card: rnd())
+
+
+def deal_points(bid: int, took: int, hand_size: int, zero_bonus: bool) -> int:
+    """Points for one player's deal: exact bid 10 + bid (or 5 + hand size for a made 0 with the bonus)."""
+    if bid != took:
+        return 0
+    if bid == 0 and zero_bonus:
+        return 5 + hand_size
+    return 10 + bid
+
+
+def balance(total: int, hand_size: int) -> str:
+    """What the scorekeeper announces after bidding: the bids are over, under or even with the tricks."""
+    return "over" if total > hand_size else "under" if total < hand_size else "even"
+
+
+class OhHellState(TurnIsCurrent, State):
+    GAME_ID = "oh_hell"
+    FIELDS = (
+        "sizes", "deal_index", "phase", "dealer", "turn", "hands", "trump", "trump_card", "bids",
+        "won", "trick_leader", "trick", "played", "last_trick", "totals", "history",
+    )
+
+    options: OhHellOptions
+    sizes: list[int]
+    deal_index: int
+    phase: str
+    dealer: int
+    turn: int | None
+    hands: list[list[int]]
+    trump: int
+    trump_card: int | None
+    bids: list[int | None]
+    won: list[int]
+    trick_leader: int
+    trick: list[int]
+    played: list[int]
+    last_trick: dict[str, Any] | None
+    totals: list[int]
+    history: list[dict[str, Any]]
+
+    # -- setup and dealing ------------------------------------------------------
+    def _setup(self) -> None:
+        self.sizes = hand_sizes_for(self.options, self.n)
+        self.deal_index = 0
+        self.dealer = self.n - 1
+        self.totals = [0] * self.n
+        self.history = []
+        self.last_trick = None
+        self._check_no_trump_deals()
+        self._deal(0)
+
+    def _check_no_trump_deals(self) -> None:
+        """An explicit deal may not name a trump for a deal the rules play at no trump (the last deal
+        with ``last_deal_no_trump``, a deal of the whole pack): checked up front, before any play."""
+        if len(self.deals) > len(self.sizes):
+            raise GameError(f"oh_hell: {len(self.deals)} explicit deals, but this game has {len(self.sizes)}")
+        for index, spec in enumerate(self.deals):
+            last = self.options.last_deal_no_trump and index == len(self.sizes) - 1
+            whole_pack = self.n * self.sizes[index] >= PACK
+            trump = spec.get("trump") if isinstance(spec, dict) else None
+            if (last or whole_pack) and trump is not None and str(trump).upper() != "NT":
+                raise GameError(f"oh_hell: explicit deal {index + 1} names trump {trump!r}, but that deal is "
+                                "played at no trump (write NT or null)")
+
+    def _deal(self, index: int, pack: list[int] | None = None) -> Event:
+        n = self.n
+        k = self.sizes[index]
+        no_trump_deal = self.options.last_deal_no_trump and index == len(self.sizes) - 1
+        dealer = (self.dealer + 1) % n if index else n - 1
+        spec = self.deals[index] if index < len(self.deals) else None
+        if spec:
+            dealer, hands, trump, trump_card = self._explicit(spec, dealer, k)
+        else:
+            pack = pack or shuffled_pack(deal_rng(self.seed, index))
+            first = dealer + 1
+            # one card at a time clockwise from the dealer's left
+            hands = [pack[(s - first) % n: n * k: n] for s in range(n)]
+            trump_card = pack[n * k] if n * k < PACK and not no_trump_deal else None
+            trump = suit_of(trump_card) if trump_card is not None else NO_TRUMP
+        self.deal_index = index
+        self.dealer = dealer
+        order = sort_key_table(trump).__getitem__
+        self.hands = [sorted(h, key=order) for h in hands]
+        self.trump = trump
+        self.trump_card = trump_card
+        self.bids = [None] * n
+        self.won = [0] * n
+        self.phase = "bid"
+        self.turn = (dealer + 1) % n
+        self.trick_leader = self.turn
+        self.trick = []
+        self.played = []
+        return {
+            "type": "deal", "deal_no": index + 1, "dealer": dealer, "hand_size": k,
+            "trump": trump_letter(trump), "trump_card": card_str(trump_card) if trump_card is not None else None,
+        }
+
+    def _explicit(self, spec: dict[str, Any], dealer: int, k: int) -> tuple[int, list[list[int]], int, int | None]:
+        """Validate an explicit deal: seats, hand sizes, distinct cards, the trump."""
+        n = self.n
+        try:
+            dealer = int(spec.get("dealer", dealer))
+            hands = [[parse_card(c) for c in hand] for hand in spec["hands"]]
+            trump_text = spec.get("trump")
+            trump_card = None
+            if trump_text is None or str(trump_text).upper() in ("S", "H", "D", "C", "NT"):
+                trump = trump_from_letter(trump_text)
+            else:
+                trump_card = parse_card(str(trump_text))
+                trump = suit_of(trump_card)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise GameError(f"oh_hell: malformed explicit deal: {exc}") from None
+        if not 0 <= dealer < n or len(hands) != n or any(len(h) != k for h in hands):
+            raise GameError(f"oh_hell: an explicit deal needs a dealer 0..{n - 1} and {n} hands of {k} cards")
+        cards = [c for h in hands for c in h] + ([trump_card] if trump_card is not None else [])
+        if len(set(cards)) != len(cards) or any(suit_of(c) < 0 for c in cards):
+            raise GameError("oh_hell: an explicit deal repeats a card or uses a joker")
+        return dealer, hands, trump, trump_card
+
+    # -- turn and legal actions -------------------------------------------------------
+    def _to_act(self) -> int | None:
+        return self.turn
+
+    def _forbidden_bid(self) -> int | None:
+        """The bid the hook forbids the seat to act (None: no restriction)."""
+        if not self.options.hook:
+            return None
+        n = self.n
+        order = [self.bids[(self.dealer + 1 + i) % n] for i in range(n)]
+        return hook_forbidden_bid(order, self.sizes[self.deal_index], n)
+
+    def _legal(self) -> list[str]:
+        if self.phase == "bid":
+            k = self.sizes[self.deal_index]
+            forbidden = self._forbidden_bid() if self.options.hook else None
+            if forbidden is None:
+                return BID_TEXT[: k + 1]
+            return [BID_TEXT[b] for b in range(k + 1) if b != forbidden]
+        hand = self.hands[self.turn]  # type: ignore[index]
+        if not self.trick:
+            return [PLAY_TEXT[c] for c in hand]
+        return [PLAY_TEXT[c] for c in follow_suit(hand, self.trick[0] >> 4)]
+
+    def why_illegal(self, action: str) -> str:
+        seat = self.turn
+        if seat is None:
+            return "the game is over"
+        if self.phase == "bid":
+            if action in BID_VALUE:
+                bid = BID_VALUE[action]
+                if bid == self._forbidden_bid():
+                    k = self.sizes[self.deal_index]
+                    return f"hook: the dealer may not bid {bid} (the bids would total the {k} tricks)"
+                return f"bids go from 0 to {self.sizes[self.deal_index]}"
+            return "it is time to bid: 'bid N'"
+        return why_card_refused(PLAY_CARD.get(action), self.hands[seat], self.trick)
+
+    # -- applying actions ---------------------------------------------------------------
+
+    def _bid(self, bid: int) -> list[Event]:
+        seat: int = self.turn  # type: ignore[assignment]
+        self.bids[seat] = bid
+        events: list[Event] = [{"type": "bid", "seat": seat, "bid": bid}]
+        self.turn = (seat + 1) % self.n
+        if seat == self.dealer:
+            k = self.sizes[self.deal_index]
+            total = sum(self.bids)  # type: ignore[arg-type]
+            events.append({"type": "bidding_done", "bids": list(self.bids), "total": total, "hand_size": k,
+                           "balance": balance(total, k)})
+            self.phase = "play"
+        return events
+
+    def _apply(self, action: str) -> list[Event]:
+        card = PLAY_CARD.get(action)
+        if card is None:
+            return self._bid(BID_VALUE[action])
+        # playing a card: inline, it is the hot path of simulations
+        seat: int = self.turn  # type: ignore[assignment]
+        n = self.n
+        self.hands[seat].remove(card)
+        trick = self.trick
+        trick.append(card)
+        self.played.append(card)
+        events: list[Event] = [{"type": "play", "seat": seat, "card": CARD_TEXT[card]}]
+        if len(trick) < n:
+            self.turn = (seat + 1) % n
+            return events
+        leader = self.trick_leader
+        winner = (leader + plain_winning_index(trick, self.trump)) % n
+        self.won[winner] += 1
+        self.last_trick = {"leader": leader, "cards": trick, "winner": winner}
+        self.trick = []
+        self.trick_leader = winner
+        self.turn = winner
+        events.append({"type": "trick", "leader": leader, "cards": [CARD_TEXT[c] for c in trick], "winner": winner})
+        if not self.hands[winner]:
+            events.extend(self._end_deal())
+        return events
+
+    def _end_deal(self) -> list[Event]:
+        k = self.sizes[self.deal_index]
+        zero_bonus = self.options.zero_bonus
+        bids: list[int] = self.bids  # type: ignore[assignment]
+        points = [deal_points(b, t, k, zero_bonus) for b, t in zip(bids, self.won, strict=True)]
+        for s, p in enumerate(points):
+            self.totals[s] += p
+        self.history.append({
+            "deal_no": self.deal_index + 1, "dealer": self.dealer, "hand_size": k,
+            "trump": trump_letter(self.trump),
+            "trump_card": card_str(self.trump_card) if self.trump_card is not None else None,
+            "bids": list(bids), "tricks": list(self.won), "points": points, "totals": list(self.totals),
+        })
+        events: list[Event] = [{"type": "deal_end", "bids": list(bids), "tricks": list(self.won), "points": points,
+                                "scores": list(self.totals)}]
+        if self.deal_index + 1 < len(self.sizes):
+            events.append(self._deal(self.deal_index + 1))
+        else:
+            self.phase = "over"
+            self.turn = None
+            best = max(self.totals)
+            events.append({"type": "game_over", "scores": list(self.totals),
+                           "winners": [s for s, t in enumerate(self.totals) if t == best]})
+        return events
+
+    def clone(self) -> OhHellState:
+        """A copy for search: the generic field-by-field copy, unrolled (AI search clones a lot).
+        ``sizes``, ``last_trick`` and the history entries are never changed in place, so they are shared."""
+        new = object.__new__(OhHellState)
+        new.n, new.seed, new.options, new.deals = self.n, self.seed, self.options, self.deals
+        new._legal_cache = self._legal_cache
+        new.sizes = self.sizes
+        new.deal_index, new.phase, new.dealer, new.turn = self.deal_index, self.phase, self.dealer, self.turn
+        new.hands = [list(h) for h in self.hands]
+        new.trump, new.trump_card = self.trump, self.trump_card
+        new.bids, new.won = list(self.bids), list(self.won)
+        new.trick_leader, new.trick, new.played = self.trick_leader, list(self.trick), list(self.played)
+        new.last_trick = self.last_trick
+        new.totals, new.history = list(self.totals), list(self.history)
+        return new
+
+    # -- the fast path (engine.core: integer actions, no events) -----------------------------
+    # A card play is the card's code (2..62), a bid ``b`` is ``BID_CODE + b``.
+    # The seat to act is stored as the plain attribute ``current``; ``turn`` (the JSON field name the
+    # rest of the class uses) reads and writes it. (This class attribute hides State.current's property.)
+
+    def fast_legal(self) -> list[int]:
+        """Legal actions as ints; leading or void, the hand list itself (no allocation)."""
+        turn = self.current
+        if turn is None:
+            return []
+        trick = self.trick
+        if trick:
+            return follow_or_any(self.hands[turn], trick[0])
+        if self.phase == "play":
+            return self.hands[turn]
+        k = self.sizes[self.deal_index]
+        forbidden = self._forbidden_bid() if self.options.hook else None
+        if forbidden is None:
+            return _BID_CODES[k]
+        return [BID_CODE + b for b in range(k + 1) if b != forbidden]
+
+    def fast_apply(self, action: int) -> None:
+        """``act`` for an int from ``fast_legal``: the same state, no events, no checks."""
+        self._legal_cache = None
+        seat: int = self.current  # type: ignore[assignment]
+        if action >= 64:  # BID_CODE
+            self.bids[seat] = action - 64
+            self.current = (seat + 1) % self.n
+            if seat == self.dealer:
+                self.phase = "play"
+            return
+        self.hands[seat].remove(action)
+        trick = self.trick
+        trick.append(action)
+        self.played.append(action)
+        n = self.n
+        if len(trick) < n:
+            self.current = seat + 1 if seat + 1 < n else 0
+            return
+        leader = self.trick_leader
+        winner = (leader + plain_winning_index(trick, self.trump)) % n
+        self.won[winner] += 1
+        self.last_trick = {"leader": leader, "cards": trick, "winner": winner}
+        self.trick = []
+        self.trick_leader = winner
+        self.current = winner
+        if not self.hands[winner]:
+            self._end_deal()
+
+    @classmethod
+    def from_pack(cls, players: int, options: OhHellOptions, pack: list[int], seed: int = 0) -> OhHellState:
+        """A game whose first deal comes from ``pack`` (a shuffled 52-card pack, dealt as the seeded
+        shuffle would be), not from the seed: chance as an input, like OpenSpiel's chance nodes, for
+        simulations that sample deals. Later deals come from ``seed``; a record of this state does not
+        replay (the seed does not give this first deal), so it is for simulation only."""
+        new = object.__new__(cls)
+        new.n, new.seed, new.options, new.deals, new._legal_cache = players, seed, options, [], None
+        new.sizes = hand_sizes_for(options, players)
+        new.deal_index, new.dealer, new.totals, new.history, new.last_trick = 0, players - 1, [0] * players, [], None
+        new._deal(0, pack)
+        return new
+
+    def action_to_text(self, action: int) -> str:
+        return BID_TEXT[action - BID_CODE] if action >= BID_CODE else PLAY_TEXT[action]
+
+    def text_to_action(self, text: str) -> int:
+        card = PLAY_CARD.get(text)
+        return card if card is not None else BID_CODE + BID_VALUE[text]
+
+    # -- views, scores, checks --------------------------------------------------------------
+    def _view(self, seat: int | None) -> View:
+        n = self.n
+        k = self.sizes[self.deal_index]
+        view: View = {
+            "phase": self.phase,
+            "hand_counts": [len(h) for h in self.hands],
+            "dealer": self.dealer,
+            "leader": (self.dealer + 1) % n,
+            "deal_no": self.deal_index + 1,
+            "deals_total": len(self.sizes),
+            "hand_size": k,
+            "trump": trump_letter(self.trump),
+            "trump_card": card_str(self.trump_card) if self.trump_card is not None else None,
+            "bids": list(self.bids),
+            "tricks": list(self.won),
+            "trick": self._trick_view(),
+            "last_trick": self._last_trick_view(),
+            "sheet": self.sheet(),
+        }
+        if seat is not None:
+            view["hand"] = [card_str(c) for c in self.hands[seat]]
+        if self.phase != "bid":
+            total = sum(b for b in self.bids if b is not None)
+            view["bid_total"] = total
+            view["balance"] = balance(total, k)
+        elif self.options.hook and self.turn == self.dealer:
+            view["forbidden_bid"] = self._forbidden_bid()
+        return view
+
+    def _trick_view(self) -> dict[str, Any] | None:
+        if not self.trick:
+            return None
+        n = self.n
+        leader = self.trick_leader
+        plays = [{"seat": (leader + i) % n, "cards": [card_str(c)]} for i, c in enumerate(self.trick)]
+        best = (leader + plain_winning_index(self.trick, self.trump)) % n
+        return {"leader": leader, "plays": plays, "best": best}
+
+    def _last_trick_view(self) -> dict[str, Any] | None:
+        last = self.last_trick
+        if last is None:
+            return None
+        n = self.n
+        plays = [{"seat": (last["leader"] + i) % n, "cards": [card_str(c)]} for i, c in enumerate(last["cards"])]
+        return {"leader": last["leader"], "plays": plays, "winner": last["winner"]}
+
+    def scores(self) -> list[int]:
+        return list(self.totals)
+
+    def sheet(self) -> dict[str, Any]:
+        return {"deals": [dict(d) for d in self.history], "totals": list(self.totals),
+                "deals_total": len(self.sizes)}
+
+    def check_invariants(self) -> None:
+        n = self.n
+        k = self.sizes[self.deal_index]
+        # card conservation: hands + played this deal are the n*k dealt cards, all distinct
+        cards = [c for h in self.hands for c in h] + self.played
+        assert len(cards) == n * k, f"{len(cards)} cards in play, expected {n * k}"
+        assert len(set(cards)) == len(cards), "a card appears twice"
+        assert self.trump_card is None or self.trump_card not in cards, "the trump card is in play"
+        assert self.trump == (suit_of(self.trump_card) if self.trump_card is not None else self.trump)
+        completed = sum(self.won)
+        assert len(self.played) == completed * n + len(self.trick), "played cards and tricks disagree"
+        if self.phase == "bid":
+            assert not self.played and all(len(h) == k for h in self.hands)
+        for s, hand in enumerate(self.hands):
+            in_trick = 1 if (s - self.trick_leader) % n < len(self.trick) else 0
+            if self.phase != "bid":
+                assert len(hand) == k - completed - in_trick, f"seat {s} holds {len(hand)} cards"
+        for b in self.bids:
+            assert b is None or 0 <= b <= k
+        if self.phase == "over":
+            assert self.turn is None
+        for d in self.history:
+            assert sum(d["tricks"]) == d["hand_size"], "tricks taken do not add up to the hand size"
+            for b, t, p in zip(d["bids"], d["tricks"], d["points"], strict=True):
+                assert p == deal_points(b, t, d["hand_size"], self.options.zero_bonus)
+            if self.options.hook:
+                assert sum(d["bids"]) != d["hand_size"], "the hook was broken"
+        assert [sum(d["points"][s] for d in self.history) for s in range(n)] == self.totals
+
+    # -- AI: determinised search (issue 19) -------------------------------------------------
+    def determinize(self, seat: int, rng: random.Random) -> OhHellState:
+        """Other hands dealt afresh from the unseen cards, keeping the voids the play so far shows."""
+        from engine.ai.sampling import Slot, deal_hidden, hide_future, merge_voids, voids_from_trick
+
+        n = self.n
+        voids: dict[int, set[int]] = {}
+        leader = (self.dealer + 1) % n
+        played = self.played
+        for start in range(0, len(played), n):
+            cards = played[start:start + n]
+            merge_voids(voids, voids_from_trick(((leader + i) % n, c) for i, c in enumerate(cards)))
+            if len(cards) == n:
+                leader = (leader + plain_winning_index(cards, self.trump)) % n
+        others = [s for s in range(n) if s != seat]
+        slots = [Slot(len(self.hands[s]), void=voids.get(s, set())) for s in others]
+        pool = [c for s in others for c in self.hands[s]]
+        new = self.clone()
+        order = sort_key_table(self.trump).__getitem__
+        for s, hand in zip(others, deal_hidden(slots, pool, rng), strict=True):
+            new.hands[s] = sorted(hand, key=order)
+        new._legal_cache = None if new.turn != seat else new._legal_cache
+        hide_future(new, rng)
+        return new
+
+
+GAME = register(Game(id="oh_hell", name="Oh Hell", min_players=3, max_players=7, options=OhHellOptions,
+                     state=OhHellState))

@@ -1,0 +1,118 @@
+"""Svinya words: the pig, the shops (seat numbers in the buttons match the numbered rows), the reserves."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.presentation import Presentation
+from bot.ui import words
+from bot.ui.i18n import GameWords
+from bot.ui.shared_words import mark, who
+
+t = GameWords("svinya").t  # the game's own catalog (games/svinya/locale), then the bot's
+
+
+def group_key(action: str) -> str:
+    """A handful of choices at most: each its own button."""
+    return action
+
+
+def action_label(action: str, lang: str) -> str | None:
+    parts = action.split()
+    verb = parts[0]
+    if verb == "draw":
+        return "🂠 " + t(lang, "Draw")
+    if verb == "pig":
+        return words.cards([parts[1]]) + " → 🐷"
+    if verb == "shop":
+        return words.cards([parts[2]]) + " → " + t(lang, "shop {n}", n=int(parts[1]) + 1)
+    if verb == "keep":
+        return t(lang, "Keep it")
+    if verb == "lift":
+        return t(lang, "Lift my shop's top onto the pig")
+    if verb == "pass":
+        return t(lang, "Pass")
+    return None
+
+
+def event_line(event: dict[str, Any], names: Sequence[str], lang: str) -> str | None:
+    kind = event.get("type")
+    seat = event.get("seat")
+    if kind == "draw":
+        return ""  # where the card goes says it all
+    if kind == "pig":
+        card = words.cards([event["card"]])
+        if event.get("source") == "shop":
+            return "🐷 " + t(lang, "{who} lifts {card} from the shop onto the pig.", who=who(names, seat), card=card)
+        if event.get("new"):
+            return "🐷 " + t(lang, "{who} starts a new pig: {card}", who=who(names, seat), card=card)
+        return "🐷 " + t(lang, "{who}: {card} on the pig.", who=who(names, seat), card=card)
+    if kind == "pig_done":
+        return "🐷 " + t(lang, "The {suit} pig is complete.", suit=words.suit(event["suit"]))
+    if kind == "shop":
+        return t(lang, "{who}: {card} on {owner}'s shop.", who=who(names, seat), card=words.cards([event["card"]]),
+                 owner=who(names, event["target"]))
+    if kind == "keep":
+        return t(lang, "{who} keeps a card.", who=who(names, seat))
+    if kind == "pass":
+        return t(lang, "{who} passes.", who=who(names, seat))
+    if kind == "stock_out":
+        return t(lang, "The stock is out: reserves are played now.")
+    if kind == "game_over":
+        winners = ", ".join(who(names, s) for s in event.get("winners", []))
+        if event.get("reason") == "blocked":
+            return t(lang, "Nobody can move: fewest cards win: {who}.", who=winners)
+        return t(lang, "Only aces left: {who} wins.", who=winners)
+    return None
+
+
+def table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> list[str]:
+    head = f"<b>{words.title('svinya', lang)}</b> · " + t(lang, "stock {n}", n=view.get("stock", 0))
+    lines = [head]
+    pig = view.get("pig")
+    if pig:
+        lines.append("🐷 " + t(lang, "The pig: {cards}", cards=words.cards(pig["cards"])))
+    else:
+        lines.append("🐷 " + t(lang, "No pig yet."))
+    if view.get("pigs_done"):
+        done = " ".join(words.suit(s) for s in view["pigs_done"])
+        lines.append(t(lang, "Pigs done: {suits}", suits=done))
+    shops, counts = view.get("shops") or [], view.get("hand_counts") or []
+    for seat in range(view["players"]):
+        shop: dict[str, Any] = shops[seat] if seat < len(shops) else {"top": None, "size": 0}
+        top = words.cards([shop["top"]]) if shop.get("top") else "—"
+        bits = [t(lang, "shop {card} ({n})", card=top, n=shop.get("size", 0)),
+                t(lang, "reserve {n}", n=counts[seat] if seat < len(counts) else 0)]
+        lines.append(f"{seat + 1}. {who(names, seat)}: " + ", ".join(bits) + mark(view, seat))
+    if view.get("drawn"):
+        lines.append("👉 " + t(lang, "You drew {card}.", card=words.cards([view["drawn"]])))
+    return lines
+
+
+def table_chapter(view: dict[str, Any]) -> str:
+    """A fresh table message every eight cards drawn, so it stays near the log it goes with."""
+    return str(view.get("stock", 0) // 8)
+
+
+class SvinyaPresentation(Presentation):
+    """Svinya: the module's words above, the sheet's columns and legend."""
+
+    def action_label(self, action: str, lang: str) -> str:
+        return action_label(action, lang) or super().action_label(action, lang)
+
+    def event_line(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str | None:
+        line = event_line(event, names, lang)
+        return super().event_line(event, names, lang) if line is None else line or None
+
+    def table_lines(self, view: dict[str, Any], names: Sequence[str], lang: str) -> list[str]:
+        return table_lines(view, names, lang)
+
+    def group_key(self, action: str) -> str:
+        return group_key(action)
+
+    def table_chapter(self, view: dict[str, Any]) -> str | None:
+        return table_chapter(view)
+
+
+PRESENTATION = SvinyaPresentation("svinya")
