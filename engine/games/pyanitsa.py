@@ -230,7 +230,8 @@ class PyanitsaState(State):
         self.stage = "over"
         self.winner_seats = winners
         self.reason = reason
-        events.append({"type": "game_over", "scores": self.scores(), "winners": list(winners), "reason": reason,
+        events.append({"type": "game_over", "scores": self.scores(), "totals": self.scores(), "winners": list(winners),
+                       "reason": reason,
                        "places": self.places()})
 
     # -- views and results -----------------------------------------------------------------
