@@ -22,7 +22,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -200,7 +200,7 @@ class State:
         best = max(totals)
         return [s for s, t in enumerate(totals) if t == best]
 
-    def clone(self) -> State:
+    def clone(self) -> Self:
         new = object.__new__(type(self))
         new.n = self.n
         new.seed = self.seed

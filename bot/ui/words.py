@@ -139,8 +139,8 @@ def event_line(game: str, event: dict[str, Any], names: Sequence[str], lang: str
         if event.get("count", 1) == 2:
             return t(lang, "🎭 {who} takes the Carnival (2 tricks)", who=winner)
         return t(lang, "{who} takes the trick", who=winner)
-    if kind == "deal_end" and "points" in event:
-        parts = [f"{name(n)} {p:+d}" for n, p in zip(names, event["points"], strict=False)]
+    if kind == "deal_end":  # every game's deal_end has this deal's scores (engine/events.py)
+        parts = [f"{name(n)} {p:+d}" for n, p in zip(names, event["scores"], strict=False)]
         return t(lang, "Deal over: {points}", points=", ".join(parts))
     if kind == "quarter_end":
         final = event.get("final") or event.get("result", {}).get("final")

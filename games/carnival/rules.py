@@ -761,7 +761,9 @@ class CarnivalState(TurnIsCurrent, State):
         new = object.__new__(cls)
         new.n = int(data["players"])
         new.seed = int(data["seed"])
-        new.options = GAME.parse_options(data.get("options") or {})
+        options = GAME.parse_options(data.get("options") or {})
+        assert isinstance(options, CarnivalOptions)  # GAME's options class
+        new.options = options
         new.deals = _copy(list(data.get("deals") or []))
         new._legal_cache = None
         fields = _copy(dict(data["state"]))

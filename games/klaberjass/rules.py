@@ -349,7 +349,7 @@ class KlaberjassState(State):
         self.trick.append([seat, card])
         events.append({"type": "play", "seat": seat, "card": card_str(card), "cards": [card_str(card)]})
         if suit_of(card) == self.trump and rank_of(card) == QUEEN:
-            king = make(KING, self.trump)  # type: ignore[arg-type]
+            king = make(KING, self.trump)
             if king in self.hands[seat] or king in self.played[seat]:
                 self.bella_seat = seat
                 events.append({"type": "bella", "seat": seat})

@@ -245,6 +245,7 @@ class PyanitsaState(State):
         n = self.n
         counts = [len(p) for p in self.piles]
         out_at = {s: i for i, group in enumerate(self.out) for s in group}
+        keys: list[tuple[int, ...]]
         if self.options.winner == "first_out":
             keys = [(0 if s in self.winner_seats else 1, counts[s]) for s in range(n)]
         else:
