@@ -450,7 +450,7 @@ class OhHellState(TurnIsCurrent, State):
             return None
         n = self.n
         leader = self.trick_leader
-        plays = [{"seat": (leader + i) % n, "cards": [card_str(c)]} for i, c in enumerate(self.trick)]
+        plays = seated_plays(leader, n, self.trick)
         best = (leader + plain_winning_index(self.trick, self.trump)) % n
         return {"leader": leader, "plays": plays, "best": best}
 
@@ -459,7 +459,7 @@ class OhHellState(TurnIsCurrent, State):
         if last is None:
             return None
         n = self.n
-        plays = [{"seat": (last["leader"] + i) % n, "cards": [card_str(c)]} for i, c in enumerate(last["cards"])]
+        plays = seated_plays(last["leader"], n, last["cards"])
         return {"leader": last["leader"], "plays": plays, "winner": last["winner"]}
 
     def scores(self) -> list[int]:

@@ -407,7 +407,7 @@ class VarietyState(TurnIsCurrent, State):
         if not self.trick:
             return None
         leader = self.trick_leader
-        plays = [{"seat": (leader + i) % PLAYERS, "cards": [card_str(c)]} for i, c in enumerate(self.trick)]
+        plays = seated_plays(leader, PLAYERS, self.trick)
         best = (leader + plain_winning_index(self.trick, self.trump, self.contract == 6)) % PLAYERS
         return {"leader": leader, "plays": plays, "best": best}
 
@@ -415,7 +415,7 @@ class VarietyState(TurnIsCurrent, State):
         last = self.last_trick
         if last is None:
             return None
-        plays = [{"seat": (last["leader"] + i) % PLAYERS, "cards": [card_str(c)]} for i, c in enumerate(last["cards"])]
+        plays = seated_plays(last["leader"], PLAYERS, last["cards"])
         return {"leader": last["leader"], "plays": plays, "winner": last["winner"]}
 
     def scores(self) -> list[int]:
