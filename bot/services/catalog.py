@@ -7,14 +7,13 @@ DM hand (toggle your cards, the solver lays them out) and meld picture come with
 
 from __future__ import annotations
 
+import games
 from engine.core import Game, GameError, all_games, get_game
-
-FAMILIES_WITHOUT_A_TABLE = frozenset({"rummy"})
 
 
 def table_games() -> list[Game]:
-    """The games a chat can open a table for."""
-    return [g for g in all_games() if g.family not in FAMILIES_WITHOUT_A_TABLE]
+    """The games a chat can open a table for (their declarations say ``chat_table``)."""
+    return [g for g in all_games() if games.declaration(g.id).chat_table]
 
 
 class NoTableYet(GameError):
@@ -24,6 +23,6 @@ class NoTableYet(GameError):
 def table_game(game_id: str) -> Game:
     """The game ``game_id`` if the bot can seat it; GameError otherwise (unknown, or no table yet)."""
     game = get_game(game_id)
-    if game.family in FAMILIES_WITHOUT_A_TABLE:
+    if not games.declaration(game_id).chat_table:
         raise NoTableYet(f"{game_id}: no table in the chat yet")
     return game

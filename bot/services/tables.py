@@ -12,6 +12,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
+import games
 from bot.league.matches import record_finished
 from bot.services import events as game_log
 from bot.services import outbox as out
@@ -40,7 +41,6 @@ __all__ = ["Actor", "Answer", "Tables", "Where", "rules_text"]
 
 log = logging.getLogger(__name__)
 
-AUTO_FORCED = frozenset({"pyanitsa", "svinya"})  # games whose forced moves play themselves
 PAUSE_AFTER = frozenset({"trick", "round", "deal_end", "war"})
 AI_RETRY_MAX = 30.0  # seconds between retries of a failed AI move, at most
 
@@ -229,7 +229,10 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, 
         (unless the table chose buttons, as Pyanitsa's ``flip=button``)."""
         if seat.is_ai or on_autopilot(row, seat.seat):  # issue 18: a seat handed to the AI after N strikes
             return True
-        return row.game in AUTO_FORCED and len(legal) == 1 and row.options.get("flip") != "button"
+        declared = games.declaration(row.game)
+        if not declared.forced_moves_play or len(legal) != 1:
+            return False
+        return not declared.forced_option or row.options.get(declared.forced_option) != declared.forced_off
 
     async def _ai_loop(self, table_id: int) -> None:
         """Play for AI seats (and forced moves) until a human has a choice; each move its own transaction.

@@ -4,6 +4,7 @@ from games.declaration import Declaration, Option
 
 DECLARATION = Declaration(
     id="machiavelli",
+    title="Machiavelli",
     players=(2, 5),
     chat_table=False,  # the rummies: the engine plays them, the chat not yet (issue 16)
     options=(

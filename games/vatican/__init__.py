@@ -4,6 +4,7 @@ from games.declaration import Declaration
 
 DECLARATION = Declaration(
     id="vatican",
+    title="Vatican",
     players=(2, 5),
     chat_table=False,  # the rummies: the engine plays them, the chat not yet (issue 16)
 )
