@@ -34,18 +34,16 @@ The checker, used by tests (tests/engine/test_events.py and the conformance test
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import (
-    Any,
-    Literal,
-    NotRequired,  # pydantic reads TypedDicts from here before Python 3.12
-)
+from functools import cache
+from typing import Any, Literal, NotRequired
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError, with_config
-from typing_extensions import TypedDict
+from typing_extensions import TypedDict  # pydantic reads TypedDicts only from here before Python 3.12
 
 __all__ = [
     "EVENTS", "BidEvent", "CommonView", "DealEndEvent", "DealEvent", "DrawEvent", "GameOverEvent",
-    "PassEvent", "Play", "PlayEvent", "ShapeError", "TrickEvent", "TrickView", "check_event", "check_view",
+    "OtherEvent", "PassEvent", "Play", "PlayEvent", "ShapeError", "TrickEvent", "TrickView", "check_event",
+    "check_view",
 ]
 
 _STRICT = ConfigDict(strict=True)
@@ -161,13 +159,15 @@ EVENTS: dict[str, type] = {
 }
 """The common event types and their shapes; any other type is a game's own (``OtherEvent``)."""
 
-_ADAPTERS: dict[type, TypeAdapter[Any]] = {shape: TypeAdapter(shape) for shape in (*EVENTS.values(), OtherEvent)}
-_VIEW = TypeAdapter(CommonView)
+@cache
+def _adapter(shape: type) -> TypeAdapter[Any]:
+    """Built on first use: importing the engine (selfplay, the CLI) should not pay for every schema."""
+    return TypeAdapter(shape)
 
 
-def _validate(adapter: TypeAdapter[Any], data: Any, what: str) -> None:
+def _validate(shape: type, data: Any, what: str) -> None:
     try:
-        adapter.validate_python(data)
+        _adapter(shape).validate_python(data)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'itself'}: {e['msg']}" for e in exc.errors())
         raise ShapeError(f"{what}: {problems}") from None
@@ -197,7 +197,7 @@ def check_event(event: Mapping[str, Any], players: int | None = None) -> None:
     kind = event.get("type")
     shape = EVENTS.get(kind) if isinstance(kind, str) else None
     what = f"event {kind!r}"
-    _validate(_ADAPTERS[shape or OtherEvent], event, what)
+    _validate(shape or OtherEvent, event, what)
     for key in ("seat", "dealer", "leader", "winner"):
         if key in event and isinstance(event[key], int):
             _seat(event[key], players, f"{what}.{key}")
@@ -234,7 +234,7 @@ def check_view(view: Mapping[str, Any]) -> None:
     """Raise ShapeError unless ``view`` has the common view fields (see the module docstring)."""
     if not isinstance(view, Mapping):
         raise ShapeError(f"a view is a dict, not {type(view).__name__}")
-    _validate(_VIEW, view, "view")
+    _validate(CommonView, view, "view")
     players, seat = view["players"], view["seat"]
     what = f"view of {view['game']!r} for seat {seat}"
     if players < 1:
