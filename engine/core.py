@@ -354,7 +354,9 @@ class ActionCodec:
 
 @dataclass(frozen=True)
 class Game:
-    """A registered game: its id, player range, house rules and state class."""
+    """A registered game: its id, player range, house rules and state class. What the bot needs to know
+    beyond the rules (trick game, score sheet, chat table...) is the game's declaration
+    (``games/<id>/__init__.py``)."""
 
     id: str
     name: str
@@ -362,7 +364,6 @@ class Game:
     max_players: int
     options: type[Options]
     state: type[State]
-    family: str = "tricks"
 
     def parse_options(self, options: Options | Mapping[str, Any] | None = None) -> Options:
         """Validate house rules, with a message a person can act on."""

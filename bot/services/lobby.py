@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from typing import Any, get_args
+from typing import Any
 
+import games
 from bot.services import events as game_log
 from bot.services import outbox as out
 from bot.services.catalog import NoTableYet, table_game, table_games
@@ -41,25 +42,9 @@ def parse_option_args(args: Sequence[str]) -> dict[str, str]:
 
 
 def option_choices(game_id: str) -> dict[str, list[Any]]:
-    """Options with a short list of values, which the lobby can cycle through with a button."""
-    model = get_game(game_id).options
-    choices: dict[str, list[Any]] = {}
-    for key, info in model.model_fields.items():
-        annotation = info.annotation
-        values: list[Any] = []
-        if annotation is bool:
-            values = [False, True]
-        elif args := get_args(annotation):
-            if all(isinstance(a, str | int) for a in args):
-                values = list(args)
-        elif annotation is int:
-            low = next((m.ge for m in info.metadata if hasattr(m, "ge")), None)
-            high = next((m.le for m in info.metadata if hasattr(m, "le")), None)
-            if low is not None and high is not None and high - low <= 10:
-                values = list(range(low, high + 1))
-        if values:
-            choices[key] = values
-    return choices
+    """Options with a short list of values, which the lobby can cycle through with a button (the game's
+    declaration lists them)."""
+    return {option.key: list(option.choices) for option in games.declaration(game_id).options if option.choices}
 
 
 class LobbyService:

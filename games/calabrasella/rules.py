@@ -480,4 +480,4 @@ class CalabrasellaState(State):
 
 
 GAME = register(Game(id="calabrasella", name="Calabrasella", min_players=3, max_players=3,
-                     options=CalabrasellaOptions, state=CalabrasellaState, family="tricks"))
+                     options=CalabrasellaOptions, state=CalabrasellaState))

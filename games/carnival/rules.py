@@ -902,4 +902,4 @@ def _trick_view(trick: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 GAME = register(Game(id="carnival", name="Carnival", min_players=3, max_players=6,
-                     options=CarnivalOptions, state=CarnivalState, family="tricks"))
+                     options=CarnivalOptions, state=CarnivalState))

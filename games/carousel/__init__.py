@@ -15,4 +15,5 @@ DECLARATION = Declaration(
         ),
         Option('target', "the game ends when someone's total reaches this"),
     ),
+    quick=(("target", "50"),),
 )

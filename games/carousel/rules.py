@@ -210,4 +210,4 @@ class CarouselState(RummyState):
 
 
 GAME = register(Game(id="carousel", name="Carousel", min_players=2, max_players=5,
-                     options=CarouselOptions, state=CarouselState, family="rummy"))
+                     options=CarouselOptions, state=CarouselState))

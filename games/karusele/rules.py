@@ -492,4 +492,4 @@ def table_item_view(item: dict[str, Any]) -> dict[str, Any]:
 
 
 GAME = register(Game(id="karusele", name="Karusele", min_players=2, max_players=4,
-                     options=KaruseleOptions, state=KaruseleState, family="fishing"))
+                     options=KaruseleOptions, state=KaruseleState))

@@ -560,4 +560,4 @@ for _card in deck(32):
 
 
 GAME = register(Game(id="klaberjass", name="Klaberjass", min_players=2, max_players=2,
-                     options=KlaberjassOptions, state=KlaberjassState, family="tricks"))
+                     options=KlaberjassOptions, state=KlaberjassState))

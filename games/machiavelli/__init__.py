@@ -11,4 +11,5 @@ DECLARATION = Declaration(
         Option('deals', 'deals in the match (0: until the target)'),
         Option('target', "the match ends when someone's penalties reach this (0: off)"),
     ),
+    quick=(("deals", "1"),),
 )

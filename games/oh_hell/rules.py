@@ -525,4 +525,4 @@ class OhHellState(TurnIsCurrent, State):
 
 
 GAME = register(Game(id="oh_hell", name="Oh Hell", min_players=3, max_players=7, options=OhHellOptions,
-                     state=OhHellState, family="tricks"))
+                     state=OhHellState))

@@ -306,5 +306,5 @@ PyanitsaState.ACTIONS.fix(0, "flip")
 
 GAME = register(Game(
     id="pyanitsa", name="Пьяница (Drunkard)", min_players=2, max_players=8, options=PyanitsaOptions,
-    state=PyanitsaState, family="war",
+    state=PyanitsaState,
 ))

@@ -500,5 +500,4 @@ for _card, _text in CARD_TEXT.items():
 
 GAME = register(Game(
     id="svinya", name="Свинья (Pig)", min_players=2, max_players=8, options=SvinyaOptions, state=SvinyaState,
-    family="shedding",
 ))

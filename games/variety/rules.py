@@ -488,4 +488,4 @@ class VarietyState(TurnIsCurrent, State):
 
 
 GAME = register(Game(id="variety", name="Variety", min_players=4, max_players=4, options=VarietyOptions,
-                     state=VarietyState, family="tricks"))
+                     state=VarietyState))

@@ -83,4 +83,4 @@ class VaticanState(PlayOrDrawState):
 
 
 GAME = register(Game(id="vatican", name="Vatican", min_players=2, max_players=5,
-                     options=VaticanOptions, state=VaticanState, family="rummy"))
+                     options=VaticanOptions, state=VaticanState))
