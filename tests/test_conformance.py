@@ -2,11 +2,12 @@
 so a game added without one of its parts fails here by name (docs/adding-a-game.md walks through them).
 
 In the spirit of OpenSpiel's random simulation test: random games checked at every step for clone, JSON
-and replay equality, illegal actions that change nothing, the fast path agreeing with the public one, and
-views that leak no card of another seat's hand. Then the bot's side: the declaration agrees with the
-engine, a presentation answers for every action, event and view, the title and rules exist in English and
-Russian, every word of the game's package has a Russian translation, every picture the declaration names
-draws (real Pillow), and a short game plays through the bot's services against the fake Bot API.
+and replay equality, illegal actions that change nothing, the fast path agreeing with the public one,
+events and views with the common fields (engine.events), and views that leak no card of another seat's
+hand. Then the bot's side: the declaration agrees with the engine, a presentation answers for every
+action, event and view, the title and rules exist in English and Russian, every word of the game's
+package has a Russian translation, every picture the declaration names draws (real Pillow), and a short
+game plays through the bot's services against the fake Bot API.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from PIL import Image
 import games
 from engine.cards import parse_card
 from engine.core import Game, IllegalAction, State, get_game
+from engine.events import check_event, check_view
 from engine.record import replay
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,9 +83,11 @@ def check_views(state: State, held: list[Counter[str]]) -> None:
     hands in its views shows each seat no card a spectator does not see. Games with ``determinize`` also
     keep every view when every card the seat cannot see is dealt afresh."""
     public = Counter(card_tokens(state.view(None)))
+    check_view(state.view(None))
     views = [state.view(seat) for seat in range(state.n)]
     for seat, view in enumerate(views):
         assert view["seat"] == seat and view["game"] == state.GAME_ID
+        check_view(view)  # the common view fields (engine/events.py)
         seen = Counter(card_tokens(view))
         own = held[seat] | Counter(card_tokens(view.get("hand") or []))
         for other, other_view in enumerate(views):
@@ -137,7 +141,9 @@ def play_random(game: Game, players: int, seed: int, options: dict[str, str]) ->
             check_illegal(state, rng)
         action = rng.choice(legal)
         events = state.act(seat, action)
-        assert isinstance(events, list) and all(isinstance(e, dict) and e.get("type") for e in events)
+        assert isinstance(events, list)
+        for event in events:
+            check_event(event, players)  # the common events' fields (engine/events.py)
         fast.fast_apply(fast.text_to_action(action))
         actions.append((seat, action))
         if step % CHECK_EVERY == 0:

@@ -399,7 +399,8 @@ class SvinyaState(State):
         self.phase = "over"
         self.winner_seats = winners
         self.reason = reason
-        events.append({"type": "game_over", "scores": self.scores(), "winners": list(winners), "reason": reason})
+        events.append({"type": "game_over", "scores": self.scores(), "totals": self.scores(), "winners": list(winners),
+                       "reason": reason})
 
     # -- views and results --------------------------------------------------------------------
     def _view(self, seat: int | None) -> View:
