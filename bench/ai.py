@@ -186,7 +186,9 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=500)
     parser.add_argument("--trio-deals", type=int, default=100)
     parser.add_argument("--trio-games", default="carnival,karusele,klaberjass", help="trio: which games")
-    parser.add_argument("--os-deals", type=int, default=100, help="deals of the OpenSpiel matches")
+    parser.add_argument("--os-deals", type=int, default=500, help="deals of the OpenSpiel matches")
+    parser.add_argument("--os-matches", choices=["h2h", "random", "both"], default="both",
+                        help="openspiel: head to head (strong, openspiel, random, random), OpenSpiel v 3 random, both")
     parser.add_argument("--budget-ms", type=float, default=None, help="strong's time per decision (default 50)")
     parser.add_argument("--iterations", type=int, default=None, help="cap strong by iterations instead of time")
     parser.add_argument("--seed", type=int, default=1)
@@ -208,10 +210,12 @@ def main() -> int:
             print(json.dumps({"openspiel": "not installed (pip install open-spiel)"}))
         else:
             o = args.os_deals
-            match("oh_hell", 4, ["openspiel", "random", "random", "random"], o, s, b, OH_HELL, log,
-                  {"openspiel": ismcts}, label="oh_hell openspiel ismcts v 3 random", iterations=it)
-            match("oh_hell", 4, ["strong", "openspiel", "random", "random"], o, s, b, OH_HELL, log,
-                  {"openspiel": ismcts}, label="oh_hell strong v openspiel ismcts + 2 random", iterations=it)
+            if args.os_matches in ("random", "both"):
+                match("oh_hell", 4, ["openspiel", "random", "random", "random"], o, s, b, OH_HELL, log,
+                      {"openspiel": ismcts}, label="oh_hell openspiel ismcts v 3 random", iterations=it)
+            if args.os_matches in ("h2h", "both"):
+                match("oh_hell", 4, ["strong", "openspiel", "random", "random"], o, s, b, OH_HELL, log,
+                      {"openspiel": ismcts}, label="oh_hell strong v openspiel ismcts + 2 random", iterations=it)
     if args.part in ("trio", "all"):
         t, games = args.trio_deals, args.trio_games.split(",")
         if "carnival" in games:

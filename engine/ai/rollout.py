@@ -17,7 +17,7 @@ from engine.tricks import plain_winning_index
 
 # The share of roll-out moves played at random (diversity; a pure policy is easy to exploit).
 EPSILON = 0.1
-BID_CODE = 64  # Oh Hell's fast path: bid b is the int 64 + b (engine/games/oh_hell.py)
+BID_CODE = 64  # Oh Hell's fast path: bid b is the int 64 + b (the Oh Hell rules module)
 BID_NOISE = 0.6
 
 
@@ -33,12 +33,12 @@ def _beats(card: int, best: int, trump: int) -> bool:
     return suit == trump
 
 
-def oh_hell_policy(state: Any, seat: int, legal: list[int], rng: random.Random) -> int:
+def oh_hell_policy(state: Any, seat: int, legal: list[int], rng: random.Random, epsilon: float = EPSILON) -> int:
     """Oh Hell: bid about the hand's estimated tricks; play for the bid (cheapest sure winner when
     last, the strongest card otherwise; the strongest loser once the bid is made)."""
     if len(legal) == 1:
         return legal[0]
-    if rng.random() < EPSILON:
+    if epsilon and rng.random() < epsilon:
         return legal[rng.randrange(len(legal))]
     trump = state.trump
     if legal[0] >= BID_CODE:

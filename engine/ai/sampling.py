@@ -39,11 +39,12 @@ def deal_hidden(slots: Sequence[Slot], pool: Sequence[int], rng: random.Random) 
     if not any(s.void for s in slots):  # no constraint: one shuffle, cut into the slots (search's hot path)
         cards = sorted(pool)
         rng.shuffle(cards)
-        out, at = [], 0
+        cut: list[list[int]] = []
+        at = 0
         for s, r in zip(slots, room, strict=True):
-            out.append([*s.known, *cards[at:at + r]])
+            cut.append([*s.known, *cards[at:at + r]])
             at += r
-        return out
+        return cut
     for attempt in range(TRIES + 1):
         relaxed = attempt == TRIES
         cards = sorted(pool)  # the deal must not depend on where the unseen cards really are

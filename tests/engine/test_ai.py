@@ -11,6 +11,7 @@ import pytest
 
 from engine.__main__ import main as engine_main
 from engine.ai import LEVELS, choose_action, heuristic_action
+from engine.ai.rollout import oh_hell_policy
 from engine.ai.sampling import Slot, deal_hidden
 from engine.ai.search import ismcts, supports
 from engine.arena import run as arena_run
@@ -282,3 +283,56 @@ def test_arena_cli_refuses_a_bad_seat_list(capsys: pytest.CaptureFixture[str]) -
     assert "3 players" in capsys.readouterr().err
     code = engine_main(["arena", "--game", "oh_hell", "--players", "3", "--seats", "strong,random,genius"])
     assert code == 2 and "genius" in capsys.readouterr().err
+
+
+def _three_hand_oh_hell(hands: list[list[str]], moves: list[str]) -> State:
+    deal = {"dealer": 2, "trump": "KC", "hands": hands}
+    state = get_game("oh_hell").new(3, seed=1, options={"hand_sizes": [len(hands[0])], "last_deal_no_trump": False},
+                                    deals=[deal])
+    for action in moves:
+        state.act(state.to_act, action)
+    return state
+
+
+def _policy_move(state: State, epsilon: float = 0.0, seed: int = 0) -> str:
+    seat = state.current
+    legal = list(state.fast_legal())
+    return state.action_to_text(oh_hell_policy(state, seat, legal, random.Random(seed), epsilon))
+
+
+def test_rollout_policy_keeps_to_the_bid() -> None:
+    # seat 1 bid 0: under the 3H it ducks with the 2H, though the ace would win
+    state = _three_hand_oh_hell([["3H", "4D"], ["2H", "AH"], ["5S", "6S"]], ["bid 1", "bid 0", "bid 0", "play 3H"])
+    assert _policy_move(state) == "play 2H"
+    # seat 2 bid 1 and plays last: the 6H is enough, the ace is kept
+    state = _three_hand_oh_hell([["3H", "4D"], ["5H", "6D"], ["AH", "6H"]], ["bid 0", "bid 0", "bid 1", "play 3H",
+                                                                             "play 5H"])
+    assert _policy_move(state) == "play 6H"
+    # short of its bid and void in the led suit, seat 1 trumps; once made (bid 0) it throws its top heart
+    state = _three_hand_oh_hell([["3D", "4H"], ["2C", "AH"], ["5D", "6S"]], ["bid 0", "bid 1", "bid 0", "play 3D"])
+    assert _policy_move(state) == "play 2C"
+    state = _three_hand_oh_hell([["3D", "4H"], ["2C", "AH"], ["5D", "6S"]], ["bid 0", "bid 0", "bid 0", "play 3D"])
+    assert _policy_move(state) == "play AH"
+
+
+def test_rollout_policy_bids_by_the_hand_and_strays_at_its_rate() -> None:
+    strong = _three_hand_oh_hell([["AC", "QC", "JC"], ["2H", "3H", "4D"], ["5S", "6S", "7D"]], [])
+    weak = _three_hand_oh_hell([["2H", "3H", "4D"], ["AC", "QC", "JC"], ["5S", "6S", "7D"]], [])
+    strong_bids = Counter(_policy_move(strong, seed=i) for i in range(50))
+    weak_bids = Counter(_policy_move(weak, seed=i) for i in range(50))
+    assert strong_bids.most_common(1)[0][0] in ("bid 2", "bid 3") and weak_bids.most_common(1)[0][0] == "bid 0"
+    state = _three_hand_oh_hell([["3H", "4D"], ["2H", "AH"], ["5S", "6S"]], ["bid 1", "bid 0", "bid 0", "play 3H"])
+    strays = sum(_policy_move(state, epsilon=0.5, seed=i) == "play AH" for i in range(400))
+    assert 60 < strays < 140  # half the moves random, half of those the ace: about 100 of 400
+
+
+def test_deal_hidden_without_voids_is_uniform_and_keeps_known_cards() -> None:
+    pool = [parse_card(c) for c in ("AS", "KS", "2H", "3H")]
+    slots = [Slot(2), Slot(3, known=[parse_card("7C")])]
+    seen = Counter()
+    for i in range(1200):
+        dealt = deal_hidden(slots, pool, random.Random(i))
+        assert [len(h) for h in dealt] == [2, 3] and parse_card("7C") in dealt[1]
+        assert sorted(dealt[0] + dealt[1]) == sorted([*pool, parse_card("7C")])
+        seen[tuple(sorted(dealt[0]))] += 1
+    assert len(seen) == 6 and min(seen.values()) > 120  # C(4,2) = 6 hands for the first slot, 200 each
