@@ -127,6 +127,12 @@ def match(game: str, players: int, seats: list[str], deals: int, seed: int, budg
     return result
 
 
+def _seat(state: State) -> int:
+    seat = state.to_act
+    assert seat is not None, "the game is over"
+    return seat
+
+
 LATENCY_GAMES = [("oh_hell", 4, None), ("carnival", 4, None), ("klaberjass", 2, None), ("calabrasella", 3, None),
                  ("variety", 4, None), ("karusele", 3, None)]
 
@@ -152,13 +158,13 @@ def latency(normal_positions: int, strong_positions: int, seed: int) -> dict[str
             legal = state.legal_actions()
             if len(legal) > 1 and rng.random() < 0.3:
                 found.append(state.clone())
-            state.act(state.to_act, legal[rng.randrange(len(legal))])
+            state.act(_seat(state), legal[rng.randrange(len(legal))])
         row: dict[str, Any] = {}
         for level, count in (("normal", normal_positions), ("strong", strong_positions)):
             times = []
             for position in found[:count]:
                 began = time.perf_counter()
-                choose_action(position, position.to_act, level, rng)
+                choose_action(position, _seat(position), level, rng)
                 times.append(1000 * (time.perf_counter() - began))
             times.sort()
             row[level] = {"decisions": len(times), "p50_ms": round(times[len(times) // 2], 1),
@@ -167,7 +173,7 @@ def latency(normal_positions: int, strong_positions: int, seed: int) -> dict[str
         peaks, nodes = [], []
         for position in found[:3]:
             tracemalloc.start()
-            result = ismcts(position, position.to_act, budget_ms=BUDGET_MS["normal"], rng=rng)
+            result = ismcts(position, _seat(position), budget_ms=BUDGET_MS["normal"], rng=rng)
             peaks.append(tracemalloc.get_traced_memory()[1])
             tracemalloc.stop()
             nodes.append(result.nodes)
