@@ -1,8 +1,9 @@
 """How strong the AI levels are, on duplicate deals (the same deals, seats rotated, so luck cancels).
 
-Run from the repository root: ``python bench/ai.py [--part oh_hell|trio|all] [--deals K] [--budget-ms M]
-[--log FILE]``. Prints one JSON document per match (and appends each to ``--log`` as it goes, with partial
-results every 10 deals, so a long run can be watched and a killed one still says something).
+Run from the repository root: ``python bench/ai.py [--part latency|oh_hell|openspiel|trio|all] [--deals K]
+[--os-deals K] [--os-matches h2h|random|both] [--budget-ms M | --iterations N] [--log FILE]``. Prints one
+JSON document per match (and appends each to ``--log`` as it goes, with partial results every 10 deals,
+so a long run can be watched and a killed one still says something).
 
 - Oh Hell, 4 players, one 7-card deal with a turned trump and the hook (OpenSpiel's rules): strong
   against three random players, strong against three heuristic players; OpenSpiel's information-set
@@ -18,7 +19,9 @@ results every 10 deals, so a long run can be watched and a killed one still says
 
 ``--budget-ms`` is the strong level's thinking time per decision in these matches (the product's
 strong level thinks 1.5 s; a 500-deal match at that budget takes hours on one core); ``--iterations``
-caps it by search iterations instead, which does not depend on how loaded the machine is.
+caps it by search iterations instead, which does not depend on how loaded the machine is (with
+``--iterations 1000`` strong searches as many deals as OpenSpiel's ISMCTS simulates: the same work). The
+OpenSpiel head to head, 500 deals at 1,000 iterations, takes about 35 minutes on one loaded core.
 """
 
 from __future__ import annotations
