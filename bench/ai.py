@@ -21,7 +21,7 @@ so a long run can be watched and a killed one still says something).
 strong level thinks 1.5 s; a 500-deal match at that budget takes hours on one core); ``--iterations``
 caps it by search iterations instead, which does not depend on how loaded the machine is (with
 ``--iterations 1000`` strong searches as many deals as OpenSpiel's ISMCTS simulates: the same work). The
-OpenSpiel head to head, 500 deals at 1,000 iterations, takes about 35 minutes on one loaded core.
+OpenSpiel head to head, 500 deals at 1,000 iterations, took 31.5 minutes at load average 3.5-6.
 """
 
 from __future__ import annotations
