@@ -27,6 +27,10 @@ from engine.melds.tablecards import JOKER_AS
 from engine.melds.variants import Variant
 
 
+class _OutOfTime(Exception):
+    """A search ran past its allowance of states (it is asked again later with more)."""
+
+
 def _card_at(pos: int, suit: int) -> int:
     return cards.make(14 if pos == 1 else pos, suit)
 
@@ -192,8 +196,16 @@ None: any number (plain feasibility)."""
     #
     # When an ace may be low or high, how many aces of each suit were kept for the top matters
     # only at the last position. Instead of carrying that vector through every state, each
-    # state answers with the bit mask of the vectors for which it can be completed; the low
-    # end picks a vector and the top end checks it. States no longer multiply by the vectors.
+    # state remembers the bit masks of the vectors for which it is known to be completable and
+    # known not to be; the low end picks a vector and the top end checks it.
+    #
+    # A wrong vector is often refuted only at the top, after most states were searched (some
+    # aces of a suit kept for the top where no run can end in them): searching the vectors one
+    # after another could spend 100 ms on wrong ones before an easy right one. So the vectors
+    # take turns with a growing allowance of states each (a search that runs out is abandoned:
+    # only states it finished are remembered, so nothing wrong is kept), and a failure proves
+    # every vector the searched states fail for at once (a failure that never reached an ace
+    # is a failure for all vectors).
 
     def _init_masks(self) -> None:
         opts = []
@@ -218,7 +230,6 @@ None: any number (plain feasibility)."""
                 row[o] = mask
             self.comp.append(row)
         self.mmemo: dict[tuple, list[int]] = {}
-        self.fmemo: dict[tuple, int] = {}
         self.steps: dict[tuple, list[tuple[int, State]]] = {}
         self.move_cache: dict[tuple, list[tuple]] = {}
         self._init_totals()
@@ -228,11 +239,36 @@ None: any number (plain feasibility)."""
         return tuple(d[0] for d in digits) + tuple(d[1] for d in digits)
 
     def _solve_feasible(self, start: tuple):
+        """One search for every vector with a small allowance (enough for most positions),
+        then the vectors in turns with allowances growing fourfold."""
         self._init_masks()
-        mask = self._m(0, 0, start, (0, 0, 0, 0), self.fm0, self.fo0)
-        if not mask:
-            return None
-        r = (mask & -mask).bit_length() - 1
+        root = (0, 0, start, (0, 0, 0, 0), self.fm0, self.fo0)
+        self.visits = 0
+        self.limit = 400
+        try:
+            found = self._m(*root, self.all)
+            pending = [(found & -found).bit_length() - 1] if found else []
+        except _OutOfTime:
+            pending = list(range(self.all.bit_length()))
+        allowance = 64
+        while pending:
+            later = []
+            for r in pending:
+                self.limit = self.visits + allowance
+                try:
+                    found = self._m(*root, 1 << r)
+                except _OutOfTime:
+                    later.append(r)
+                    continue
+                if found:
+                    return self._rebuild_for(start, r)
+            pending = later
+            allowance *= 4
+        return None
+
+    def _rebuild_for(self, start: tuple, r: int) -> tuple[list[list[int]], list[int], int]:
+        """The melds of a solution for kept-aces vector ``r`` (known to exist)."""
+        self.limit = 1 << 62
         res = self._res_of(r)
         return self._rebuild(start, lambda key: self._pick(key, r, res))
 
@@ -279,30 +315,26 @@ None: any number (plain feasibility)."""
             out.append((move, new_runs, xs, jm, jok - jm))
         return out
 
-    def _m(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int, want: int | None = None) -> int:
+    def _m(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int, want: int) -> int:
         """Some non-empty part of ``want`` (kept-aces vectors) for which this state can be
-        completed, or 0 if none of ``want`` can. Memo: bits known good, bits known bad, asked.
-
-        The first question explores with ``want`` and stops at the first answer (fast when an
-        arrangement exists). A state asked again about other bits gets its full mask computed
-        once (:meth:`_full`): without that, every kept-aces vector chosen at the low end would
-        search the same states again, up to 81 times when no arrangement exists."""
-        want = self.all if want is None else want
+        completed, or 0 if none of ``want`` can; raises :class:`_OutOfTime` past
+        ``self.limit`` states. Memo: bits known good, bits known bad (``want`` and every other
+        vector for which each move is known to fail or not to apply)."""
         key = (pi, s, runs, x, fm, fo)
         known = self.mmemo.get(key)
         if known is None:
-            known = self.mmemo[key] = [0, 0, 0]
+            known = self.mmemo[key] = [0, 0]
         if want & known[0]:
             return want & known[0]
         want &= ~known[1]
         if not want:
             return 0
-        if known[2]:
-            full = self._full(pi, s, runs, x, fm, fo)
-            known[0], known[1] = full, self.all & ~full
-            return want & full
-        known[2] = 1
+        self.visits += 1
+        if self.visits > self.limit:
+            raise _OutOfTime
         found = 0
+        failed = self.all
+        mmemo = self.mmemo
         if pi == self.last:
             if fm == 0 and all((r >> 2) & 3 == 3 for rs in runs for r in rs):
                 found = want
@@ -311,6 +343,7 @@ None: any number (plain feasibility)."""
                 found = self._m(*nxt, want)
                 if found:
                     break
+                failed &= mmemo[nxt][1]
         else:
             for comp, nxt in self._suit_steps(pi, s, runs, x, fm, fo):
                 w = comp & want
@@ -318,35 +351,15 @@ None: any number (plain feasibility)."""
                     found = self._m(*nxt, w)
                     if found:
                         break
+                    failed &= ~comp | mmemo[nxt][1]
+                else:
+                    k = mmemo.get(nxt)
+                    failed &= ~comp | (k[1] if k else 0)
         if found:
             known[0] |= found
         else:
-            known[1] |= want
+            known[1] |= failed | want
         return found
-
-    def _full(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int) -> int:
-        """Every kept-aces vector for which this state can be completed (each state once)."""
-        key = (pi, s, runs, x, fm, fo)
-        hit = self.fmemo.get(key)
-        if hit is not None:
-            return hit
-        full = 0
-        if pi == self.last:
-            if fm == 0 and all((r >> 2) & 3 == 3 for rs in runs for r in rs):
-                full = self.all
-        elif s == 4:
-            for nxt in self._set_steps(pi, runs, x, fm, fo):
-                full |= self._full(*nxt)
-                if full == self.all:
-                    break
-        else:
-            for comp, nxt in self._suit_steps(pi, s, runs, x, fm, fo):
-                if comp & ~full:
-                    full |= comp & self._full(*nxt)
-                    if full == self.all:
-                        break
-        self.fmemo[key] = full
-        return full
 
     def _set_steps(self, pi: int, runs: tuple, x: tuple, fm: int, fo: int) -> list[State]:
         """The states after splitting the cards put aside at a position into sets."""
