@@ -77,8 +77,9 @@ def next_code(code: int, joker: bool, cap: int | None) -> int:
 
 # (new runs, naturals to sets, naturals used, jokers used, plan, short runs, runs of one, a TOP run)
 Move = tuple[tuple[int, ...], int, int, int, tuple[int, ...], int, int, bool]
-# (position index, suit, open runs per suit, naturals put aside per suit, free jokers: mandatory, optional)
-State = tuple[int, int, tuple[tuple[int, ...], ...], tuple[int, ...], int, int]
+# (position index, suit, open runs per suit, naturals put aside per suit, free jokers: mandatory, optional,
+#  weight of optional cards that may still be left out)
+State = tuple[int, int, tuple[tuple[int, ...], ...], tuple[int, ...], int, int, int]
 
 
 @lru_cache(maxsize=200_000)
@@ -137,11 +138,15 @@ def _suit_moves(runs: tuple[int, ...], total: int, jokers: int, cap: int | None,
 
 class RankDP:
     """One run of the programme; ``solve()`` returns (melds, optional naturals used, optional
-    jokers used) or None. ``budget``: at most that many optional cards (jokers included) left out;
-None: any number (plain feasibility)."""
+    jokers used) or None. ``budget``: at most that much weight of optional cards left out
+    (None: any number, plain feasibility). Weights: ``hand[c]`` of the ``opt[c]`` copies of a
+    card and ``hand_jokers`` of the ``free_o`` optional jokers weigh 1, the rest 0 (Tahiti's
+    loose table singles may stay out for free); by default every optional card weighs 1.
+    ``fewest_left_out`` asks for growing budgets with one memo."""
 
     def __init__(self, variant: Variant, mand: Sequence[int], opt: Sequence[int], free_m: int, free_o: int,
-                 budget: int | None = None) -> None:
+                 budget: int | None = None, hand: Sequence[int] | None = None,
+                 hand_jokers: int | None = None) -> None:
         self.v = variant
         self.mand = list(mand)
         self.opt = list(opt)
@@ -149,9 +154,10 @@ None: any number (plain feasibility)."""
         self.fo0 = free_o
         self.cap = variant.max_jokers_per_meld
         self.budget = budget
+        self.hand = list(opt) if hand is None else list(hand)
+        self.hand_jokers = free_o if hand_jokers is None else hand_jokers
         self.pos = list(variant.positions())
         self.both = variant.ace == "both"
-        self.memo: dict[tuple, tuple[bool, tuple | None]] = {}
         self.last = len(self.pos)
         # naturals of each suit at each position index (a position past the end holds none)
         self.ahead = [[self.mand[_card_at(p, su)] + self.opt[_card_at(p, su)] for su in range(4)]
@@ -164,6 +170,8 @@ None: any number (plain feasibility)."""
         self.gaps = [[0] * 4 for _ in range(self.last + 2)]
         for i in range(self.last - 1, -1, -1):
             self.gaps[i] = [self.gaps[i + 1][su] + (self.ahead[i][su] == 0) for su in range(4)]
+        self.visits = 0
+        self.limit = 1 << 62
 
     # availability of naturals of ``suit`` at position index ``pi``: (must, flex, optional, code)
     def _avail(self, pi: int, suit: int, res: tuple[int, ...]) -> tuple[int, int, int, int]:
@@ -176,23 +184,23 @@ None: any number (plain feasibility)."""
         return self.mand[code], 0, self.opt[code], code
 
     def solve(self) -> tuple[list[list[int]], list[int], int] | None:
-        sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
-        start = ((), (), (), ())
-        if self.budget is None:
-            return self._solve_feasible(start)
-        if not self._f(0, 0, start, (0, 0, 0, 0), self.fm0, self.fo0, (0,) * 8, self.budget):
-            return None
-        bud = [self.budget]
+        self._init_masks()
+        return self._solve_feasible(self.budget or 0)
 
-        def choose(key: tuple) -> tuple:
-            choice = self.memo[(*key, bud[0])][1]
-            assert choice is not None, "the chosen path was solved"
-            bud[0] = choice[-1]
-            return choice
+    def fewest_left_out(self, lo: int, hi: int) -> tuple[int, tuple[list[list[int]], list[int], int]] | None:
+        """The least budget in ``lo..hi`` that works and its solution, or None. The budgets are
+        asked in turn; what one search proves (a state fails with so much left to skip) serves
+        the next, so this costs about one search with the final budget."""
+        assert self.budget is not None, "budgets count left-out cards only in budget mode"
+        self._init_masks()
+        for b in range(lo, hi + 1):
+            self.budget = b
+            found = self._solve_feasible(b)
+            if found is not None:
+                return b, found
+        return None
 
-        return self._rebuild(start, choose)
-
-    # -- feasibility: the aces kept for the top are a bit mask, not part of the state --------
+    # -- the aces kept for the top are a bit mask, not part of the state -----------------
     #
     # When an ace may be low or high, how many aces of each suit were kept for the top matters
     # only at the last position. Instead of carrying that vector through every state, each
@@ -206,6 +214,9 @@ None: any number (plain feasibility)."""
     # only states it finished are remembered, so nothing wrong is kept), and a failure proves
     # every vector the searched states fail for at once (a failure that never reached an ace
     # is a failure for all vectors).
+    #
+    # With a budget, the state also holds how much weight of optional cards may still be left
+    # out (``bud``); an optional ace not used low is kept for the top and counted there.
 
     def _init_masks(self) -> None:
         opts = []
@@ -231,20 +242,20 @@ None: any number (plain feasibility)."""
             self.comp.append(row)
         self.mmemo: dict[tuple, list[int]] = {}
         self.steps: dict[tuple, list[tuple[int, State]]] = {}
-        self.move_cache: dict[tuple, list[tuple]] = {}
+        self.move_cache: dict[tuple, list[tuple[int, int, tuple[int, ...], int, int, int]]] = {}
         self._init_totals()
 
     def _res_of(self, r: int) -> tuple[int, ...]:
         digits = [self.res_opts[su][(r // self.stride[su]) % len(self.res_opts[su])] for su in range(4)]
         return tuple(d[0] for d in digits) + tuple(d[1] for d in digits)
 
-    def _solve_feasible(self, start: tuple):
+    def _solve_feasible(self, bud: int) -> tuple[list[list[int]], list[int], int] | None:
         """One search for every vector with a small allowance (enough for most positions),
         then the vectors in turns with allowances growing fourfold."""
-        self._init_masks()
-        root = (0, 0, start, (0, 0, 0, 0), self.fm0, self.fo0)
-        self.visits = 0
-        self.limit = 400
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+        start = ((), (), (), ())
+        root = (0, 0, start, (0, 0, 0, 0), self.fm0, self.fo0, bud)
+        self.limit = self.visits + 400
         try:
             found = self._m(*root, self.all)
             pending = [(found & -found).bit_length() - 1] if found else []
@@ -261,41 +272,57 @@ None: any number (plain feasibility)."""
                     later.append(r)
                     continue
                 if found:
-                    return self._rebuild_for(start, r)
+                    return self._rebuild_for(start, r, bud)
             pending = later
             allowance *= 4
         return None
 
-    def _rebuild_for(self, start: tuple, r: int) -> tuple[list[list[int]], list[int], int]:
+    def _rebuild_for(self, start: tuple, r: int, bud: int) -> tuple[list[list[int]], list[int], int]:
         """The melds of a solution for kept-aces vector ``r`` (known to exist)."""
         self.limit = 1 << 62
         res = self._res_of(r)
-        return self._rebuild(start, lambda key: self._pick(key, r, res))
+        left = [bud]
+        return self._rebuild(start, lambda key: self._pick(key, r, res, left))
 
     def _init_totals(self) -> None:
-        """Per position index and suit: (how many naturals go down there, mask of kept-aces
-        vectors that allow it). At the top, aces kept for it must go down; at the low end,
-        what is not used is kept."""
-        self.totals = []
+        """Per position index and suit: (how many naturals go down there, weight of optional
+        cards left out there, mask of kept-aces vectors that allow it), most cards first. At
+        the top, aces kept for it must go down (optional ones may, or count as left out); at
+        the low end, what is not used is kept (mandatory aces used low first: keeping an
+        optional ace instead is never worse)."""
+        counting = self.budget is not None
+        self.totals: list[list[list[tuple[int, int, int]]]] = []
         for p in self.pos:
             row = []
             for su in range(4):
                 code = _card_at(p, su)
-                merged: dict[int, int] = {}
+                m, o, h = self.mand[code], self.opt[code], self.hand[code]
+                merged: dict[tuple[int, int], int] = {}
+
+                def add(t: int, skip: int, mask: int, merged: dict[tuple[int, int], int] = merged) -> None:
+                    if mask:
+                        key = (t, skip if counting else 0)
+                        merged[key] = merged.get(key, 0) | mask
+
                 if self.both and p == 14:
-                    for o in self.res_opts[su]:
-                        for t in range(o[0], o[0] + o[1] + 1):
-                            merged[t] = merged.get(t, 0) | self.comp[su][o]
+                    for rm, ro in self.res_opts[su]:
+                        for t in range(rm, rm + ro + 1):
+                            add(t, max(0, h - (o - ro) - (t - rm)), self.comp[su][(rm, ro)])
                 elif self.both and p == 1:
-                    flex, optn = self.mand[code], self.opt[code]
-                    for t in range(flex + optn + 1):
-                        used_flex = min(flex, t)
-                        merged[t] = self.comp[su].get((flex - used_flex, optn - (t - used_flex)), 0)
+                    for t in range(m + o + 1):
+                        used_m = min(m, t)
+                        add(t, 0, self.comp[su][(m - used_m, o - (t - used_m))])
                 else:
-                    for t in range(self.mand[code], self.mand[code] + self.opt[code] + 1):
-                        merged[t] = self.all
-                row.append(sorted(((t, m) for t, m in merged.items() if m), reverse=True))
+                    for t in range(m, m + o + 1):
+                        add(t, max(0, h - (t - m)), self.all)
+                row.append(sorted(((t, k, mk) for (t, k), mk in merged.items()), key=lambda e: (-e[0], e[1])))
             self.totals.append(row)
+
+    def _jokers_left_out(self, fo: int) -> int:
+        """Weight of the optional jokers not used (``fo`` of them), hand jokers used first."""
+        if self.budget is None:
+            return 0
+        return max(0, self.hand_jokers - (self.fo0 - fo))
 
     def _moves(self, pi: int, s: int, runs: tuple, fm: int, fo: int, total: int):
         """Moves of suit ``s`` at position index ``pi`` putting ``total`` naturals down."""
@@ -315,15 +342,16 @@ None: any number (plain feasibility)."""
             out.append((move, new_runs, xs, jm, jok - jm))
         return out
 
-    def _m(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int, want: int) -> int:
+    def _m(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int, bud: int, want: int) -> int:
         """Some non-empty part of ``want`` (kept-aces vectors) for which this state can be
         completed, or 0 if none of ``want`` can; raises :class:`_OutOfTime` past
         ``self.limit`` states. Memo: bits known good, bits known bad (``want`` and every other
         vector for which each move is known to fail or not to apply)."""
-        key = (pi, s, runs, x, fm, fo)
-        known = self.mmemo.get(key)
+        key = (pi, s, runs, x, fm, fo, bud)
+        mmemo = self.mmemo
+        known = mmemo.get(key)
         if known is None:
-            known = self.mmemo[key] = [0, 0]
+            known = mmemo[key] = [0, 0]
         if want & known[0]:
             return want & known[0]
         want &= ~known[1]
@@ -334,18 +362,18 @@ None: any number (plain feasibility)."""
             raise _OutOfTime
         found = 0
         failed = self.all
-        mmemo = self.mmemo
         if pi == self.last:
-            if fm == 0 and all((r >> 2) & 3 == 3 for rs in runs for r in rs):
+            if (fm == 0 and self._jokers_left_out(fo) <= bud
+                    and all((r >> 2) & 3 == 3 for rs in runs for r in rs)):
                 found = want
         elif s == 4:
-            for nxt in self._set_steps(pi, runs, x, fm, fo):
+            for nxt in self._set_steps(pi, runs, x, fm, fo, bud):
                 found = self._m(*nxt, want)
                 if found:
                     break
                 failed &= mmemo[nxt][1]
         else:
-            for comp, nxt in self._suit_steps(pi, s, runs, x, fm, fo):
+            for comp, nxt in self._suit_steps(pi, s, runs, x, fm, fo, bud):
                 w = comp & want
                 if w:
                     found = self._m(*nxt, w)
@@ -361,7 +389,7 @@ None: any number (plain feasibility)."""
             known[1] |= failed | want
         return found
 
-    def _set_steps(self, pi: int, runs: tuple, x: tuple, fm: int, fo: int) -> list[State]:
+    def _set_steps(self, pi: int, runs: tuple, x: tuple, fm: int, fo: int, bud: int) -> list[State]:
         """The states after splitting the cards put aside at a position into sets."""
         cap = 4 if self.cap is None else self.cap
         out: list[State] = []
@@ -369,19 +397,20 @@ None: any number (plain feasibility)."""
             if set_split(x, j, cap, self.v.max_set, self.v.min_meld) is None:
                 continue
             jm = min(j, fm)
-            out.append((pi + 1, 0, runs, (0, 0, 0, 0), fm - jm, fo - (j - jm)))
+            out.append((pi + 1, 0, runs, (0, 0, 0, 0), fm - jm, fo - (j - jm), bud))
         return out
 
-    def _suit_steps(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int) -> list[tuple[int, State]]:
+    def _suit_steps(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int,
+                    bud: int) -> list[tuple[int, State]]:
         """(kept-aces mask, next state) for every move of suit ``s`` at position index ``pi``."""
-        key = (pi, s, runs, x, fm, fo)
+        key = (pi, s, runs, x, fm, fo, bud)
         hit = self.steps.get(key)
         if hit is not None:
             return hit
         mkey = (pi, s, runs[s], fm, fo)
         moves = self.move_cache.get(mkey)
         if moves is None:
-            moves = [(comp, new_runs, xs, jm, jo) for total, comp in self.totals[pi][s]
+            moves = [(comp, skip, new_runs, xs, jm, jo) for total, skip, comp in self.totals[pi][s]
                      for _move, new_runs, xs, jm, jo in self._moves(pi, s, runs, fm, fo, total)]
             self.move_cache[mkey] = moves
         future_suits, future_cards = self.future[pi][s]
@@ -393,7 +422,9 @@ None: any number (plain feasibility)."""
         head, tail = runs[:s], runs[s + 1:]
         xhead, xtail = x[:s], x[s + 1:]
         out: list[tuple[int, State]] = []
-        for comp, new_runs, xs, jm, jo in moves:
+        for comp, skip, new_runs, xs, jm, jo in moves:
+            if skip > bud:
+                continue
             nfm, nfo = fm - jm, fo - jo
             if xs or sm:
                 # the cards put aside for sets at this rank must still make sets of 3+
@@ -401,13 +432,15 @@ None: any number (plain feasibility)."""
                 if (nz + (1 if xs else 0) + future_suits + min(jl, capj) < min_meld
                         or sm + xs + future_cards + jl < min_meld * max(mx, xs)):
                     continue
-            out.append((comp, (pi, s + 1, (*head, new_runs, *tail), (*xhead, xs, *xtail), nfm, nfo)))
+            out.append((comp, (pi, s + 1, (*head, new_runs, *tail), (*xhead, xs, *xtail), nfm, nfo, bud - skip)))
         self.steps[key] = out
         return out
 
-    def _pick(self, key: tuple, r: int, res: tuple) -> tuple:
-        """The first move at ``key`` that keeps kept-aces vector ``r`` completable."""
+    def _pick(self, key: tuple, r: int, res: tuple, left: list[int]) -> tuple:
+        """The first move at ``key`` that keeps kept-aces vector ``r`` completable within the
+        budget ``left[0]`` (updated to what the move leaves)."""
         pi, s, runs, x, fm, fo, _ = key
+        bud = left[0]
         bit = 1 << r
         if s == 4:
             cap = 4 if self.cap is None else self.cap
@@ -415,74 +448,19 @@ None: any number (plain feasibility)."""
                 if set_split(x, j, cap, self.v.max_set, self.v.min_meld) is None:
                     continue
                 jm = min(j, fm)
-                if self._m(pi + 1, 0, runs, (0, 0, 0, 0), fm - jm, fo - (j - jm), bit):
+                if self._m(pi + 1, 0, runs, (0, 0, 0, 0), fm - jm, fo - (j - jm), bud, bit):
                     return (j, jm, j - jm)
             raise AssertionError("no set split on the chosen path")
-        for total, comp in self.totals[pi][s]:
-            if not comp & bit:
+        for total, skip, comp in self.totals[pi][s]:
+            if not comp & bit or skip > bud:
                 continue
             for move, new_runs, xs, jm, jo in self._moves(pi, s, runs, fm, fo, total):
                 nruns = runs[:s] + (new_runs,) + runs[s + 1:]
                 nx = x[:s] + (xs,) + x[s + 1:]
-                if self._m(pi, s + 1, nruns, nx, fm - jm, fo - jo, bit):
+                if self._m(pi, s + 1, nruns, nx, fm - jm, fo - jo, bud - skip, bit):
+                    left[0] = bud - skip
                     return (total, move, jm, jo, res)
         raise AssertionError("no move on the chosen path")
-
-    # -- at least so many optional cards down: the skip budget is part of the state ------
-    #
-    # ``best_subset`` asks "can all but ``budget`` of the optional cards go down?" and
-    # bisects on the budget. An optional card not put down at its position spends one unit
-    # (an optional ace not used low is kept for the top, and spends there if unused).
-
-    def _f(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int, res: tuple, bud: int) -> bool:
-        key = (pi, s, runs, x, fm, fo, res, bud)
-        hit = self.memo.get(key)
-        if hit is not None:
-            return hit[0]
-        choice = None
-        if pi == self.last:
-            ok = fm == 0 and fo <= bud and all((r >> 2) & 3 == 3 for rs in runs for r in rs)
-        elif s == 4:
-            choice = self._sets(pi, runs, x, fm, fo, res, bud)
-            ok = choice is not None
-        else:
-            choice = self._suit(pi, s, runs, x, fm, fo, res, bud)
-            ok = choice is not None
-        self.memo[key] = (ok, choice)
-        return ok
-
-    def _sets(self, pi: int, runs: tuple, x: tuple, fm: int, fo: int, res: tuple, bud: int) -> tuple | None:
-        cap = 4 if self.cap is None else self.cap
-        for j in range(0, fm + fo + 1):
-            if set_split(x, j, cap, self.v.max_set, self.v.min_meld) is None:
-                continue
-            jm = min(j, fm)
-            jo = j - jm
-            if self._f(pi + 1, 0, runs, (0, 0, 0, 0), fm - jm, fo - jo, res, bud):
-                return (j, jm, jo, bud)
-        return None
-
-    def _suit(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int, res: tuple, bud: int) -> tuple | None:
-        must, flex, optn, code = self._avail(pi, s, res)
-        p = self.pos[pi]
-        for total in range(must + flex + optn, must - 1, -1):
-            used_flex = min(flex, total - must)
-            used_o = total - must - used_flex
-            skipped = 0 if (self.both and p == 1) else optn - used_o
-            if skipped > bud:
-                break
-            nres = res
-            if self.both and p == 1:
-                kept = list(res)
-                kept[s] = flex - used_flex
-                kept[4 + s] = optn - used_o
-                nres = tuple(kept)
-            for move, new_runs, xs, jm, jo in self._moves(pi, s, runs, fm, fo, total):
-                nruns = runs[:s] + (new_runs,) + runs[s + 1:]
-                nx = x[:s] + (xs,) + x[s + 1:]
-                if self._f(pi, s + 1, nruns, nx, fm - jm, fo - jo, nres, bud - skipped):
-                    return (total, move, jm, jo, nres, bud - skipped)
-        return None
 
     # -- rebuilding concrete melds from the choices --------------------------------------
 
