@@ -24,6 +24,7 @@ from typing import Any
 
 from engine import cards
 from engine.melds.tablecards import JOKER_AS
+from engine.melds.validate import run_positions, why_invalid
 from engine.melds.variants import Variant
 
 
@@ -36,9 +37,11 @@ def _card_at(pos: int, suit: int) -> int:
 
 
 @cache
-def set_split(x: tuple[int, ...], jokers: int, cap: int, max_set: int, min_meld: int) -> tuple | None:
+def set_split(x: tuple[int, ...], jokers: int, cap: int, max_set: int, min_meld: int,
+              lean: bool = False) -> tuple | None:
     """Split ``x[s]`` naturals of each suit (one rank) plus ``jokers`` into sets of distinct
-    suits; a witness ((suits...), jokers) per set, or None. ``cap``: jokers per meld."""
+    suits; a witness ((suits...), jokers) per set, or None. ``cap``: jokers per meld.
+    ``lean``: a set holds a joker only to reach the least size (see ``RankDP``)."""
     if not any(x):
         return () if jokers == 0 else None
     first = next(s for s in range(4) if x[s])
@@ -46,18 +49,19 @@ def set_split(x: tuple[int, ...], jokers: int, cap: int, max_set: int, min_meld:
     for mask in range(1 << len(rest)):
         suits = (first, *[rest[i] for i in range(len(rest)) if mask >> i & 1])
         for k in range(0, min(cap, jokers, max_set - len(suits)) + 1):
-            if len(suits) + k < min_meld:
+            if len(suits) + k < min_meld or (lean and k and len(suits) + k > min_meld):
                 continue
             nx = list(x)
             for s in suits:
                 nx[s] -= 1
-            sub = set_split(tuple(nx), jokers - k, cap, max_set, min_meld)
+            sub = set_split(tuple(nx), jokers - k, cap, max_set, min_meld, lean)
             if sub is not None:
                 return ((suits, k), *sub)
     return None
 
 
 TOP = 16  # flag: a run that began with a joker; it must reach the last position (see below)
+TAIL = 32  # flag (lean mode): the run ends in a joker it did not need; it may not stop here
 NEW_NATURAL = 4  # length class 1, no joker
 
 
@@ -68,11 +72,14 @@ def new_joker(cap: int | None) -> int:
     return TOP | 4 | (1 if cap is not None else 0)
 
 
-def next_code(code: int, joker: bool, cap: int | None) -> int:
-    """The run code after one more card (a joker counts only under a joker limit)."""
-    cls = min(((code >> 2) & 3) + 1, 3)
+def next_code(code: int, joker: bool, cap: int | None, lean: bool = False) -> int:
+    """The run code after one more card (a joker counts only under a joker limit). In lean
+    mode a joker after three or more cards marks the run ``TAIL`` until a natural follows."""
+    old = (code >> 2) & 3
+    cls = min(old + 1, 3)
     j = (code & 3) + (1 if joker and cap is not None else 0)
-    return (code & TOP) | cls << 2 | j
+    tail = TAIL if lean and joker and (old == 3 or code & TAIL) else 0
+    return (code & TOP) | tail | cls << 2 | j
 
 
 # (new runs, naturals to sets, naturals used, jokers used, plan, short runs, runs of one, a TOP run)
@@ -80,11 +87,13 @@ Move = tuple[tuple[int, ...], int, int, int, tuple[int, ...], int, int, bool]
 # (position index, suit, open runs per suit, naturals put aside per suit, free jokers: mandatory, optional,
 #  weight of optional cards that may still be left out)
 State = tuple[int, int, tuple[tuple[int, ...], ...], tuple[int, ...], int, int, int]
+# a solution: (melds, optional naturals used per code, optional jokers used)
+Found = tuple[list[list[int]], list[int], int]
 
 
 @lru_cache(maxsize=200_000)
 def _suit_moves(runs: tuple[int, ...], total: int, jokers: int, cap: int | None, allow_sets: bool,
-                can_continue: bool) -> tuple[Move, ...]:
+                can_continue: bool, lean: bool = False) -> tuple[Move, ...]:
     """Ways one suit's open ``runs`` (codes ``cls*4 + j``) meet ``total`` naturals and at most
     ``jokers`` jokers at one position: (new runs, naturals to sets, naturals used, jokers used,
     plan) where plan says per old run: 0 natural, 1 joker, 2 stop; then new runs (cls 1)."""
@@ -121,7 +130,7 @@ def _suit_moves(runs: tuple[int, ...], total: int, jokers: int, cap: int | None,
         code, n = groups[gi]
         cls, j = (code >> 2) & 3, code & 3
         joker_ok = can_continue and (cap is None or j < cap)
-        for a_stop in range(0, (n if cls == 3 and not code & TOP else 0) + 1):
+        for a_stop in range(0, (n if cls == 3 and not code & (TOP | TAIL) else 0) + 1):
             for a_jok in range(0, (n - a_stop if joker_ok else 0) + 1):
                 a_nat = n - a_stop - a_jok
                 if a_nat and not can_continue:
@@ -129,7 +138,7 @@ def _suit_moves(runs: tuple[int, ...], total: int, jokers: int, cap: int | None,
                 if nat + a_nat > total or jok + a_jok > jokers:
                     continue
                 rec(gi + 1, nat + a_nat, jok + a_jok,
-                    new + [next_code(code, False, cap)] * a_nat + [next_code(code, True, cap)] * a_jok,
+                    new + [next_code(code, False, cap, lean)] * a_nat + [next_code(code, True, cap, lean)] * a_jok,
                     plan + [a_nat, a_jok, a_stop])
 
     rec(0, 0, 0, [], [])
@@ -146,7 +155,7 @@ class RankDP:
 
     def __init__(self, variant: Variant, mand: Sequence[int], opt: Sequence[int], free_m: int, free_o: int,
                  budget: int | None = None, hand: Sequence[int] | None = None,
-                 hand_jokers: int | None = None) -> None:
+                 hand_jokers: int | None = None, lean: bool = True) -> None:
         self.v = variant
         self.mand = list(mand)
         self.opt = list(opt)
@@ -156,6 +165,7 @@ class RankDP:
         self.budget = budget
         self.hand = list(opt) if hand is None else list(hand)
         self.hand_jokers = free_o if hand_jokers is None else hand_jokers
+        self.lean = lean and free_m + free_o > 0
         self.pos = list(variant.positions())
         self.both = variant.ace == "both"
         self.last = len(self.pos)
@@ -185,7 +195,11 @@ class RankDP:
 
     def solve(self) -> tuple[list[list[int]], list[int], int] | None:
         self._init_masks()
-        return self._solve_feasible(self.budget or 0)
+        found = self._solve_feasible(self.budget or 0)
+        if found is None or not self.lean:
+            return found
+        placed = self._place_spares(found)
+        return placed if placed is not None else self._exact().solve()
 
     def fewest_left_out(self, lo: int, hi: int) -> tuple[int, tuple[list[list[int]], list[int], int]] | None:
         """The least budget in ``lo..hi`` that works and its solution, or None. The budgets are
@@ -196,9 +210,44 @@ class RankDP:
         for b in range(lo, hi + 1):
             self.budget = b
             found = self._solve_feasible(b)
+            if found is not None and self.lean:
+                placed = self._place_spares(found)
+                if placed is None:
+                    return self._exact().fewest_left_out(b, hi)  # lean mode never asks too much
+                found = placed
             if found is not None:
                 return b, found
         return None
+
+    # -- lean mode: no joker where it is not needed ----------------------------------------
+    #
+    # A joker is spare when taking it out leaves every meld valid: at the end of a run of four
+    # or more, or in a set of four or more. An arrangement with spare jokers becomes one with
+    # fewer jokers by taking them out, so if any arrangement exists, one without spare jokers
+    # using at most the jokers there are exists too. Lean mode searches only for those: a run
+    # never stops right after a joker it did not need (``TAIL``), a run led by a joker has
+    # exactly three cards (so it starts three places below the top: see ``new_joker``), a set
+    # holds jokers only to reach three cards, and jokers may be left over. The jokers left are
+    # then put at the end of a run or into a set; in the rare arrangement where they fit
+    # nowhere (say every meld a full set) the exact mode, which places every joker in the
+    # search, answers instead. Exact either way; lean mode has far fewer states to search.
+
+    def _exact(self) -> RankDP:
+        return RankDP(self.v, self.mand, self.opt, self.fm0, self.fo0, self.budget, self.hand, self.hand_jokers,
+                      lean=False)
+
+    def _place_spares(self, found: Found) -> Found | None:
+        """``found`` with its jokers left over placed (the mandatory ones, and with a budget the
+        hand jokers the search counted as down), or None if they do not fit."""
+        melds, opt_used, free_o_used = found
+        used = sum(1 for m in melds for x in m if x >= JOKER_AS)
+        used_m = min(used, self.fm0)
+        need_o = max(0, self.hand_jokers - free_o_used) if self.budget is not None else 0
+        need_o = min(need_o, self.fo0 - free_o_used)
+        grown = place_jokers(self.v, melds, self.fm0 - used_m + need_o)
+        if grown is None:
+            return None
+        return grown, opt_used, free_o_used + need_o
 
     # -- the aces kept for the top are a bit mask, not part of the state -----------------
     #
@@ -319,8 +368,9 @@ class RankDP:
             self.totals.append(row)
 
     def _jokers_left_out(self, fo: int) -> int:
-        """Weight of the optional jokers not used (``fo`` of them), hand jokers used first."""
-        if self.budget is None:
+        """Weight of the optional jokers not used (``fo`` of them), hand jokers used first; in
+        lean mode none (the jokers left are placed afterwards)."""
+        if self.budget is None or self.lean:
             return 0
         return max(0, self.hand_jokers - (self.fo0 - fo))
 
@@ -331,13 +381,15 @@ class RankDP:
         jokers = fm + fo
         a1, a2, gaps = self.ahead[pi + 1][s], self.ahead[pi + 2][s], self.gaps[pi + 1][s]
         out = []
-        for move in _suit_moves(runs[s], total, jokers, self.cap, allow_sets, True):
-            new_runs, xs, _, jok, _plan, short, ones, top = move
+        for move in _suit_moves(runs[s], total, jokers, self.cap, allow_sets, True, self.lean):
+            new_runs, xs, _, jok, plan, short, ones, top = move
             left = jokers - jok
             if short and (short > a1 + left or ones > a2 + left):
                 continue  # short runs cannot reach 3 cards
             if top and gaps > left:
                 continue
+            if self.lean and plan[-1] and pi != self.last - 3:
+                continue  # lean: a run led by a joker has exactly three cards
             jm = min(jok, fm)
             out.append((move, new_runs, xs, jm, jok - jm))
         return out
@@ -363,8 +415,8 @@ class RankDP:
         found = 0
         failed = self.all
         if pi == self.last:
-            if (fm == 0 and self._jokers_left_out(fo) <= bud
-                    and all((r >> 2) & 3 == 3 for rs in runs for r in rs)):
+            if ((fm == 0 or self.lean) and self._jokers_left_out(fo) <= bud
+                    and all(r & (12 | TAIL) == 12 for rs in runs for r in rs)):
                 found = want
         elif s == 4:
             for nxt in self._set_steps(pi, runs, x, fm, fo, bud):
@@ -394,7 +446,7 @@ class RankDP:
         cap = 4 if self.cap is None else self.cap
         out: list[State] = []
         for j in range(0, fm + fo + 1):
-            if set_split(x, j, cap, self.v.max_set, self.v.min_meld) is None:
+            if set_split(x, j, cap, self.v.max_set, self.v.min_meld, self.lean) is None:
                 continue
             jm = min(j, fm)
             out.append((pi + 1, 0, runs, (0, 0, 0, 0), fm - jm, fo - (j - jm), bud))
@@ -445,7 +497,7 @@ class RankDP:
         if s == 4:
             cap = 4 if self.cap is None else self.cap
             for j in range(0, fm + fo + 1):
-                if set_split(x, j, cap, self.v.max_set, self.v.min_meld) is None:
+                if set_split(x, j, cap, self.v.max_set, self.v.min_meld, self.lean) is None:
                     continue
                 jm = min(j, fm)
                 if self._m(pi + 1, 0, runs, (0, 0, 0, 0), fm - jm, fo - (j - jm), bud, bit):
@@ -479,7 +531,7 @@ class RankDP:
                 free_o_used += jo
                 rank = 14 if p == 1 else p
                 cap = 4 if self.cap is None else self.cap
-                witness = set_split(x, j, cap, self.v.max_set, self.v.min_meld)
+                witness = set_split(x, j, cap, self.v.max_set, self.v.min_meld, self.lean)
                 assert witness is not None, "the chosen split exists"
                 for suits, k in witness:
                     meld = [set_cards[su].pop() for su in suits]
@@ -511,10 +563,10 @@ class RankDP:
                     rc = old[i + k][1]
                     if k < a_nat:
                         rc.append(nat_card)
-                        nxt.append((next_code(code_r, False, self.cap), rc))
+                        nxt.append((next_code(code_r, False, self.cap, self.lean), rc))
                     elif k < a_nat + a_jok:
                         rc.append(jok_card)
-                        nxt.append((next_code(code_r, True, self.cap), rc))
+                        nxt.append((next_code(code_r, True, self.cap, self.lean), rc))
                     else:
                         melds.append(rc)
                 i += n
@@ -530,6 +582,41 @@ class RankDP:
         for rs in open_runs:
             melds += [rc for _, rc in rs]
         return [m2 for m in melds for m2 in _split_around(m)], opt_used, free_o_used
+
+
+def place_jokers(variant: Variant, melds: Sequence[Sequence[int]], n: int) -> list[list[int]] | None:
+    """``melds`` with ``n`` more jokers, each at the end of a run or in a set, or None."""
+    out = [list(m) for m in melds]
+    for _ in range(n):
+        for i, meld in enumerate(out):
+            grown = _grow(variant, meld)
+            if grown is not None:
+                out[i] = grown
+                break
+        else:
+            return None
+    return out
+
+
+def _grow(variant: Variant, meld: list[int]) -> list[int] | None:
+    """``meld`` with one more joker (a missing suit of a set, a place above or below a run)."""
+    meanings = [x - JOKER_AS if x >= JOKER_AS else x for x in meld]
+    ranks = {cards.rank_of(c) for c in meanings}
+    if len(ranks) == 1:
+        rank, suits = ranks.pop(), {cards.suit_of(c) for c in meanings}
+        candidates = [cards.make(rank, su) for su in range(4) if su not in suits]
+    else:
+        places = run_positions(variant, meanings)
+        if places is None:
+            return None
+        su = cards.suit_of(meanings[0])
+        allowed = variant.positions()
+        candidates = [_card_at(p, su) for p in (max(places) + 1, min(places) - 1) if p in allowed]
+    for c in candidates:
+        trial = [*meld, JOKER_AS + c]
+        if why_invalid(variant, trial) is None:
+            return trial
+    return None
 
 
 def _split_around(meld: list[int]) -> list[list[int]]:

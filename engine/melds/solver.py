@@ -125,32 +125,30 @@ def partition(variant: Variant, mand: Counter[int], opt: Counter[int] | None = N
 def _some_card_fits_nowhere(variant: Variant, mand: Counter[int], opt: Counter[int]) -> bool:
     """A cheap refutation: a card that must go down but no meld of the pool could hold."""
     pool = mand + opt
+    return any(c < 64 and not _card_fits(variant, pool, c) for c in mand)
+
+
+def _card_fits(variant: Variant, pool: Counter[int], c: int) -> bool:
+    """Whether some meld could hold natural ``c`` with the other items of ``pool`` (``FREE``
+    jokers fill any place): a set, or a run of the shortest length (a longer run holding ``c``
+    has such a piece)."""
     jokers = pool[FREE]
     cap = min(jokers, variant.max_jokers_per_meld if variant.max_jokers_per_meld is not None else jokers)
     lo, hi = variant.positions()[0], variant.positions()[-1]
-    for c in mand:
-        if c >= 64:
+    r, su = cards.rank_of(c), cards.suit_of(c)
+    others = sum(1 for t in range(4) if t != su and pool[cards.make(r, t)])
+    if others + min(cap, 3 - others) >= variant.min_meld - 1:
+        return True
+    for q in _positions(c):
+        if not lo <= q <= hi:
             continue
-        r, su = cards.rank_of(c), cards.suit_of(c)
-        others = sum(1 for t in range(4) if t != su and pool[cards.make(r, t)])
-        if others + min(cap, 3 - others) >= variant.min_meld - 1:
-            continue
-        fits = False
-        for q in _positions(c):
-            if not lo <= q <= hi:
-                continue
-            for a in range(q - variant.min_meld + 1, q + 1):
-                b = a + variant.min_meld - 1
-                if a < lo or b > hi:
-                    continue
-                missing = sum(1 for p in range(a, b + 1) if p != q and not pool[cards.make(14 if p == 1 else p, su)])
-                if missing <= cap:
-                    fits = True
-                    break
-            if fits:
+        for a in range(max(lo, q - variant.min_meld + 1), q + 1):
+            b = a + variant.min_meld - 1
+            if b > hi:
                 break
-        if not fits:
-            return True
+            missing = sum(1 for p in range(a, b + 1) if p != q and not pool[cards.make(14 if p == 1 else p, su)])
+            if missing <= cap:
+                return True
     return False
 
 
@@ -318,10 +316,11 @@ def explain_no_solution(variant: Variant, table: Sequence[Sequence[int]], added:
 
 
 def _fits_somewhere(variant: Variant, everything: Sequence[int], c: int) -> bool:
-    pool = Counter(FREE if x == cards.JOKER else (x - JOKER_AS if x >= JOKER_AS else x) for x in everything)
+    """Whether some meld could hold ``c`` with ``everything`` else (hand and table cards); a
+    joker on the table counts as free (it might be released), so a False is a proof."""
+    pool = Counter(FREE if x == cards.JOKER or x >= JOKER_AS else x for x in everything)
     pool[c] -= 1
-    s = Search(variant, Counter({c: 1}), pool)
-    return bool(s._melds_with(c))
+    return _card_fits(variant, pool, c)
 
 
 _POINTS = {cards.ACE: 11, cards.KING: 10, cards.QUEEN: 10, cards.JACK: 10}
