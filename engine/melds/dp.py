@@ -27,6 +27,13 @@ from engine.melds.tablecards import JOKER_AS
 from engine.melds.validate import run_positions, why_invalid
 from engine.melds.variants import Variant
 
+_RB = 12  # bits of a suit's open-runs id in a packed place
+_RMASK = (1 << _RB) - 1
+_XB = 4  # bits of a suit's naturals put aside
+_XMASK = (1 << _XB) - 1
+_XAT = 4 * _RB  # where the put-aside counts start
+_STEPAT = _XAT + 4 * _XB  # where 5 * position index + suit starts
+
 
 class _OutOfTime(Exception):
     """A search ran past its allowance of states (it is asked again later with more)."""
@@ -84,9 +91,6 @@ def next_code(code: int, joker: bool, cap: int | None, lean: bool = False) -> in
 
 # (new runs, naturals to sets, naturals used, jokers used, plan, short runs, runs of one, a TOP run)
 Move = tuple[tuple[int, ...], int, int, int, tuple[int, ...], int, int, bool]
-# (position index, suit, open runs per suit, naturals put aside per suit, free jokers: mandatory, optional,
-#  weight of optional cards that may still be left out)
-State = tuple[int, int, tuple[tuple[int, ...], ...], tuple[int, ...], int, int, int]
 # a solution: (melds, optional naturals used per code, optional jokers used)
 Found = tuple[list[list[int]], list[int], int]
 
@@ -180,6 +184,7 @@ class RankDP:
         self.gaps = [[0] * 4 for _ in range(self.last + 2)]
         for i in range(self.last - 1, -1, -1):
             self.gaps[i] = [self.gaps[i + 1][su] + (self.ahead[i][su] == 0) for su in range(4)]
+        self.last_step = 5 * self.last
         self.visits = 0
         self.limit = 1 << 62
 
@@ -289,10 +294,53 @@ class RankDP:
                         mask |= 1 << r
                 row[o] = mask
             self.comp.append(row)
-        self.mmemo: dict[tuple, list[int]] = {}
-        self.steps: dict[tuple, list[tuple[int, State]]] = {}
-        self.move_cache: dict[tuple, list[tuple[int, int, tuple[int, ...], int, int, int]]] = {}
+        # the memo: per place (an int, see _encode) and (jokers left, budget left): [good, bad]
+        self.mmemo: dict[int, dict[tuple[int, int], list[int]]] = {}
+        self.steps: dict[tuple[int, int, int], list[tuple[int, int, int, int]]] = {}
+        self.move_cache: dict[tuple[int, int, int, int], list[tuple[int, int, int, int, int]]] = {}
+        self.run_ids: dict[tuple[int, ...], int] = {(): 0}
+        self.run_tuples: list[tuple[int, ...]] = [()]
+        self.run_done: list[bool] = [True]
+        self.x_facts: dict[int, tuple[int, int, int]] = {}
+        self.jokers0 = self.fm0 + self.fo0
         self._init_totals()
+
+    # -- states as ints ------------------------------------------------------------------
+    #
+    # A state is (place, jokers left, budget left); the place packs the position index and
+    # suit (as ``5 * pi + s``, so the next step always adds one), the open runs of each suit
+    # (an id per distinct tuple of run codes, 12 bits a suit) and the naturals put aside for
+    # sets (4 bits a suit). Jokers are used mandatory first, so the count left says how many
+    # of each kind. Ints hash fast and a move turns one place into the next by one addition.
+
+    def _run_id(self, runs: tuple[int, ...]) -> int:
+        rid = self.run_ids.get(runs)
+        if rid is None:
+            rid = self.run_ids[runs] = len(self.run_tuples)
+            assert rid < 1 << _RB, "too many kinds of open runs"
+            self.run_tuples.append(runs)
+            self.run_done.append(all(r & (12 | TAIL) == 12 for r in runs))
+        return rid
+
+    def _encode(self, pi: int, s: int, runs: tuple[tuple[int, ...], ...], x: tuple[int, ...]) -> int:
+        place = 0
+        for su in range(4):
+            assert x[su] < 1 << _XB, "too many copies of one card"
+            place |= self._run_id(runs[su]) << (_RB * su) | x[su] << (_XAT + _XB * su)
+        return place | (5 * pi + s) << _STEPAT
+
+    def _split_jokers(self, jokers: int) -> tuple[int, int]:
+        """(mandatory, optional) jokers left when ``jokers`` are (mandatory ones go first)."""
+        fm = max(0, jokers - self.fo0)
+        return fm, jokers - fm
+
+    def _x_facts(self, xbits: int) -> tuple[int, int, int]:
+        """(suits with cards put aside, how many, the most of one suit) of a packed x."""
+        hit = self.x_facts.get(xbits)
+        if hit is None:
+            xs = [(xbits >> (_XB * su)) & _XMASK for su in range(4)]
+            hit = self.x_facts[xbits] = (sum(1 for v in xs if v), sum(xs), max(xs))
+        return hit
 
     def _res_of(self, r: int) -> tuple[int, ...]:
         digits = [self.res_opts[su][(r // self.stride[su]) % len(self.res_opts[su])] for su in range(4)]
@@ -303,10 +351,10 @@ class RankDP:
         then the vectors in turns with allowances growing fourfold."""
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
         start = ((), (), (), ())
-        root = (0, 0, start, (0, 0, 0, 0), self.fm0, self.fo0, bud)
+        root = self._encode(0, 0, start, (0, 0, 0, 0))
         self.limit = self.visits + 400
         try:
-            found = self._m(*root, self.all)
+            found = self._m(root, self.jokers0, bud, self.all)
             pending = [(found & -found).bit_length() - 1] if found else []
         except _OutOfTime:
             pending = list(range(self.all.bit_length()))
@@ -316,7 +364,7 @@ class RankDP:
             for r in pending:
                 self.limit = self.visits + allowance
                 try:
-                    found = self._m(*root, 1 << r)
+                    found = self._m(root, self.jokers0, bud, 1 << r)
                 except _OutOfTime:
                     later.append(r)
                     continue
@@ -374,14 +422,14 @@ class RankDP:
             return 0
         return max(0, self.hand_jokers - (self.fo0 - fo))
 
-    def _moves(self, pi: int, s: int, runs: tuple, fm: int, fo: int, total: int):
+    def _moves(self, pi: int, s: int, suit_runs: tuple[int, ...], fm: int, fo: int, total: int):
         """Moves of suit ``s`` at position index ``pi`` putting ``total`` naturals down."""
         p = self.pos[pi]
         allow_sets = not (self.both and p == 1)
         jokers = fm + fo
         a1, a2, gaps = self.ahead[pi + 1][s], self.ahead[pi + 2][s], self.gaps[pi + 1][s]
         out = []
-        for move in _suit_moves(runs[s], total, jokers, self.cap, allow_sets, True, self.lean):
+        for move in _suit_moves(suit_runs, total, jokers, self.cap, allow_sets, True, self.lean):
             new_runs, xs, _, jok, plan, short, ones, top = move
             left = jokers - jok
             if short and (short > a1 + left or ones > a2 + left):
@@ -394,97 +442,130 @@ class RankDP:
             out.append((move, new_runs, xs, jm, jok - jm))
         return out
 
-    def _m(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int, bud: int, want: int) -> int:
+    # -- the search ------------------------------------------------------------------------
+    #
+    # More budget left never hurts, and in lean mode neither do more jokers left (they may
+    # stay unused): so a state is known good if the same place is good with no more of either,
+    # and known bad if it is bad with no less. Other states of a place are few; they are
+    # looked through at each question.
+
+    def _known(self, place: int, jokers: int, bud: int) -> tuple[int, int, dict[tuple[int, int], list[int]]]:
+        """(known good bits, known bad bits, the place's entries)."""
+        entries = self.mmemo.get(place)
+        if entries is None:
+            entries = self.mmemo[place] = {}
+            return 0, 0, entries
+        good = bad = 0
+        lean = self.lean
+        for (j, b), (g, d) in entries.items():
+            if j == jokers or lean:
+                if j <= jokers and b <= bud:
+                    good |= g
+                if j >= jokers and b >= bud:
+                    bad |= d
+        return good, bad, entries
+
+    def _bad(self, place: int, jokers: int, bud: int) -> int:
+        entries = self.mmemo.get(place)
+        if not entries:
+            return 0
+        bad = 0
+        lean = self.lean
+        for (j, b), (_, d) in entries.items():
+            if (j == jokers or (lean and j >= jokers)) and b >= bud:
+                bad |= d
+        return bad
+
+    def _m(self, place: int, jokers: int, bud: int, want: int) -> int:
         """Some non-empty part of ``want`` (kept-aces vectors) for which this state can be
         completed, or 0 if none of ``want`` can; raises :class:`_OutOfTime` past
         ``self.limit`` states. Memo: bits known good, bits known bad (``want`` and every other
         vector for which each move is known to fail or not to apply)."""
-        key = (pi, s, runs, x, fm, fo, bud)
-        mmemo = self.mmemo
-        known = mmemo.get(key)
-        if known is None:
-            known = mmemo[key] = [0, 0]
-        if want & known[0]:
-            return want & known[0]
-        want &= ~known[1]
+        good, bad, entries = self._known(place, jokers, bud)
+        if want & good:
+            return want & good
+        want &= ~bad
         if not want:
             return 0
+        own = entries.get((jokers, bud))
+        if own is None:
+            own = entries[(jokers, bud)] = [0, 0]
         self.visits += 1
         if self.visits > self.limit:
             raise _OutOfTime
         found = 0
         failed = self.all
-        if pi == self.last:
-            if ((fm == 0 or self.lean) and self._jokers_left_out(fo) <= bud
-                    and all(r & (12 | TAIL) == 12 for rs in runs for r in rs)):
+        step = place >> _STEPAT
+        if step == self.last_step:
+            fm, fo = self._split_jokers(jokers)
+            done = self.run_done
+            if ((fm == 0 or self.lean) and self._jokers_left_out(fo) <= bud and done[place & _RMASK]
+                    and done[(place >> _RB) & _RMASK] and done[(place >> 2 * _RB) & _RMASK]
+                    and done[(place >> 3 * _RB) & _RMASK]):
                 found = want
-        elif s == 4:
-            for nxt in self._set_steps(pi, runs, x, fm, fo, bud):
-                found = self._m(*nxt, want)
+        elif step % 5 == 4:
+            for nplace, nj in self._set_steps(place, jokers):
+                found = self._m(nplace, nj, bud, want)
                 if found:
                     break
-                failed &= mmemo[nxt][1]
+                failed &= self._bad(nplace, nj, bud)
         else:
-            for comp, nxt in self._suit_steps(pi, s, runs, x, fm, fo, bud):
+            for comp, nplace, nj, nbud in self._suit_steps(place, jokers, bud):
                 w = comp & want
                 if w:
-                    found = self._m(*nxt, w)
+                    found = self._m(nplace, nj, nbud, w)
                     if found:
                         break
-                    failed &= ~comp | mmemo[nxt][1]
-                else:
-                    k = mmemo.get(nxt)
-                    failed &= ~comp | (k[1] if k else 0)
+                failed &= ~comp | self._bad(nplace, nj, nbud)
         if found:
-            known[0] |= found
+            own[0] |= found
         else:
-            known[1] |= failed | want
+            own[1] |= failed | want
         return found
 
-    def _set_steps(self, pi: int, runs: tuple, x: tuple, fm: int, fo: int, bud: int) -> list[State]:
+    def _set_steps(self, place: int, jokers: int) -> list[tuple[int, int]]:
         """The states after splitting the cards put aside at a position into sets."""
         cap = 4 if self.cap is None else self.cap
-        out: list[State] = []
-        for j in range(0, fm + fo + 1):
-            if set_split(x, j, cap, self.v.max_set, self.v.min_meld, self.lean) is None:
-                continue
-            jm = min(j, fm)
-            out.append((pi + 1, 0, runs, (0, 0, 0, 0), fm - jm, fo - (j - jm), bud))
-        return out
+        xbits = (place >> _XAT) & 0xFFFF
+        x = tuple((xbits >> (_XB * su)) & _XMASK for su in range(4))
+        nplace = place - (xbits << _XAT) + (1 << _STEPAT)
+        return [(nplace, jokers - j) for j in range(0, jokers + 1)
+                if set_split(x, j, cap, self.v.max_set, self.v.min_meld, self.lean) is not None]
 
-    def _suit_steps(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int,
-                    bud: int) -> list[tuple[int, State]]:
-        """(kept-aces mask, next state) for every move of suit ``s`` at position index ``pi``."""
-        key = (pi, s, runs, x, fm, fo, bud)
+    def _suit_steps(self, place: int, jokers: int, bud: int) -> list[tuple[int, int, int, int]]:
+        """(kept-aces mask, next place, jokers left, budget left) for every move of the suit."""
+        key = (place, jokers, bud)
         hit = self.steps.get(key)
         if hit is not None:
             return hit
-        mkey = (pi, s, runs[s], fm, fo)
+        step = place >> _STEPAT
+        pi, s = divmod(step, 5)
+        rid = (place >> (_RB * s)) & _RMASK
+        mkey = (pi, s, rid, jokers)
         moves = self.move_cache.get(mkey)
         if moves is None:
-            moves = [(comp, skip, new_runs, xs, jm, jo) for total, skip, comp in self.totals[pi][s]
-                     for _move, new_runs, xs, jm, jo in self._moves(pi, s, runs, fm, fo, total)]
+            fm, fo = self._split_jokers(jokers)
+            moves = []
+            for total, skip, comp in self.totals[pi][s]:
+                for _move, new_runs, xs, jm, jo in self._moves(pi, s, self.run_tuples[rid], fm, fo, total):
+                    delta = (1 << _STEPAT) + ((self._run_id(new_runs) - rid) << (_RB * s)) + (xs << (_XAT + _XB * s))
+                    moves.append((comp, skip, delta, jm + jo, xs))
             self.move_cache[mkey] = moves
         future_suits, future_cards = self.future[pi][s]
         capj = 4 if self.cap is None else self.cap
         min_meld = self.v.min_meld
-        nz = sum(1 for v in x if v)
-        sm = sum(x)
-        mx = max(x)
-        head, tail = runs[:s], runs[s + 1:]
-        xhead, xtail = x[:s], x[s + 1:]
-        out: list[tuple[int, State]] = []
-        for comp, skip, new_runs, xs, jm, jo in moves:
+        nz, sm, mx = self._x_facts((place >> _XAT) & 0xFFFF)
+        out: list[tuple[int, int, int, int]] = []
+        for comp, skip, delta, jok, xs in moves:
             if skip > bud:
                 continue
-            nfm, nfo = fm - jm, fo - jo
             if xs or sm:
                 # the cards put aside for sets at this rank must still make sets of 3+
-                jl = nfm + nfo
+                jl = jokers - jok
                 if (nz + (1 if xs else 0) + future_suits + min(jl, capj) < min_meld
                         or sm + xs + future_cards + jl < min_meld * max(mx, xs)):
                     continue
-            out.append((comp, (pi, s + 1, (*head, new_runs, *tail), (*xhead, xs, *xtail), nfm, nfo, bud - skip)))
+            out.append((comp, place + delta, jokers - jok, bud - skip))
         self.steps[key] = out
         return out
 
@@ -496,20 +577,21 @@ class RankDP:
         bit = 1 << r
         if s == 4:
             cap = 4 if self.cap is None else self.cap
+            nplace = self._encode(pi + 1, 0, runs, (0, 0, 0, 0))
             for j in range(0, fm + fo + 1):
                 if set_split(x, j, cap, self.v.max_set, self.v.min_meld, self.lean) is None:
                     continue
                 jm = min(j, fm)
-                if self._m(pi + 1, 0, runs, (0, 0, 0, 0), fm - jm, fo - (j - jm), bud, bit):
+                if self._m(nplace, fm + fo - j, bud, bit):
                     return (j, jm, j - jm)
             raise AssertionError("no set split on the chosen path")
         for total, skip, comp in self.totals[pi][s]:
             if not comp & bit or skip > bud:
                 continue
-            for move, new_runs, xs, jm, jo in self._moves(pi, s, runs, fm, fo, total):
+            for move, new_runs, xs, jm, jo in self._moves(pi, s, runs[s], fm, fo, total):
                 nruns = runs[:s] + (new_runs,) + runs[s + 1:]
                 nx = x[:s] + (xs,) + x[s + 1:]
-                if self._m(pi, s + 1, nruns, nx, fm - jm, fo - jo, bud - skip, bit):
+                if self._m(self._encode(pi, s + 1, nruns, nx), fm + fo - jm - jo, bud - skip, bit):
                     left[0] = bud - skip
                     return (total, move, jm, jo, res)
         raise AssertionError("no move on the chosen path")
