@@ -26,6 +26,7 @@ from engine import cards
 from engine.melds.tablecards import JOKER_AS
 from engine.melds.validate import run_positions, why_invalid
 from engine.melds.variants import Variant
+from engine.melds.windows import window_problems
 
 _RB = 12  # bits of a suit's open-runs id in a packed place
 _RMASK = (1 << _RB) - 1
@@ -33,6 +34,10 @@ _XB = 4  # bits of a suit's naturals put aside
 _XMASK = (1 << _XB) - 1
 _XAT = 4 * _RB  # where the put-aside counts start
 _STEPAT = _XAT + 4 * _XB  # where 5 * position index + suit starts
+
+
+_WINDOWS = {3: 2_000, 4: 8_000}  # window width: states a search may visit before asking them
+_WINDOW_VISITS = 1_000  # states one window problem may visit
 
 
 class _OutOfTime(Exception):
@@ -159,7 +164,8 @@ class RankDP:
 
     def __init__(self, variant: Variant, mand: Sequence[int], opt: Sequence[int], free_m: int, free_o: int,
                  budget: int | None = None, hand: Sequence[int] | None = None,
-                 hand_jokers: int | None = None, lean: bool = True) -> None:
+                 hand_jokers: int | None = None, lean: bool = True, windows: bool = True,
+                 max_visits: int = 1 << 62) -> None:
         self.v = variant
         self.mand = list(mand)
         self.opt = list(opt)
@@ -170,6 +176,8 @@ class RankDP:
         self.hand = list(opt) if hand is None else list(hand)
         self.hand_jokers = free_o if hand_jokers is None else hand_jokers
         self.lean = lean and free_m + free_o > 0
+        self.windows = windows
+        self.max_visits = max_visits  # past it the answer is given up (_OutOfTime)
         self.pos = list(variant.positions())
         self.both = variant.ace == "both"
         self.last = len(self.pos)
@@ -200,7 +208,16 @@ class RankDP:
 
     def solve(self) -> tuple[list[list[int]], list[int], int] | None:
         self._init_masks()
-        found = self._solve_feasible(self.budget or 0)
+        bud = self.budget or 0
+        for width in (*_WINDOWS, None):
+            try:
+                found = self._solve_feasible(bud, self._give_up(width))
+                break
+            except _OutOfTime:
+                if width is None or not self.windows:
+                    raise
+                if self._window_least(width, bud, bud) > bud:
+                    return None
         if found is None or not self.lean:
             return found
         placed = self._place_spares(found)
@@ -212,9 +229,18 @@ class RankDP:
         the next, so this costs about one search with the final budget."""
         assert self.budget is not None, "budgets count left-out cards only in budget mode"
         self._init_masks()
-        for b in range(lo, hi + 1):
+        widths = [*_WINDOWS, None]
+        b = lo
+        while b <= hi:
             self.budget = b
-            found = self._solve_feasible(b)
+            try:
+                found = self._solve_feasible(b, self._give_up(widths[0]))
+            except _OutOfTime:
+                width = widths.pop(0)
+                if width is None or not self.windows:
+                    raise
+                b = max(b, self._window_least(width, b, hi))
+                continue
             if found is not None and self.lean:
                 placed = self._place_spares(found)
                 if placed is None:
@@ -222,7 +248,35 @@ class RankDP:
                 found = placed
             if found is not None:
                 return b, found
+            b += 1
         return None
+
+    # -- when the search is long: bounds from windows of positions (``windows.py``) -------
+
+    def _give_up(self, width: int | None) -> int:
+        """The visit count at which a search gives up to ask the windows of ``width``."""
+        limit = self.visits + _WINDOWS[width] if width is not None and self.windows else 1 << 62
+        return min(limit, self.max_visits)
+
+    def _window_least(self, width: int, lo: int, hi: int) -> int:
+        """The most any window of ``width`` positions must leave out (at least ``lo``; ``hi+1``
+        when some window cannot do with ``hi``). A window's jokers may all stay unused; a window
+        that takes long to answer is left out (it would rarely tell more than the search)."""
+        counting = self.budget is not None
+        for m2, o2, h2 in window_problems(self.v, self.mand, self.opt, self.hand, width):
+            w = RankDP(self.v, m2, o2, 0, self.fm0 + self.fo0, 0 if counting else None, h2, 0, windows=False,
+                       max_visits=_WINDOW_VISITS)
+            try:
+                if counting:
+                    got = w.fewest_left_out(lo, hi)
+                    lo = hi + 1 if got is None else got[0]
+                elif w.solve() is None:
+                    lo = hi + 1
+            except _OutOfTime:
+                continue
+            if lo > hi:
+                break
+        return lo
 
     # -- lean mode: no joker where it is not needed ----------------------------------------
     #
@@ -239,7 +293,7 @@ class RankDP:
 
     def _exact(self) -> RankDP:
         return RankDP(self.v, self.mand, self.opt, self.fm0, self.fo0, self.budget, self.hand, self.hand_jokers,
-                      lean=False)
+                      lean=False, windows=self.windows, max_visits=self.max_visits)
 
     def _place_spares(self, found: Found) -> Found | None:
         """``found`` with its jokers left over placed (the mandatory ones, and with a budget the
@@ -346,26 +400,31 @@ class RankDP:
         digits = [self.res_opts[su][(r // self.stride[su]) % len(self.res_opts[su])] for su in range(4)]
         return tuple(d[0] for d in digits) + tuple(d[1] for d in digits)
 
-    def _solve_feasible(self, bud: int) -> tuple[list[list[int]], list[int], int] | None:
+    def _solve_feasible(self, bud: int, give_up: int = 1 << 62) -> tuple[list[list[int]], list[int], int] | None:
         """One search for every vector with a small allowance (enough for most positions),
-        then the vectors in turns with allowances growing fourfold."""
+        then the vectors in turns with allowances growing fourfold. Raises
+        :class:`_OutOfTime` after ``give_up`` visits (what was proven stays in the memo)."""
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
         start = ((), (), (), ())
         root = self._encode(0, 0, start, (0, 0, 0, 0))
-        self.limit = self.visits + 400
+        self.limit = min(self.visits + 400, give_up)
         try:
             found = self._m(root, self.jokers0, bud, self.all)
             pending = [(found & -found).bit_length() - 1] if found else []
         except _OutOfTime:
+            if self.visits >= give_up:
+                raise
             pending = list(range(self.all.bit_length()))
         allowance = 64
         while pending:
             later = []
             for r in pending:
-                self.limit = self.visits + allowance
+                self.limit = min(self.visits + allowance, give_up)
                 try:
                     found = self._m(root, self.jokers0, bud, 1 << r)
                 except _OutOfTime:
+                    if self.visits >= give_up:
+                        raise
                     later.append(r)
                     continue
                 if found:
