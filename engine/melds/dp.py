@@ -34,6 +34,8 @@ _XB = 4  # bits of a suit's naturals put aside
 _XMASK = (1 << _XB) - 1
 _XAT = 4 * _RB  # where the put-aside counts start
 _STEPAT = _XAT + 4 * _XB  # where 5 * position index + suit starts
+_JAT = _STEPAT + 8  # where the jokers left start (in a memo key)
+_BAT = _JAT + 8  # where the budget left starts
 
 
 _WINDOWS = {3: 2_000, 4: 8_000}  # window width: states a search may visit before asking them
@@ -195,6 +197,7 @@ class RankDP:
         self.last_step = 5 * self.last
         self.visits = 0
         self.limit = 1 << 62
+        self.lastbad = 0
 
     # availability of naturals of ``suit`` at position index ``pi``: (must, flex, optional, code)
     def _avail(self, pi: int, suit: int, res: tuple[int, ...]) -> tuple[int, int, int, int]:
@@ -348,9 +351,9 @@ class RankDP:
                         mask |= 1 << r
                 row[o] = mask
             self.comp.append(row)
-        # the memo: per place (an int, see _encode) and (jokers left, budget left): [good, bad]
-        self.mmemo: dict[int, dict[tuple[int, int], list[int]]] = {}
-        self.steps: dict[tuple[int, int, int], list[tuple[int, int, int, int]]] = {}
+        # the memo: per state (place | jokers left | budget left, see _encode): [good, bad]
+        self.mmemo: dict[int, list[int]] = {}
+        self.steps: dict[int, list[tuple[int, int, int, int]]] = {}
         self.move_cache: dict[tuple[int, int, int, int], list[tuple[int, int, int, int, int]]] = {}
         self.run_ids: dict[tuple[int, ...], int] = {(): 0}
         self.run_tuples: list[tuple[int, ...]] = [()]
@@ -502,58 +505,35 @@ class RankDP:
         return out
 
     # -- the search ------------------------------------------------------------------------
-    #
-    # More budget left never hurts, and in lean mode neither do more jokers left (they may
-    # stay unused): so a state is known good if the same place is good with no more of either,
-    # and known bad if it is bad with no less. Other states of a place are few; they are
-    # looked through at each question.
-
-    def _known(self, place: int, jokers: int, bud: int) -> tuple[int, int, dict[tuple[int, int], list[int]]]:
-        """(known good bits, known bad bits, the place's entries)."""
-        entries = self.mmemo.get(place)
-        if entries is None:
-            entries = self.mmemo[place] = {}
-            return 0, 0, entries
-        good = bad = 0
-        lean = self.lean
-        for (j, b), (g, d) in entries.items():
-            if j == jokers or lean:
-                if j <= jokers and b <= bud:
-                    good |= g
-                if j >= jokers and b >= bud:
-                    bad |= d
-        return good, bad, entries
 
     def _bad(self, place: int, jokers: int, bud: int) -> int:
-        entries = self.mmemo.get(place)
-        if not entries:
-            return 0
-        bad = 0
-        lean = self.lean
-        for (j, b), (_, d) in entries.items():
-            if (j == jokers or (lean and j >= jokers)) and b >= bud:
-                bad |= d
-        return bad
+        """The bits known bad for a state."""
+        known = self.mmemo.get(place | jokers << _JAT | bud << _BAT)
+        return known[1] if known else 0
 
     def _m(self, place: int, jokers: int, bud: int, want: int) -> int:
         """Some non-empty part of ``want`` (kept-aces vectors) for which this state can be
-        completed, or 0 if none of ``want`` can; raises :class:`_OutOfTime` past
-        ``self.limit`` states. Memo: bits known good, bits known bad (``want`` and every other
-        vector for which each move is known to fail or not to apply)."""
-        good, bad, entries = self._known(place, jokers, bud)
-        if want & good:
-            return want & good
-        want &= ~bad
-        if not want:
-            return 0
-        own = entries.get((jokers, bud))
-        if own is None:
-            own = entries[(jokers, bud)] = [0, 0]
+        completed, or 0 if none of ``want`` can (then ``self.lastbad`` holds every bit known
+        bad for it); raises :class:`_OutOfTime` past ``self.limit`` states. Memo: bits known
+        good, bits known bad (``want`` and every other vector for which each move is known to
+        fail or not to apply)."""
+        key = place | jokers << _JAT | bud << _BAT
+        known = self.mmemo.get(key)
+        if known is None:
+            known = self.mmemo[key] = [0, 0]
+        else:
+            if want & known[0]:
+                return want & known[0]
+            want &= ~known[1]
+            if not want:
+                self.lastbad = known[1]
+                return 0
         self.visits += 1
         if self.visits > self.limit:
             raise _OutOfTime
         found = 0
         failed = self.all
+        many = failed != 1  # with one vector there is nothing to learn about the others
         step = place >> _STEPAT
         if step == self.last_step:
             fm, fo = self._split_jokers(jokers)
@@ -567,19 +547,22 @@ class RankDP:
                 found = self._m(nplace, nj, bud, want)
                 if found:
                     break
-                failed &= self._bad(nplace, nj, bud)
+                failed &= self.lastbad
         else:
-            for comp, nplace, nj, nbud in self._suit_steps(place, jokers, bud):
+            for comp, nplace, nj, nbud in self._suit_steps(key, place, jokers, bud):
                 w = comp & want
                 if w:
                     found = self._m(nplace, nj, nbud, w)
                     if found:
                         break
-                failed &= ~comp | self._bad(nplace, nj, nbud)
+                    failed &= ~comp | self.lastbad
+                elif many:
+                    failed &= ~comp | self._bad(nplace, nj, nbud)
         if found:
-            own[0] |= found
+            known[0] |= found
         else:
-            own[1] |= failed | want
+            known[1] |= failed | want
+            self.lastbad = known[1]
         return found
 
     def _set_steps(self, place: int, jokers: int) -> list[tuple[int, int]]:
@@ -591,9 +574,9 @@ class RankDP:
         return [(nplace, jokers - j) for j in range(0, jokers + 1)
                 if set_split(x, j, cap, self.v.max_set, self.v.min_meld, self.lean) is not None]
 
-    def _suit_steps(self, place: int, jokers: int, bud: int) -> list[tuple[int, int, int, int]]:
-        """(kept-aces mask, next place, jokers left, budget left) for every move of the suit."""
-        key = (place, jokers, bud)
+    def _suit_steps(self, key: int, place: int, jokers: int, bud: int) -> list[tuple[int, int, int, int]]:
+        """(kept-aces mask, next place, jokers left, budget left) for every move of the suit
+        (``key``: the state's memo key)."""
         hit = self.steps.get(key)
         if hit is not None:
             return hit
