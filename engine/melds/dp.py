@@ -353,6 +353,7 @@ class RankDP:
         self.run_tuples: list[tuple[int, ...]] = [()]
         self.run_done: list[bool] = [True]
         self.x_facts: dict[int, tuple[int, int, int]] = {}
+        self.set_jokers: dict[int, list[int]] = {}  # (put-aside counts, jokers left): jokers sets may take
         self.jokers0 = self.fm0 + self.fo0
         self._init_totals()
 
@@ -561,12 +562,16 @@ class RankDP:
 
     def _set_steps(self, place: int, jokers: int) -> list[tuple[int, int]]:
         """The states after splitting the cards put aside at a position into sets."""
-        cap = 4 if self.cap is None else self.cap
         xbits = (place >> _XAT) & 0xFFFF
-        x = tuple((xbits >> (_XB * su)) & _XMASK for su in range(4))
         nplace = place - (xbits << _XAT) + (1 << _STEPAT)
-        return [(nplace, jokers - j) for j in range(0, jokers + 1)
-                if set_split(x, j, cap, self.v.max_set, self.v.min_meld, self.lean) is not None]
+        used = self.set_jokers.get(xbits | jokers << 16)
+        if used is None:
+            cap = 4 if self.cap is None else self.cap
+            x = tuple((xbits >> (_XB * su)) & _XMASK for su in range(4))
+            used = self.set_jokers[xbits | jokers << 16] = [
+                j for j in range(0, jokers + 1) if set_split(x, j, cap, self.v.max_set, self.v.min_meld, self.lean)
+                is not None]
+        return [(nplace, jokers - j) for j in used]
 
     def _suit_steps(self, key: int, place: int, jokers: int, bud: int) -> list[tuple[int, int, int, int]]:
         """(kept-aces mask, next place, jokers left, budget left) for every move of the suit
