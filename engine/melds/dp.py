@@ -3,16 +3,21 @@
 Positions run from the low ace (1) to the high ace (14) as the variant allows. Going up the
 positions, and through the four suits at each one, the state holds, per suit, the open runs
 (each by length class 1, 2 or "3 or more", and in variants with a joker limit the number of
-jokers in it), the cards of the current rank put aside for sets, the free jokers left and,
-when an ace may be high or low, how many aces of each suit were kept for the top. At the end
-of a position the cards put aside must split into sets (a small precomputed table). A run of
-length 1 or 2 must go on; a longer one may stop. The number of states is polynomial in the
-number of positions for a fixed number of suits, packs and jokers.
+jokers in it), the cards of the current rank put aside for sets, the free jokers left and the
+weight of optional cards that may still be left out; when an ace may be high or low, how
+many aces of each suit were kept for the top is a bit mask answered by each state instead
+(see ``RankDP``). At the end of a position the cards put aside must split into sets (a small
+precomputed table). A run of length 1 or 2 must go on; a longer one may stop. The number of
+states is polynomial in the number of positions for a fixed number of suits, packs and jokers;
+states are packed into ints, and the search stops at the first arrangement.
 
 Mandatory cards must all be used; optional ones (Tahiti's loose singles, the hand in
-``best_subset``) may stay out; with a skip budget the programme asks whether all but that
-many of the optional cards can go down. Jokers are all free here (their meaning is chosen); jokers that must
-keep a meaning are natural cards to this solver.
+``best_subset``) may stay out; with a budget the programme asks whether all but that much
+weight of the optional cards can go down, and ``fewest_left_out`` finds the least budget.
+Jokers are all free here (their meaning is chosen); jokers that must keep a meaning are
+natural cards to this solver. Lean mode (the default) searches arrangements without spare
+jokers and places the jokers left afterwards; ``windows.py`` bounds long ``best_subset``
+searches from a few positions at a time.
 """
 
 from __future__ import annotations
