@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import gc
 import itertools
+import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -32,22 +33,36 @@ _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
 
+_gc_lock = threading.Lock()
+_gc_pausers = 0  # searches running now, in any thread
+_gc_was_enabled = False  # the collector's state when the first of them started
+
+
 def gc_paused(fn: Callable[_P, _R]) -> Callable[_P, _R]:
-    """Run ``fn`` with the cyclic garbage collector off (as it was before afterwards).
+    """Run ``fn`` with the cyclic garbage collector off; the last search to finish gives it back as the
+    first one found it.
 
     A search allocates some 100,000 small lists and tuples, none in a cycle; each such burst
     makes the collector run, and in a large process (the bot) its full passes walk every
-    object there is: a 10 ms solve took 130 ms inside bench/rummy_lay.py until this."""
+    object there is: a 10 ms solve took 130 ms inside bench/rummy_lay.py until this. The collector's
+    switch is process-wide and the bot searches in worker threads, hence the count under a lock: a
+    search that ends while another runs must not switch it back on, nor leave it off for good."""
 
     @functools.wraps(fn)
     def paused(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-        was = gc.isenabled()
-        gc.disable()
+        global _gc_pausers, _gc_was_enabled
+        with _gc_lock:
+            if _gc_pausers == 0:
+                _gc_was_enabled = gc.isenabled()
+                gc.disable()
+            _gc_pausers += 1
         try:
             return fn(*args, **kwargs)
         finally:
-            if was:
-                gc.enable()
+            with _gc_lock:
+                _gc_pausers -= 1
+                if _gc_pausers == 0 and _gc_was_enabled:
+                    gc.enable()
 
     return paused
 

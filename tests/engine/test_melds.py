@@ -260,3 +260,43 @@ def test_solver_leaves_the_garbage_collector_as_it_found_it(enabled: bool) -> No
         assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_overlapping_searches_in_threads_keep_the_collector_off_until_the_last_ends() -> None:
+    """The bot searches in worker threads: when a search ends while another still runs, the collector stays
+    off for the one still running (a plain save-and-restore switched it on under it), and the last search
+    to end switches it back on."""
+    import gc
+    import threading
+
+    from engine.melds.solver import gc_paused
+
+    first_in, second_in, first_done = threading.Event(), threading.Event(), threading.Event()
+    seen: list[bool] = []
+
+    @gc_paused
+    def first_search() -> None:
+        first_in.set()
+        second_in.wait(5)
+
+    @gc_paused
+    def second_search() -> None:
+        second_in.set()
+        first_done.wait(5)
+        seen.append(gc.isenabled())  # the first search has ended; this one still runs
+
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        first = threading.Thread(target=first_search)
+        first.start()
+        assert first_in.wait(5)
+        second = threading.Thread(target=second_search)
+        second.start()
+        first.join(5)
+        first_done.set()
+        second.join(5)
+        assert seen == [False]
+        assert gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
