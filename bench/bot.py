@@ -64,6 +64,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot import heap  # noqa: E402
 from bot.app import App  # noqa: E402
 from tests.bot.harness import settings_for  # noqa: E402
 from tests.fakebot.models import StoredMessage  # noqa: E402
@@ -93,6 +94,7 @@ class Config:
     profile: str | None = None  # write a cProfile of the event loop thread during play to this file
     backlog: int = 0  # pending outbox rows queued for one extra chat before play (issue 9, item 10)
     telegram: bool = False  # Telegram's limits in the fake and the bot's own pacing at production values
+    freeze: bool = True  # gc.freeze() after start, as ``python -m bot`` does (bot/heap.py)
 
 
 class BenchFake(FakeTelegram):
@@ -368,6 +370,8 @@ async def _run_bench(config: Config) -> dict[str, Any]:
                                     KOZYR_SQLITE_DRIVER=config.driver, KOZYR_PICTURES=config.pictures, **pacing)
             app = App(settings)
             await app.start()
+            if config.freeze:  # as App.serve does in production (bot/heap.py)
+                heap.settle()
             bench = Bench(config, fake, app)
             if config.feed == "polling":
                 app.start_polling()
