@@ -16,6 +16,7 @@ from bot.services.outbox import Outbox, RateLimiter
 from bot.services.pictures import Pictures
 from bot.store.sqlite import Store
 from bot.store.walsync import WalSync
+from tests.bot.harness import play_buttons, running_bot, settle
 from tests.fakebot.ratelimit import RateLimits
 from tests.fakebot.server import FakeTelegram
 
@@ -206,3 +207,29 @@ async def test_a_picture_replaced_before_or_while_it_is_drawn_is_never_sent(tmp_
                 await bot.session.close()
     finally:
         await store.close()
+
+
+async def test_admin_checks_skip_the_creator_and_ask_telegram_once_per_person(tmp_path: Path) -> None:
+    """Start pressed by a player who is not the creator asks Telegram once, however often it is pressed
+    (the answer is kept briefly); the creator's own presses never ask."""
+    async with FakeTelegram(limits=RateLimits.loose()) as fake:
+        ann, bob, cat = fake.user(first_name="Ann"), fake.user(first_name="Bob"), fake.user(first_name="Cat")
+        group = fake.group("Admins", members=[cat], admins=[bob], creator=ann)
+        async with running_bot(fake, tmp_path / "a.sqlite3") as app:
+            for user in (ann, bob, cat):
+                await user.start_bot()
+            await settle(fake, app)
+            await ann.send(group, "/new carnival")
+            lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
+            await settle(fake, app)
+            for user in (bob, cat):
+                await user.press(lobby, "✋ Join")
+                await settle(fake, app)
+            presses = [await cat.press(lobby, "▶️ Start") for _ in range(3)]
+            await settle(fake, app)
+            assert all(p.answered and p.answer_text and "Only the table's creator" in p.answer_text for p in presses)
+            assert len(fake.calls_of("getChatMember")) == 1, "three presses by one person: one question"
+            await ann.press(lobby, "▶️ Start")  # the creator: nothing to ask
+            await settle(fake, app)
+            assert len(fake.calls_of("getChatMember")) == 1
+            assert any(play_buttons(m) for u in (ann, bob, cat) for m in u.inbox()), "the game started"
