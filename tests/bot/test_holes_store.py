@@ -30,8 +30,8 @@ async def test_item15_a_committed_move_is_synced_to_disk(tmp_path):
     store = await _open(tmp_path / "k.sqlite3")
     try:
         async with store.read() as tx:
-            mode = (await tx._one("PRAGMA journal_mode"))[0]
-            sync = (await tx._one("PRAGMA synchronous"))[0]
+            modes = await tx._all("PRAGMA journal_mode") + await tx._all("PRAGMA synchronous")
+        mode, sync = modes[0][0], modes[1][0]
         assert (mode, sync) == ("wal", 1)  # 1 = NORMAL: COMMIT itself does not fsync
         async with store.transaction() as tx:
             await tx.mark_update(1)
@@ -124,7 +124,7 @@ async def test_item14_standings_caption_is_cut_on_text_not_inside_an_entity(tmp_
         row = TableRow(1, -100, 0, "carnival", "finished", 1, {}, 1, 1, None, {})
         async with store.transaction() as tx:
             await tables._final(tx, row, None, names, [10, 20, 30, 40, 50, 60], "en")  # type: ignore[arg-type]
-            payload = json.loads((await tx._one("SELECT payload FROM outbox"))["payload"])
+            payload = json.loads((await tx._all("SELECT payload FROM outbox"))[0]["payload"])
         plain, _ = parse_html(payload["caption"])  # raises on a broken entity or tag, as Telegram does
         assert u16len(plain) <= 1024
         assert plain.startswith("🏁") and "&" * 60 in plain  # cut on text, after escaping: names intact
