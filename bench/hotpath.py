@@ -10,7 +10,7 @@ What it runs, all with the real bot against the fake Bot API (bench/bot.py; pict
 1. 200 tables, 20 moves each, 2 s mean think time: CPU per move, update -> commit p99, late answers.
 2. 2,000 tables, a few moves each: CPU per move, and its ratio to the figure at 200 tables.
 3. Memory per idle table: Python memory the bot holds per table in play and waiting for a move,
-   traced with tracemalloc (the fake server's allocations left out), as the growth from 50 to 200 tables.
+   traced with tracemalloc (the fake server's allocations left out), as the growth from 20 to 100 tables.
 4. Pictures: CPU p95 and size of every kind of picture (bench/render.py).
 
 CPU per move is the process's CPU time during play over the moves played; the fake server and the
@@ -87,7 +87,7 @@ def held_by(tables: int) -> float:
         return runs
 
     bot_bench.Bench.setup = setup
-    tracemalloc.start(30)
+    tracemalloc.start(15)  # deep enough to see the fake server under its requests; deeper is too slow
     try:
         play(tables, 1, 0.0)
     finally:
@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     print(bot_bench.report(r1), flush=True)
     r2 = play(large, 3, 2000.0)
     print(bot_bench.report(r2), flush=True)
-    per_table = idle_memory(*((20, 50) if a.quick else (50, 200)))
+    per_table = idle_memory(*((20, 50) if a.quick else (20, 100)))
     picture = [render_bench.cost(name, make, a.runs) for name, make in render_bench.all_pictures().items()]
     worst_ms = max(c[1] for c in picture)
     worst_bytes = max(c[2] for c in picture)
