@@ -100,7 +100,12 @@ async def lobby_button(query: CallbackQuery, callback_data: Lobby, tables: Table
                        where: Where | None) -> None:
     lang = actor.lang
     op, table_id = callback_data.op, callback_data.t
-    if where is None or not await tables.table_is_here(table_id, where):
+    creator = None if where is None else await _creator_here(tables, table_id, where)
+
+    async def admin() -> bool:  # Telegram is asked only when it matters: never about the table's creator
+        return actor.user_id != creator and await is_admin(query, actor.user_id)
+
+    if where is None or creator is None:
         # Forged data naming another chat's (or topic's) table: act only where the button was pressed.
         answer = Answer(t(lang, "This button is not valid."), alert=True)
     elif op == "join":
@@ -110,9 +115,9 @@ async def lobby_button(query: CallbackQuery, callback_data: Lobby, tables: Table
     elif op == "ai":
         answer = await tables.add_ai(table_id, actor, lang, callback_data.k)
     elif op == "start":
-        answer = await tables.start(table_id, actor, lang, await is_admin(query, actor.user_id))
+        answer = await tables.start(table_id, actor, lang, await admin())
     elif op == "cancel":
-        answer = await tables.cancel(table_id, actor, lang, await is_admin(query, actor.user_id))
+        answer = await tables.cancel(table_id, actor, lang, await admin())
     elif op in ("quit", "offer", "stay", "take") and callback_data.k.isdigit() and query.message is not None:
         if op == "stay":
             await tables.close_prompt(query.message.chat.id, query.message.message_id)
@@ -124,11 +129,20 @@ async def lobby_button(query: CallbackQuery, callback_data: Lobby, tables: Table
                                                 await is_admin(query, actor.user_id), query.message.chat.id,
                                                 query.message.message_id, offer=op == "offer")
     elif op in ("opts", "opt", "back"):
-        admin = op == "opt" and await is_admin(query, actor.user_id)
-        answer = await tables.lobby_options(table_id, actor, lang, op, callback_data.k, admin)
+        answer = await tables.lobby_options(table_id, actor, lang, op, callback_data.k, op == "opt" and await admin())
     else:
         answer = Answer(t(lang, "This button is not valid."), alert=True)
     await _answer_press(query, answer)
+
+
+async def _creator_here(tables: Tables, table_id: int, where: Where) -> int | None:
+    """The table's creator if the table lives in this chat and topic (else None: forged data naming
+    another chat's table). A press by the creator needs no admin check from Telegram."""
+    async with tables.store.read() as tx:
+        row = await tx.table(table_id)
+    if row is None or row.chat_id != where.chat_id or row.thread_id != where.thread_id:
+        return None
+    return row.creator_id
 
 
 def _name(actor: Actor) -> str:
