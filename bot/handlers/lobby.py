@@ -100,7 +100,7 @@ async def lobby_button(query: CallbackQuery, callback_data: Lobby, tables: Table
                        where: Where | None) -> None:
     lang = actor.lang
     op, table_id = callback_data.op, callback_data.t
-    creator = None if where is None else await _creator_here(tables, table_id, where)
+    creator = None if where is None else await tables.creator_here(table_id, where)
 
     async def admin() -> bool:  # Telegram is asked only when it matters: never about the table's creator
         return actor.user_id != creator and await is_admin(query, actor.user_id)
@@ -133,16 +133,6 @@ async def lobby_button(query: CallbackQuery, callback_data: Lobby, tables: Table
     else:
         answer = Answer(t(lang, "This button is not valid."), alert=True)
     await _answer_press(query, answer)
-
-
-async def _creator_here(tables: Tables, table_id: int, where: Where) -> int | None:
-    """The table's creator if the table lives in this chat and topic (else None: forged data naming
-    another chat's table). A press by the creator needs no admin check from Telegram."""
-    async with tables.store.read() as tx:
-        row = await tx.table(table_id)
-    if row is None or row.chat_id != where.chat_id or row.thread_id != where.thread_id:
-        return None
-    return row.creator_id
 
 
 def _name(actor: Actor) -> str:
