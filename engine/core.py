@@ -236,7 +236,12 @@ class State:
         fields = data["state"]
         for name in state_cls.FIELDS:
             setattr(new, name, copy_value(fields[name]))
+        new._after_load()
         return new
+
+    def _after_load(self) -> None:
+        """Rebuild what a game keeps beside its FIELDS for the fast path (derived, never in the JSON);
+        ``from_json`` calls it last. Default: nothing is kept."""
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.to_json() == other.to_json()

@@ -271,15 +271,15 @@ def _plain_win_keys(trump: int, led: int) -> list[int]:
     return keys
 
 
-# PLAIN_WIN_KEY[trump][led]: ``_plain_win_keys``'s table as a key function (a bound ``list.__getitem__``,
-# which C calls fast); a trump of NO_TRUMP (-1) picks the last row.
-PLAIN_WIN_KEY: tuple[tuple[Callable[[int], int], ...], ...] = tuple(
-    tuple(_plain_win_keys(trump, led).__getitem__ for led in range(4)) for trump in (0, 1, 2, 3, NO_TRUMP)
+# PLAIN_WIN_KEYS[trump][led]: ``_plain_win_keys``'s tables (lists: indexing one is a specialised
+# bytecode, the fastest look-up Python has); a trump of NO_TRUMP (-1) picks the last row.
+PLAIN_WIN_KEYS: tuple[tuple[list[int], ...], ...] = tuple(
+    tuple(_plain_win_keys(trump, led) for led in range(4)) for trump in (0, 1, 2, 3, NO_TRUMP)
 )
 
 
 def plain_winning_card(trick: Sequence[int], trump: int = NO_TRUMP) -> int:
     """The card that wins a trick of A-high suited cards without jokers (one pack, distinct cards):
     ``trick[plain_winning_index(trick, trump)]``, by a precomputed key table and C-level ``max`` (the fast
-    path inlines the same expression)."""
-    return max(trick, key=PLAIN_WIN_KEY[trump][trick[0] >> 4])
+    paths keep the best key as the cards come instead)."""
+    return max(trick, key=PLAIN_WIN_KEYS[trump][trick[0] >> 4].__getitem__)

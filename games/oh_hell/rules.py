@@ -34,7 +34,7 @@ from engine.cards import CARD_TEXT, card_str, deck, parse_card, suit_of
 from engine.core import Event, Game, GameError, Options, OptionsError, State, TurnIsCurrent, View, deal_rng, register
 from engine.tricks import (
     NO_TRUMP,
-    PLAIN_WIN_KEY,
+    PLAIN_WIN_KEYS,
     follow_suit,
     hook_forbidden_bid,
     plain_winning_index,
@@ -301,6 +301,7 @@ class OhHellState(TurnIsCurrent, State):
         n = self.n
         self.hands[seat].remove(card)
         self._suits = None
+        self._track_best(seat, card)
         trick = self.trick
         trick.append(card)
         self.played.append(card)
@@ -376,6 +377,7 @@ class OhHellState(TurnIsCurrent, State):
         new.last_trick = self.last_trick
         new.totals, new.history = list(self.totals), list(self.history)
         new._suits = None
+        new._win_keys, new._best_key, new._best_seat = self._win_keys, self._best_key, self._best_seat
         return new
 
     # -- the fast path (engine.core: integer actions, no events) -----------------------------
@@ -386,7 +388,42 @@ class OhHellState(TurnIsCurrent, State):
     # field): following suit is then a look-up, not a scan of the hand. Built on the first follow of a
     # deal; every change of ``hands`` outside the fast step (``act``, a deal, ``clone``) drops it.
 
+    # ``_win_keys``, ``_best_key``, ``_best_seat``: the trick's winner so far (``PLAIN_WIN_KEYS`` of its lead),
+    # kept as the cards come by both paths (``_note_best``), copied by ``clone``, rebuilt by ``from_json``.
     _suits: list[list[list[int]]] | None = None
+    _win_keys: list[int] | None = None
+    _best_key = 0
+    _best_seat = 0
+
+    def _note_best(self) -> None:
+        """Bring the trick's best card up to date with the trick (the public path, after each card)."""
+        trick = self.trick
+        if not trick:
+            self._win_keys = None
+            return
+        keys = self._win_keys = PLAIN_WIN_KEYS[self.trump][trick[0] >> 4]
+        at = max(range(len(trick)), key=lambda i: keys[trick[i]])
+        self._best_key = keys[trick[at]]
+        self._best_seat = (self.trick_leader + at) % self.n
+
+    def _track_best(self, seat: int, card: int) -> None:
+        """``card`` from ``seat`` is about to join the trick: the best so far (the fast step inlines this)."""
+        if self.trick:
+            keys = self._win_keys
+            if keys is None:
+                self._note_best()
+                keys = self._win_keys
+            key = keys[card]  # type: ignore[index]
+            if key > self._best_key:
+                self._best_key = key
+                self._best_seat = seat
+        else:
+            keys = self._win_keys = PLAIN_WIN_KEYS[self.trump][card >> 4]
+            self._best_key = keys[card]
+            self._best_seat = seat
+
+    def _after_load(self) -> None:
+        self._note_best()
 
     def _index_suits(self) -> list[list[list[int]]]:
         suits = []
@@ -435,20 +472,30 @@ class OhHellState(TurnIsCurrent, State):
         if suits is not None:
             suits[seat][action >> 4].remove(action)
         trick = self.trick
+        if trick:
+            try:
+                key = self._win_keys[action]  # type: ignore[index]
+            except TypeError:  # a trick set up without _note_best (no _win_keys): catch up
+                self._note_best()
+                key = self._win_keys[action]  # type: ignore[index]
+            if key > self._best_key:
+                self._best_key = key
+                self._best_seat = seat
+        else:
+            keys = self._win_keys = PLAIN_WIN_KEYS[self.trump][action >> 4]
+            self._best_key = keys[action]
+            self._best_seat = seat
         trick.append(action)
         self.played.append(action)
         n = self.n
-        leader = self.trick_leader
         seat += 1
         if seat == n:
             seat = 0
+        leader = self.trick_leader
         if seat != leader:  # the trick goes on
             self.current = seat
             return
-        # plain_winning_card, inlined
-        winner = leader + trick.index(max(trick, key=PLAIN_WIN_KEY[self.trump][trick[0] >> 4]))
-        if winner >= n:
-            winner -= n
+        winner = self._best_seat
         self.won[winner] += 1
         self.last_trick = {"leader": leader, "cards": trick, "winner": winner}
         self.trick = []

@@ -73,6 +73,40 @@ def test_fast_game_replays_through_text(game_id: str, players: int, seed: int) -
         assert text_state.over and fast_state.over
 
 
+@pytest.mark.parametrize(("game_id", "players"), GAMES)
+def test_paths_mixed_with_clones_and_json(game_id: str, players: int) -> None:
+    """What a fast path keeps beside the FIELDS (derived, never in the JSON) follows the state through every
+    hand-over: a random mix of ``act``, ``fast_apply``, ``clone`` and ``from_json`` plays the same game, with
+    the same legal sets, as the public path alone."""
+    game = get_game(game_id)
+    mixed = game.new(players, seed=99 + players)
+    public = game.new(players, seed=99 + players)
+    rng = random.Random(players * 7 + 1)
+    steps = 0
+    while public.to_act is not None and steps < MAX_STEPS:
+        fast = check_legal_maps(mixed)
+        assert sorted(public.legal_actions()) == sorted(mixed.legal_actions())
+        action = fast[rng.randrange(len(fast))]
+        text = mixed.action_to_text(action)
+        public.act(public.to_act, text)
+        if rng.random() < 0.5:
+            mixed.fast_apply(action)
+        else:
+            mixed.act(mixed.to_act, text)  # type: ignore[arg-type]
+        handover = rng.random()
+        if handover < 0.1:
+            mixed = type(mixed).from_json(mixed.to_json())
+        elif handover < 0.3 and mixed.current is not None:
+            twin = mixed.clone()  # play on in the copy or in the original: the other must not notice
+            if rng.random() < 0.5:
+                mixed, twin = twin, mixed
+            legal = twin.fast_legal()
+            twin.fast_apply(legal[rng.randrange(len(legal))])
+        assert mixed.to_json() == public.to_json(), f"step {steps}"
+        steps += 1
+    assert steps > 10
+
+
 def test_fast_legal_is_refreshed_after_public_calls() -> None:
     """Mixing the paths: a cached public legal list never leaks into the next step."""
     state = get_game("oh_hell").new(4, seed=3)
