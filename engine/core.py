@@ -18,11 +18,13 @@ replaying); simulations that sample deals pass the cards in instead (``OhHellSta
 
 from __future__ import annotations
 
+import _random
 import importlib
 import marshal
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
+from hashlib import sha512
 from operator import attrgetter
 from typing import Any, ClassVar, Self
 
@@ -69,8 +71,16 @@ class Options(BaseModel):
 
 
 def deal_rng(seed: int, deal_index: int) -> random.Random:
-    """The random source for one deal: the same seed and index always shuffle alike."""
-    return random.Random(f"kozyr/{seed}/{deal_index}")
+    """The random source for one deal: the same seed and index always shuffle alike.
+
+    Exactly ``random.Random(f"kozyr/{seed}/{deal_index}")`` (the same generator state; a test holds it
+    to that), seeded once: ``Random(text)`` seeds its C core from the text's hash first and then again
+    through Python's ``seed``. Every deal of every game and every simulated deal passes here."""
+    text = f"kozyr/{seed}/{deal_index}".encode()
+    rng = random.Random.__new__(random.Random)
+    _random.Random.seed(rng, int.from_bytes(text + sha512(text).digest()))  # Random.seed's str case (version 2)
+    rng.gauss_next = None  # type: ignore[attr-defined]  # Random.seed sets it; typeshed does not list it
+    return rng
 
 
 def copy_value(value: Any) -> Any:

@@ -346,7 +346,7 @@ class OhHellState(TurnIsCurrent, State):
             self._deal(self.deal_index + 1)
             return False
         self.phase = "over"
-        self.turn = None
+        self.current = None
         return True
 
     def _end_deal(self) -> list[Event]:

@@ -153,3 +153,15 @@ def test_action_codec_round_trips_and_refuses_unknown_codes() -> None:
         codec.fix(1 << 20, "too big")
     with pytest.raises(ValueError):
         codec.fix(8, "bid 7")  # one text, one code
+
+
+def test_deal_rng_is_the_text_seeded_generator() -> None:
+    """``deal_rng`` seeds once, but stored seeds must keep replaying: the generator is exactly
+    ``random.Random("kozyr/<seed>/<deal>")``, state and draws (gauss too), for any seed."""
+    for seed in (0, 1, 12345, 2**53 - 1, -7):
+        for deal in (0, 1, 14):
+            ours, text_seeded = deal_rng(seed, deal), random.Random(f"kozyr/{seed}/{deal}")
+            assert type(ours) is random.Random
+            assert ours.getstate() == text_seeded.getstate()
+            assert [ours.random(), ours.gauss(0, 1), ours.randrange(52)] == \
+                [text_seeded.random(), text_seeded.gauss(0, 1), text_seeded.randrange(52)]
