@@ -154,10 +154,14 @@ def main() -> int:
     print(f"  ours, fast path:   {oh_hell['ours_fast_deals_per_second']} deals/s (seeded shuffle included)")
     print(f"  ours, fast, dealt: {oh_hell['ours_fast_dealt_deals_per_second']} deals/s "
           "(the deal given, as OpenSpiel's is)")
+    print(f"  ours, fast, simulated: {oh_hell['ours_fast_sim_deals_per_second']} deals/s "
+          "(one int-seeded generator, each deal shuffled)")
     if "openspiel_deals_per_second" in oh_hell:
         print(f"  OpenSpiel on the same deals: {oh_hell['openspiel_deals_per_second']} deals/s; ours/OpenSpiel: "
               f"public {oh_hell['ours_over_openspiel']}, fast {oh_hell['ours_fast_over_openspiel']}, "
-              f"fast dealt {oh_hell['ours_fast_dealt_over_openspiel']} (target >= 1.0)")
+              f"fast dealt {oh_hell['ours_fast_dealt_over_openspiel']} (target >= 1.0); simulated "
+              f"{oh_hell['ours_fast_sim_over_openspiel']} (OpenSpiel on those deals: "
+              f"{oh_hell['openspiel_sim_deals_per_second']} deals/s)")
     else:
         print(f"  OpenSpiel: {oh_hell['openspiel']}")
     for line in errors:
