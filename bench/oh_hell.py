@@ -28,20 +28,23 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.cards import parse_card, rank_of, suit_of  # noqa: E402
 from engine.core import State, deal_rng, get_game  # noqa: E402
-from games.oh_hell.rules import OhHellState, shuffled_pack  # noqa: E402
+from games.oh_hell.rules import OhHellOptions, OhHellState, shuffled_pack  # noqa: E402
 
 PLAYERS = 4
 CARDS = 10
 OUR_SUIT_TO_OS = {3: 0, 2: 1, 0: 2, 1: 3}  # OpenSpiel's suits are ordered C D S H
 
 
-def _options():  # type: ignore[no-untyped-def]
-    return get_game("oh_hell").parse_options({"hand_sizes": [CARDS], "last_deal_no_trump": False})
+def _options() -> OhHellOptions:
+    options = get_game("oh_hell").parse_options({"hand_sizes": [CARDS], "last_deal_no_trump": False})
+    assert isinstance(options, OhHellOptions)
+    return options
 
 
 def bench_ours(seeds: list[int]) -> tuple[float, int]:
@@ -151,15 +154,14 @@ def bench_openspiel(chance: list[list[int]]) -> tuple[float, int] | None:
     return time.process_time() - started, actions
 
 
-def measure(deals: int = 2000, rounds: int = 5) -> dict[str, object]:
+def measure(deals: int = 2000, rounds: int = 5) -> dict[str, Any]:
     """Deals/s of each contender on the same ``deals`` random 4-player 10-card deals: the median of
     ``rounds`` interleaved rounds (CPU time)."""
     seeds = list(range(1, deals + 1))
     packs = packs_for(seeds)
     game, options = get_game("oh_hell"), _options()
     chance = deals_for_openspiel([game.new(PLAYERS, seed=seed, options=options) for seed in seeds])
-    chance_sim = deals_for_openspiel([OhHellState.from_pack(PLAYERS, options, pack)  # type: ignore[arg-type]
-                                      for pack in sim_packs(deals)])
+    chance_sim = deals_for_openspiel([OhHellState.from_pack(PLAYERS, options, pack) for pack in sim_packs(deals)])
     contenders = {
         "ours": lambda: bench_ours(seeds),
         "fast": lambda: bench_fast(seeds),
@@ -178,7 +180,7 @@ def measure(deals: int = 2000, rounds: int = 5) -> dict[str, object]:
             times[name].append(result[0])
             counts[name] = result[1]
     median = {name: statistics.median(t) for name, t in times.items() if t}
-    out: dict[str, object] = {"deals": deals, "rounds": rounds, "target_deals_per_second": 4000}
+    out: dict[str, Any] = {"deals": deals, "rounds": rounds, "target_deals_per_second": 4000}
     for name, label in (("ours", "ours"), ("fast", "ours_fast"), ("fast_dealt", "ours_fast_dealt"),
                         ("fast_sim", "ours_fast_sim"), ("openspiel", "openspiel"), ("openspiel_sim", "openspiel_sim")):
         if name in median:
