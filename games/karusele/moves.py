@@ -27,9 +27,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 from itertools import combinations, product
+from operator import itemgetter
 from typing import Any
 
-from engine.cards import BROOM, JOKER11, JOKER15, JOKER20, card_str, parse_card, rank_of, suit_of
+from engine.cards import BROOM, CARD_TEXT, JOKER11, JOKER15, JOKER20, card_str, parse_card, rank_of, suit_of
 
 Item = dict[str, Any]
 
@@ -233,9 +234,23 @@ def _group_sort_key(group: tuple[list[int], bool]) -> tuple[int, int, list[tuple
     return (len(cards) if not build else 1, 1 if build else 0, keys if build else sorted(keys))
 
 
+_CARD_TEXT = [CARD_TEXT.get(card, "") for card in range(128)]  # card_str as a list look-up (cards only)
+_KEY = [_card_key(card) for card in range(128)]
+_first = itemgetter(0)
+
+
 def _take_text(card: int, groups: list[tuple[list[int], bool]]) -> str:
-    groups = sorted(groups, key=_group_sort_key)
-    return " ".join(["take", card_str(card), *(group_text(cards, build) for cards, build in groups)])
+    """``take H G1 G2 ...`` with the groups in canonical order (``_group_sort_key``) and canonical text
+    (``group_text``): the same text, built in one pass (every sampled capture is written out)."""
+    keyed = []
+    for cards, build in groups:
+        if build:
+            keyed.append(((1, 1, [_KEY[c] for c in cards]), "(" + "+".join([_CARD_TEXT[c] for c in cards]) + ")"))
+        else:
+            ordered = sorted(cards, key=card_key)
+            keyed.append(((len(cards), 0, [_KEY[c] for c in ordered]), "+".join([_CARD_TEXT[c] for c in ordered])))
+    keyed.sort(key=_first)  # group keys differ (the groups are disjoint), so texts are never compared
+    return " ".join(["take", _CARD_TEXT[card], *[text for _, text in keyed]])
 
 
 def court_captures(card: int, table: list[Item]) -> list[str]:
@@ -276,7 +291,12 @@ def number_captures_sample(card: int, table: list[Item], limit: int = SAMPLE_CAP
 
 def table_info(table: list[Item]) -> list[tuple[list[int], bool, int | None]]:
     """(cards, is a build, value) of every table item: what the sample asks of each item, once."""
-    return [(it["cards"], len(it["cards"]) > 1, item_value(it)) for it in table]
+    values = _VALUES
+    return [(cards, False, values[cards[0]]) if len(cards) == 1 else (cards, True, sum([values[c] or 0 for c in cards]))
+            for cards in map(_cards_of, table)]
+
+
+_cards_of = itemgetter("cards")
 
 
 def one_group(cards: list[int], target: int) -> list[int] | None:
