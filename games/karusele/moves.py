@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from itertools import combinations, product
 from operator import itemgetter
+from operator import sub as sub_
 from typing import Any
 
 from engine.cards import BROOM, CARD_TEXT, JOKER11, JOKER15, JOKER20, card_str, parse_card, rank_of, suit_of
@@ -125,14 +126,14 @@ def _partition(ks: tuple[int, ...], values: list[int], target: int, memo: dict, 
     The group holding the largest remaining value is tried in every way, so None means impossible."""
     if ks in memo:
         return memo[ks]
-    i = next((j for j, k in enumerate(ks) if k), None)
+    i = next(filter(ks.__getitem__, range(len(ks))), None)  # the first value still held
     if i is None:
         return []
     rest = list(ks)
     rest[i] -= 1
     answer = None
     for comp in _sub_multisets(list(rest), values, i, target - values[i], budget):
-        left = tuple(r - c for r, c in zip(rest, comp, strict=True))
+        left = tuple(map(sub_, rest, comp))  # comp has rest's length
         sub = _partition(left, values, target, memo, budget)
         if sub is not None:
             group = [i] + [j for j, c in enumerate(comp) for _ in range(c)]
@@ -206,13 +207,30 @@ def _value_packings(values: tuple[int, ...], counts: tuple[int, ...], target: in
                     found.append((ks, groups))
             return
         x = values[i]
+        count = counts[i]
         sums = left_sums
-        for k in range(counts[i], -1, -1):  # take k of this value, leave counts[i] - k
-            if k < counts[i]:
+        if i + 1 < size:
+            for k in range(count, -1, -1):  # take k of this value, leave count - k
+                if k < count:
+                    sums = (sums | sums << x) & mask
+                    if sums >> target & 1:
+                        break  # the cards left would hold a whole group: leaving more only adds to it
+                rec(i + 1, sums, (*ks, k), taken + k * x)
+            return
+        for k in range(count, -1, -1):  # the last value: the calls of the leaves, inline (the same steps)
+            if k < count:
                 sums = (sums | sums << x) & mask
                 if sums >> target & 1:
-                    break  # the cards left would hold a whole group: leaving more only adds to it
-            rec(i + 1, sums, (*ks, k), taken + k * x)
+                    break
+            budget.left -= 1
+            if budget.left < 0:
+                budget.spent = True
+                continue
+            if (taken + k * x) % target == 0:
+                leaf = (*ks, k)
+                groups = _partition(leaf, value_list, target, memo, budget)
+                if groups is not None:
+                    found.append((leaf, groups))
 
     rec(0, 1, (), 0)
     found.sort(key=lambda f: (-sum(f[0]), [-k for k in f[0]]))
