@@ -401,6 +401,14 @@ def parse(action: str) -> tuple[str, str, list[tuple[list[str], bool]]]:
     return words[0], words[1], [parse_group(w) for w in words[2:]]
 
 
+@lru_cache(maxsize=1 << 14)
+def parsed_move(action: str) -> tuple[str, int, tuple[tuple[int, ...], ...]]:
+    """(verb, hand card, the groups' cards) of a canonical action text: ``parse`` read into card codes,
+    cached (the fast path's step; the same moves recur from game to game). Shared: never change it."""
+    verb, card_text, groups = parse(action)
+    return verb, parse_card(card_text), tuple(tuple(parse_card(t) for t in texts) for texts, _ in groups)
+
+
 # --- checking a move as written ------------------------------------------------------------
 
 class Refusal(ValueError):
