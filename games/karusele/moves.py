@@ -24,7 +24,7 @@ the largest captures of each hand card (up to ``SAMPLE_CAPTURES``), every plain 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations, product
 from operator import itemgetter
@@ -169,15 +169,33 @@ def _packings(cards: tuple[int, ...], target: int, limit: int,
     values = sorted(by_value, reverse=True)
     found, spent = _value_packings(tuple(values), tuple(len(by_value[x]) for x in values), target, allowance)
     out: list[tuple[list[int], list[list[int]]]] = []
+    pools = [by_value[x] for x in values]
     for ks, groups in found:
-        choices = [combinations(by_value[x], k) for x, k in zip(values, ks, strict=True)]
-        for pick in product(*[list(c) for c in choices]):
-            pools = [list(p) for p in pick]
-            cards_groups = [[pools[j].pop(0) for j in group] for group in groups]
-            out.append(([c for p in pick for c in p], cards_groups))
+        if all(k == 0 or k == len(pool) for k, pool in zip(ks, pools, strict=True)):
+            # one way to pick (all or none of each value, the common case): no product to walk
+            out.append(_fill([pool if k else () for k, pool in zip(ks, pools, strict=True)], groups))
+            if len(out) >= limit:
+                return out, True
+            continue
+        for pick in product(*[list(combinations(pool, k)) for pool, k in zip(pools, ks, strict=True)]):
+            out.append(_fill(pick, groups))
             if len(out) >= limit:
                 return out, True
     return out, spent
+
+
+def _fill(pick: Sequence[Sequence[int]], groups: list[list[int]]) -> tuple[list[int], list[list[int]]]:
+    """A packing in cards: the picked cards (value by value) and the groups, each value index in a group
+    taking the next picked card of that value."""
+    at = [0] * len(pick)
+    cards_groups = []
+    for group in groups:
+        cards = []
+        for j in group:
+            cards.append(pick[j][at[j]])
+            at[j] += 1
+        cards_groups.append(cards)
+    return [c for p in pick for c in p], cards_groups
 
 
 @lru_cache(maxsize=1 << 12)
