@@ -301,8 +301,15 @@ class OhHellState(TurnIsCurrent, State):
         n = self.n
         self.hands[seat].remove(card)
         self._suits = None
-        self._track_best(seat, card)
         trick = self.trick
+        keys = self._win_keys
+        if not trick:
+            keys = self._win_keys = PLAIN_WIN_KEYS[self.trump][card >> 4]
+            self._best_key, self._best_seat = keys[card], seat
+        elif keys is None:
+            self._track_best(seat, card)  # a trick set up without _note_best
+        elif keys[card] > self._best_key:
+            self._best_key, self._best_seat = keys[card], seat
         trick.append(card)
         self.played.append(card)
         events: list[Event] = [{"type": "play", "seat": seat, "card": CARD_TEXT[card], "cards": [CARD_TEXT[card]]}]
