@@ -265,12 +265,13 @@ class State:
     # Integer actions, a step that builds no events and no text, the seat to act read
     # without a call through ``to_act``. Text appears only at the edges (records, the
     # bot): ``action_to_text``/``text_to_action`` convert. Every game has this path. The
-    # defaults below go through the text methods (correct, but no faster than ``act``: Svinya,
-    # Pyanitsa and Karusele, whose cost is its move sample, use them). Oh Hell, Variety and
-    # Carnival override the whole path with an integer step that builds no events (1.6-1.9x);
-    # Klaberjass and Calabrasella make their legal sets as ints and keep the text step. The
-    # conformance test (tests/engine/test_fast_path.py) holds every game's fast path to the
-    # public contract.
+    # defaults below go through the text methods (correct, but no faster than ``act``: Svinya and
+    # Pyanitsa use them). Oh Hell, Variety and Carnival override the whole path with an integer step
+    # that builds no events; Karusele (whose cost is its move sample) steps without events on cached
+    # parsed moves; Klaberjass and Calabrasella make their legal sets as ints and keep the text step.
+    # What a game keeps beside its FIELDS for this path is derived data: ``clone`` copies or drops it,
+    # ``from_json`` rebuilds it (``_after_load``). The conformance test (tests/engine/test_fast_path.py)
+    # holds every game's fast path to the public contract, mixing the paths, clones and JSON.
     ACTIONS: ClassVar[ActionCodec]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

@@ -277,9 +277,3 @@ PLAIN_WIN_KEYS: tuple[tuple[list[int], ...], ...] = tuple(
     tuple(_plain_win_keys(trump, led) for led in range(4)) for trump in (0, 1, 2, 3, NO_TRUMP)
 )
 
-
-def plain_winning_card(trick: Sequence[int], trump: int = NO_TRUMP) -> int:
-    """The card that wins a trick of A-high suited cards without jokers (one pack, distinct cards):
-    ``trick[plain_winning_index(trick, trump)]``, by a precomputed key table and C-level ``max`` (the fast
-    paths keep the best key as the cards come instead)."""
-    return max(trick, key=PLAIN_WIN_KEYS[trump][trick[0] >> 4].__getitem__)
