@@ -371,7 +371,8 @@ def builds(card: int, hand: list[int], table: list[Item],
         if bv is None or v + bv not in totals:
             continue
         total = v + bv
-        head = f"build {card_str(card)} {group_text(base_cards, base_build)}"
+        base = "(" + "+".join([_CARD_TEXT[c] for c in base_cards]) + ")" if base_build else _CARD_TEXT[base_cards[0]]
+        head = "build " + _CARD_TEXT[card] + " " + base
         moves.append(head)
         loose = [cards[0] for i, (cards, build, iv) in enumerate(info)
                  if i != idx and not build and (iv or 99) < total]
@@ -379,8 +380,12 @@ def builds(card: int, hand: list[int], table: list[Item],
             continue
         for taken, groups in packings(loose, total, MAX_EXTRA)[0]:
             if taken:
-                parts = sorted(groups, key=lambda cs: sorted(card_key(c) for c in cs))
-                moves.append(" ".join([head, *(group_text(cs, False) for cs in parts)]))
+                parts = []  # (the group's card keys in order, its text): group_text, sorted by the keys
+                for cs in groups:
+                    ordered = sorted(cs, key=card_key)
+                    parts.append(([_KEY[c] for c in ordered], "+".join([_CARD_TEXT[c] for c in ordered])))
+                parts.sort(key=_first)  # disjoint groups: keys differ, texts are never compared
+                moves.append(" ".join([head, *[text for _, text in parts]]))
     return moves
 
 
@@ -398,7 +403,7 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
         else:
             moves.extend(number_captures_sample(card, table, info=info))
             moves.extend(builds(card, hand, table, info))
-        moves.append(f"trail {card_str(card)}")
+        moves.append("trail " + _CARD_TEXT[card])
     return moves
 
 
