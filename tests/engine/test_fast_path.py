@@ -17,6 +17,7 @@ from games.oh_hell.rules import OhHellState, shuffled_pack
 
 GAMES = [(game.id, players) for game in all_games() for players in sorted({game.min_players, game.max_players})]
 MAX_STEPS = 2500  # a game longer than this is cut (the checks still ran on every step before)
+MIXED_STEPS = 400  # the mixed-paths test: several deals and hand-overs in every game, in seconds
 
 
 def check_legal_maps(state: State) -> list[int]:
@@ -83,7 +84,7 @@ def test_paths_mixed_with_clones_and_json(game_id: str, players: int) -> None:
     public = game.new(players, seed=99 + players)
     rng = random.Random(players * 7 + 1)
     steps = 0
-    while public.to_act is not None and steps < MAX_STEPS:
+    while public.to_act is not None and steps < MIXED_STEPS:
         fast = check_legal_maps(mixed)
         assert sorted(public.legal_actions()) == sorted(mixed.legal_actions())
         action = fast[rng.randrange(len(fast))]
