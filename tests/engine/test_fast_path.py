@@ -13,7 +13,7 @@ import random
 import pytest
 
 from engine.core import Game, State, all_games, deal_rng, get_game
-from games.oh_hell.rules import OhHellState, shuffled_pack
+from games.oh_hell.rules import OhHellOptions, OhHellState, shuffled_pack
 
 GAMES = [(game.id, players) for game in all_games() for players in sorted({game.min_players, game.max_players})]
 MAX_STEPS = 2500  # a game longer than this is cut (the checks still ran on every step before)
@@ -122,6 +122,7 @@ def test_oh_hell_from_pack_deals_like_the_seed() -> None:
     """A game dealt from a given pack equals the seeded game whose shuffle gave that pack."""
     game = get_game("oh_hell")
     options = game.parse_options({"hand_sizes": [5, 6]})
+    assert isinstance(options, OhHellOptions)
     seeded = game.new(4, seed=99, options=options)
     dealt = OhHellState.from_pack(4, options, shuffled_pack(deal_rng(99, 0)), seed=99)
     assert dealt.to_json() == seeded.to_json()
