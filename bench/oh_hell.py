@@ -10,8 +10,11 @@ shared machine slows all of them alike); the median round is reported.
 - ours, fast: the same ``new(...)`` (seeded shuffle included), then ``fast_legal`` + ``fast_apply``;
 - ours, fast, dealt: the same deal given as a shuffled pack (``OhHellState.from_pack``), then the fast path:
   chance as an input, which is how OpenSpiel is fed;
+- ours, fast, simulated: how a simulation deals (no records): one generator seeded once with an int, each deal
+  ``from_pack(shuffled_pack(rng))`` (the shuffle inside the timing), then the fast path;
 - OpenSpiel: the same deals fed through its chance nodes (same cards to the same seats, the same trump card
-  and dealer), then random legal actions through its Python bindings.
+  and dealer), then random legal actions through its Python bindings; once on the seeds' deals (compared with
+  the first three) and once on the simulated deals (compared with the fourth).
 
 The random choice is the same expression in every loop (``legal[int(rnd() * len(legal))]``).
 """
@@ -25,20 +28,23 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.cards import parse_card, rank_of, suit_of  # noqa: E402
-from engine.core import deal_rng, get_game  # noqa: E402
-from games.oh_hell.rules import OhHellState, shuffled_pack  # noqa: E402
+from engine.core import State, deal_rng, get_game  # noqa: E402
+from games.oh_hell.rules import OhHellOptions, OhHellState, shuffled_pack  # noqa: E402
 
 PLAYERS = 4
 CARDS = 10
 OUR_SUIT_TO_OS = {3: 0, 2: 1, 0: 2, 1: 3}  # OpenSpiel's suits are ordered C D S H
 
 
-def _options():  # type: ignore[no-untyped-def]
-    return get_game("oh_hell").parse_options({"hand_sizes": [CARDS], "last_deal_no_trump": False})
+def _options() -> OhHellOptions:
+    options = get_game("oh_hell").parse_options({"hand_sizes": [CARDS], "last_deal_no_trump": False})
+    assert isinstance(options, OhHellOptions)
+    return options
 
 
 def bench_ours(seeds: list[int]) -> tuple[float, int]:
@@ -90,13 +96,35 @@ def bench_fast_dealt(packs: list[list[int]]) -> tuple[float, int]:
     return time.process_time() - started, actions
 
 
-def deals_for_openspiel(seeds: list[int]) -> list[list[int]]:
+SIM_SEED = 2024
+
+
+def bench_fast_sim(deals: int) -> tuple[float, int]:
+    options = _options()
+    rnd = random.Random(7).random
+    actions = 0
+    started = time.process_time()
+    rng = random.Random(SIM_SEED)
+    for _ in range(deals):
+        state = OhHellState.from_pack(PLAYERS, options, shuffled_pack(rng))
+        while state.current is not None:
+            legal = state.fast_legal()
+            state.fast_apply(legal[int(rnd() * len(legal))])
+            actions += 1
+    return time.process_time() - started, actions
+
+
+def sim_packs(deals: int) -> list[list[int]]:
+    """The packs ``bench_fast_sim`` deals from, in order."""
+    rng = random.Random(SIM_SEED)
+    return [shuffled_pack(rng) for _ in range(deals)]
+
+
+def deals_for_openspiel(states: list[State]) -> list[list[int]]:
     """Our deals as OpenSpiel chance actions: card j goes to player j % n, then the trump card."""
-    game = get_game("oh_hell")
-    options = game.parse_options({"hand_sizes": [CARDS], "last_deal_no_trump": False})
     out = []
-    for seed in seeds:
-        view = [game.new(PLAYERS, seed=seed, options=options).view(s) for s in range(PLAYERS)]
+    for state in states:
+        view = [state.view(s) for s in range(PLAYERS)]
         hands = [[parse_card(c) for c in v["hand"]] for v in view]
         order = [hands[j % PLAYERS][j // PLAYERS] for j in range(PLAYERS * CARDS)]
         order.append(parse_card(view[0]["trump_card"]))
@@ -126,17 +154,21 @@ def bench_openspiel(chance: list[list[int]]) -> tuple[float, int] | None:
     return time.process_time() - started, actions
 
 
-def measure(deals: int = 2000, rounds: int = 5) -> dict[str, object]:
+def measure(deals: int = 2000, rounds: int = 5) -> dict[str, Any]:
     """Deals/s of each contender on the same ``deals`` random 4-player 10-card deals: the median of
     ``rounds`` interleaved rounds (CPU time)."""
     seeds = list(range(1, deals + 1))
     packs = packs_for(seeds)
-    chance = deals_for_openspiel(seeds)
+    game, options = get_game("oh_hell"), _options()
+    chance = deals_for_openspiel([game.new(PLAYERS, seed=seed, options=options) for seed in seeds])
+    chance_sim = deals_for_openspiel([OhHellState.from_pack(PLAYERS, options, pack) for pack in sim_packs(deals)])
     contenders = {
         "ours": lambda: bench_ours(seeds),
         "fast": lambda: bench_fast(seeds),
         "fast_dealt": lambda: bench_fast_dealt(packs),
         "openspiel": lambda: bench_openspiel(chance),
+        "fast_sim": lambda: bench_fast_sim(deals),
+        "openspiel_sim": lambda: bench_openspiel(chance_sim),
     }
     times: dict[str, list[float]] = {name: [] for name in contenders}
     counts: dict[str, int] = {}
@@ -148,15 +180,16 @@ def measure(deals: int = 2000, rounds: int = 5) -> dict[str, object]:
             times[name].append(result[0])
             counts[name] = result[1]
     median = {name: statistics.median(t) for name, t in times.items() if t}
-    out: dict[str, object] = {"deals": deals, "rounds": rounds, "target_deals_per_second": 4000}
+    out: dict[str, Any] = {"deals": deals, "rounds": rounds, "target_deals_per_second": 4000}
     for name, label in (("ours", "ours"), ("fast", "ours_fast"), ("fast_dealt", "ours_fast_dealt"),
-                        ("openspiel", "openspiel")):
+                        ("fast_sim", "ours_fast_sim"), ("openspiel", "openspiel"), ("openspiel_sim", "openspiel_sim")):
         if name in median:
             out[f"{label}_deals_per_second"] = round(deals / median[name])
             out[f"{label}_actions_per_second"] = round(counts[name] / median[name])
     if "openspiel" in median:
         for name, label in (("ours", "ours"), ("fast", "ours_fast"), ("fast_dealt", "ours_fast_dealt")):
             out[f"{label}_over_openspiel"] = round(median["openspiel"] / median[name], 2)
+        out["ours_fast_sim_over_openspiel"] = round(median["openspiel_sim"] / median["fast_sim"], 2)
     else:
         out["openspiel"] = "not installed (pip install open-spiel)"
     return out

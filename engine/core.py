@@ -18,11 +18,13 @@ replaying); simulations that sample deals pass the cards in instead (``OhHellSta
 
 from __future__ import annotations
 
+import _random
 import importlib
 import marshal
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
+from hashlib import sha512
 from operator import attrgetter
 from typing import Any, ClassVar, Self
 
@@ -69,8 +71,16 @@ class Options(BaseModel):
 
 
 def deal_rng(seed: int, deal_index: int) -> random.Random:
-    """The random source for one deal: the same seed and index always shuffle alike."""
-    return random.Random(f"kozyr/{seed}/{deal_index}")
+    """The random source for one deal: the same seed and index always shuffle alike.
+
+    Exactly ``random.Random(f"kozyr/{seed}/{deal_index}")`` (the same generator state; a test holds it
+    to that), seeded once: ``Random(text)`` seeds its C core from the text's hash first and then again
+    through Python's ``seed``. Every deal of every game and every simulated deal passes here."""
+    text = f"kozyr/{seed}/{deal_index}".encode()
+    rng = random.Random.__new__(random.Random)
+    _random.Random.seed(rng, int.from_bytes(text + sha512(text).digest()))  # Random.seed's str case (version 2)
+    rng.gauss_next = None  # type: ignore[attr-defined]  # Random.seed sets it; typeshed does not list it
+    return rng
 
 
 def copy_value(value: Any) -> Any:
@@ -236,7 +246,12 @@ class State:
         fields = data["state"]
         for name in state_cls.FIELDS:
             setattr(new, name, copy_value(fields[name]))
+        new._after_load()
         return new
+
+    def _after_load(self) -> None:
+        """Rebuild what a game keeps beside its FIELDS for the fast path (derived, never in the JSON);
+        ``from_json`` calls it last. Default: nothing is kept."""
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.to_json() == other.to_json()
@@ -250,12 +265,13 @@ class State:
     # Integer actions, a step that builds no events and no text, the seat to act read
     # without a call through ``to_act``. Text appears only at the edges (records, the
     # bot): ``action_to_text``/``text_to_action`` convert. Every game has this path. The
-    # defaults below go through the text methods (correct, but no faster than ``act``: Svinya,
-    # Pyanitsa and Karusele, whose cost is its move sample, use them). Oh Hell, Variety and
-    # Carnival override the whole path with an integer step that builds no events (1.6-1.9x);
-    # Klaberjass and Calabrasella make their legal sets as ints and keep the text step. The
-    # conformance test (tests/engine/test_fast_path.py) holds every game's fast path to the
-    # public contract.
+    # defaults below go through the text methods (correct, but no faster than ``act``: Svinya and
+    # Pyanitsa use them). Oh Hell, Variety and Carnival override the whole path with an integer step
+    # that builds no events; Karusele (whose cost is its move sample) steps without events on cached
+    # parsed moves; Klaberjass and Calabrasella make their legal sets as ints and keep the text step.
+    # What a game keeps beside its FIELDS for this path is derived data: ``clone`` copies or drops it,
+    # ``from_json`` rebuilds it (``_after_load``). The conformance test (tests/engine/test_fast_path.py)
+    # holds every game's fast path to the public contract, mixing the paths, clones and JSON.
     ACTIONS: ClassVar[ActionCodec]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

@@ -203,6 +203,19 @@ def sort_key_table(trump: int = NO_TRUMP) -> dict[int, int]:
     return table
 
 
+_SORT_KEY_FNS: dict[int, Callable[[int], int]] = {}
+
+
+def sort_key_fn(trump: int = NO_TRUMP) -> Callable[[int], int]:
+    """``sort_key_table(trump)`` as a key function that C calls fast (a bound ``list.__getitem__``;
+    a dict's ``__getitem__`` is a slot wrapper, several times slower per call): for dealing."""
+    fn = _SORT_KEY_FNS.get(trump)
+    if fn is None:
+        table = sort_key_table(trump)
+        fn = _SORT_KEY_FNS[trump] = [table.get(card, 0) for card in range(128)].__getitem__
+    return fn
+
+
 def plays_view(trick: Sequence[Sequence[int]]) -> list[dict[str, Any]]:
     """A trick held as ``[[seat, card], ...]``, in the view's form (one card per play)."""
     return [{"seat": seat, "cards": [CARD_TEXT[card]]} for seat, card in trick]
@@ -246,3 +259,21 @@ def follow_or_any(hand: list[int], led: int) -> list[int]:
     suit = led & 0x30
     same = [c for c in hand if c & 0x30 == suit]
     return same if same else hand
+
+
+def _plain_win_keys(trump: int, led: int) -> list[int]:
+    """One trick-winner key per card code (0..63) for a trick led in ``led`` with ``trump``: trumps
+    above the led suit, the led suit by rank, every other card 0 (it cannot win)."""
+    keys = []
+    for card in range(64):
+        suit, rank = card >> 4, card & 15
+        keys.append(0 if not 2 <= rank <= 14 else 32 + rank if suit == trump else 16 + rank if suit == led else 0)
+    return keys
+
+
+# PLAIN_WIN_KEYS[trump][led]: ``_plain_win_keys``'s tables (lists: indexing one is a specialised
+# bytecode, the fastest look-up Python has); a trump of NO_TRUMP (-1) picks the last row.
+PLAIN_WIN_KEYS: tuple[tuple[list[int], ...], ...] = tuple(
+    tuple(_plain_win_keys(trump, led) for led in range(4)) for trump in (0, 1, 2, 3, NO_TRUMP)
+)
+

@@ -24,12 +24,14 @@ the largest captures of each hand card (up to ``SAMPLE_CAPTURES``), every plain 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations, product
+from operator import itemgetter
+from operator import sub as sub_
 from typing import Any
 
-from engine.cards import BROOM, JOKER11, JOKER15, JOKER20, card_str, parse_card, rank_of, suit_of
+from engine.cards import BROOM, CARD_TEXT, JOKER11, JOKER15, JOKER20, card_str, parse_card, rank_of, suit_of
 
 Item = dict[str, Any]
 
@@ -124,14 +126,14 @@ def _partition(ks: tuple[int, ...], values: list[int], target: int, memo: dict, 
     The group holding the largest remaining value is tried in every way, so None means impossible."""
     if ks in memo:
         return memo[ks]
-    i = next((j for j, k in enumerate(ks) if k), None)
+    i = next(filter(ks.__getitem__, range(len(ks))), None)  # the first value still held
     if i is None:
         return []
     rest = list(ks)
     rest[i] -= 1
     answer = None
     for comp in _sub_multisets(list(rest), values, i, target - values[i], budget):
-        left = tuple(r - c for r, c in zip(rest, comp, strict=True))
+        left = tuple(map(sub_, rest, comp))  # comp has rest's length
         sub = _partition(left, values, target, memo, budget)
         if sub is not None:
             group = [i] + [j for j, c in enumerate(comp) for _ in range(c)]
@@ -167,15 +169,33 @@ def _packings(cards: tuple[int, ...], target: int, limit: int,
     values = sorted(by_value, reverse=True)
     found, spent = _value_packings(tuple(values), tuple(len(by_value[x]) for x in values), target, allowance)
     out: list[tuple[list[int], list[list[int]]]] = []
+    pools = [by_value[x] for x in values]
     for ks, groups in found:
-        choices = [combinations(by_value[x], k) for x, k in zip(values, ks, strict=True)]
-        for pick in product(*[list(c) for c in choices]):
-            pools = [list(p) for p in pick]
-            cards_groups = [[pools[j].pop(0) for j in group] for group in groups]
-            out.append(([c for p in pick for c in p], cards_groups))
+        if all(k == 0 or k == len(pool) for k, pool in zip(ks, pools, strict=True)):
+            # one way to pick (all or none of each value, the common case): no product to walk
+            out.append(_fill([pool if k else () for k, pool in zip(ks, pools, strict=True)], groups))
+            if len(out) >= limit:
+                return out, True
+            continue
+        for pick in product(*[list(combinations(pool, k)) for pool, k in zip(pools, ks, strict=True)]):
+            out.append(_fill(pick, groups))
             if len(out) >= limit:
                 return out, True
     return out, spent
+
+
+def _fill(pick: Sequence[Sequence[int]], groups: list[list[int]]) -> tuple[list[int], list[list[int]]]:
+    """A packing in cards: the picked cards (value by value) and the groups, each value index in a group
+    taking the next picked card of that value."""
+    at = [0] * len(pick)
+    cards_groups = []
+    for group in groups:
+        cards = []
+        for j in group:
+            cards.append(pick[j][at[j]])
+            at[j] += 1
+        cards_groups.append(cards)
+    return [c for p in pick for c in p], cards_groups
 
 
 @lru_cache(maxsize=1 << 12)
@@ -205,13 +225,30 @@ def _value_packings(values: tuple[int, ...], counts: tuple[int, ...], target: in
                     found.append((ks, groups))
             return
         x = values[i]
+        count = counts[i]
         sums = left_sums
-        for k in range(counts[i], -1, -1):  # take k of this value, leave counts[i] - k
-            if k < counts[i]:
+        if i + 1 < size:
+            for k in range(count, -1, -1):  # take k of this value, leave count - k
+                if k < count:
+                    sums = (sums | sums << x) & mask
+                    if sums >> target & 1:
+                        break  # the cards left would hold a whole group: leaving more only adds to it
+                rec(i + 1, sums, (*ks, k), taken + k * x)
+            return
+        for k in range(count, -1, -1):  # the last value: the calls of the leaves, inline (the same steps)
+            if k < count:
                 sums = (sums | sums << x) & mask
                 if sums >> target & 1:
-                    break  # the cards left would hold a whole group: leaving more only adds to it
-            rec(i + 1, sums, (*ks, k), taken + k * x)
+                    break
+            budget.left -= 1
+            if budget.left < 0:
+                budget.spent = True
+                continue
+            if (taken + k * x) % target == 0:
+                leaf = (*ks, k)
+                groups = _partition(leaf, value_list, target, memo, budget)
+                if groups is not None:
+                    found.append((leaf, groups))
 
     rec(0, 1, (), 0)
     found.sort(key=lambda f: (-sum(f[0]), [-k for k in f[0]]))
@@ -233,9 +270,23 @@ def _group_sort_key(group: tuple[list[int], bool]) -> tuple[int, int, list[tuple
     return (len(cards) if not build else 1, 1 if build else 0, keys if build else sorted(keys))
 
 
+_CARD_TEXT = [CARD_TEXT.get(card, "") for card in range(128)]  # card_str as a list look-up (cards only)
+_KEY = [_card_key(card) for card in range(128)]
+_first = itemgetter(0)
+
+
 def _take_text(card: int, groups: list[tuple[list[int], bool]]) -> str:
-    groups = sorted(groups, key=_group_sort_key)
-    return " ".join(["take", card_str(card), *(group_text(cards, build) for cards, build in groups)])
+    """``take H G1 G2 ...`` with the groups in canonical order (``_group_sort_key``) and canonical text
+    (``group_text``): the same text, built in one pass (every sampled capture is written out)."""
+    keyed = []
+    for cards, build in groups:
+        if build:
+            keyed.append(((1, 1, [_KEY[c] for c in cards]), "(" + "+".join([_CARD_TEXT[c] for c in cards]) + ")"))
+        else:
+            ordered = sorted(cards, key=card_key)
+            keyed.append(((len(cards), 0, [_KEY[c] for c in ordered]), "+".join([_CARD_TEXT[c] for c in ordered])))
+    keyed.sort(key=_first)  # group keys differ (the groups are disjoint), so texts are never compared
+    return " ".join(["take", _CARD_TEXT[card], *[text for _, text in keyed]])
 
 
 def court_captures(card: int, table: list[Item]) -> list[str]:
@@ -276,7 +327,12 @@ def number_captures_sample(card: int, table: list[Item], limit: int = SAMPLE_CAP
 
 def table_info(table: list[Item]) -> list[tuple[list[int], bool, int | None]]:
     """(cards, is a build, value) of every table item: what the sample asks of each item, once."""
-    return [(it["cards"], len(it["cards"]) > 1, item_value(it)) for it in table]
+    values = _VALUES
+    return [(cards, False, values[cards[0]]) if len(cards) == 1 else (cards, True, sum([values[c] or 0 for c in cards]))
+            for cards in map(_cards_of, table)]
+
+
+_cards_of = itemgetter("cards")
 
 
 def one_group(cards: list[int], target: int) -> list[int] | None:
@@ -315,7 +371,8 @@ def builds(card: int, hand: list[int], table: list[Item],
         if bv is None or v + bv not in totals:
             continue
         total = v + bv
-        head = f"build {card_str(card)} {group_text(base_cards, base_build)}"
+        base = "(" + "+".join([_CARD_TEXT[c] for c in base_cards]) + ")" if base_build else _CARD_TEXT[base_cards[0]]
+        head = "build " + _CARD_TEXT[card] + " " + base
         moves.append(head)
         loose = [cards[0] for i, (cards, build, iv) in enumerate(info)
                  if i != idx and not build and (iv or 99) < total]
@@ -323,8 +380,12 @@ def builds(card: int, hand: list[int], table: list[Item],
             continue
         for taken, groups in packings(loose, total, MAX_EXTRA)[0]:
             if taken:
-                parts = sorted(groups, key=lambda cs: sorted(card_key(c) for c in cs))
-                moves.append(" ".join([head, *(group_text(cs, False) for cs in parts)]))
+                parts = []  # (the group's card keys in order, its text): group_text, sorted by the keys
+                for cs in groups:
+                    ordered = sorted(cs, key=card_key)
+                    parts.append(([_KEY[c] for c in ordered], "+".join([_CARD_TEXT[c] for c in ordered])))
+                parts.sort(key=_first)  # disjoint groups: keys differ, texts are never compared
+                moves.append(" ".join([head, *[text for _, text in parts]]))
     return moves
 
 
@@ -342,7 +403,7 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
         else:
             moves.extend(number_captures_sample(card, table, info=info))
             moves.extend(builds(card, hand, table, info))
-        moves.append(f"trail {card_str(card)}")
+        moves.append("trail " + _CARD_TEXT[card])
     return moves
 
 
@@ -361,6 +422,14 @@ def parse(action: str) -> tuple[str, str, list[tuple[list[str], bool]]]:
     if len(words) < 2:
         raise ValueError(f"not a Karusele action: {action!r}")
     return words[0], words[1], [parse_group(w) for w in words[2:]]
+
+
+@lru_cache(maxsize=1 << 14)
+def parsed_move(action: str) -> tuple[str, int, tuple[tuple[int, ...], ...]]:
+    """(verb, hand card, the groups' cards) of a canonical action text: ``parse`` read into card codes,
+    cached (the fast path's step; the same moves recur from game to game). Shared: never change it."""
+    verb, card_text, groups = parse(action)
+    return verb, parse_card(card_text), tuple(tuple(parse_card(t) for t in texts) for texts, _ in groups)
 
 
 # --- checking a move as written ------------------------------------------------------------

@@ -54,6 +54,7 @@ as text) are the bot's: ``games/karusele/present.py``.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import Field
@@ -74,13 +75,25 @@ from engine.cards import (
     sort_key,
     suit_of,
 )
-from engine.core import Event, Game, GameError, IllegalAction, Options, State, View, deal_rng, register
+from engine.core import (
+    Event,
+    Game,
+    GameError,
+    IllegalAction,
+    Options,
+    State,
+    TurnIsCurrent,
+    View,
+    deal_rng,
+    register,
+)
 from games.karusele.moves import (
     Refusal,
     is_build,
     item_value,
     legal_sample,
     parse,
+    parsed_move,
     read_build,
     read_take,
     value,
@@ -101,7 +114,7 @@ class KaruseleOptions(Options):
     target: int = Field(120, ge=10, le=1000, description="the game ends when a side reaches this")
 
 
-class KaruseleState(State):
+class KaruseleState(TurnIsCurrent, State):
     GAME_ID = "karusele"
     LEGAL_ACTIONS_ARE_A_SAMPLE = True  # legal_actions() lists some captures; act() accepts all (see above)
     FIELDS = (
@@ -309,33 +322,71 @@ class KaruseleState(State):
         return events
 
     def _build(self, seat: int, card: int, groups: list[tuple[list[str], bool]], action: str) -> Event:
-        """The first group is the base (a card or a build) that ``card`` goes onto; the rest are
-        loose cards grouped into further builds of the same total."""
-        made: list[list[int]] = []
-        for k, (texts, _) in enumerate(groups):
-            cards = parse_cards(texts)
-            positions = [i for i, it in enumerate(self.table) if it["cards"][0] in cards]
-            new_cards = [*self.table[positions[0]]["cards"], card] if k == 0 else cards
-            for i in reversed(positions):
-                del self.table[i]
-            self.table.insert(positions[0], {"cards": new_cards, "owner": seat, "since": self.move_no})
-            made.append(new_cards)
+        made = self._build_cards(seat, card, [parse_cards(texts) for texts, _ in groups])
         return {"type": "build", "seat": seat, "card": card_str(card), "value": sum(value(c) or 0 for c in made[0]),
                 "builds": [cards_str(b) for b in made], "action": action}
 
+    def _build_cards(self, seat: int, card: int, groups: Sequence[Sequence[int]]) -> list[list[int]]:
+        """The first group is the base (a card or a build) that ``card`` goes onto; the rest are
+        loose cards grouped into further builds of the same total. Returns the builds made."""
+        made: list[list[int]] = []
+        table = self.table
+        for k, cards in enumerate(groups):
+            positions = [i for i, it in enumerate(table) if it["cards"][0] in cards]
+            new_cards = [*table[positions[0]]["cards"], card] if k == 0 else list(cards)
+            for i in reversed(positions):
+                del table[i]
+            table.insert(positions[0], {"cards": new_cards, "owner": seat, "since": self.move_no})
+            made.append(new_cards)
+        return made
+
     def _take(self, seat: int, card: int, verb: str, groups: list[tuple[list[str], bool]], action: str) -> Event:
+        taken = self._take_cards(seat, card, verb, [parse_cards(texts) for texts, _ in groups])
+        return {"type": "sweep" if verb == "sweep" else "take", "seat": seat, "card": card_str(card),
+                "groups": [texts for texts, _ in groups], "cards": cards_str(taken), "action": action}
+
+    def _take_cards(self, seat: int, card: int, verb: str, groups: Sequence[Sequence[int]]) -> list[int]:
+        """``card`` takes the groups (the whole table for the broom); returns the table cards taken."""
         if verb == "sweep":
             taken = [c for it in self.table for c in it["cards"]]
             self.table = []
         else:
-            wanted = {parse_card(t) for texts, _ in groups for t in texts}
+            wanted = {c for cards in groups for c in cards}
             taken = [c for it in self.table for c in it["cards"] if c in wanted]
             self.table = [it for it in self.table if it["cards"][0] not in wanted]
         self.piles[seat].extend([*taken, card])
         if taken:
             self.last_capturer = seat
-        return {"type": "sweep" if verb == "sweep" else "take", "seat": seat, "card": card_str(card),
-                "groups": [texts for texts, _ in groups], "cards": cards_str(taken), "action": action}
+        return taken
+
+    # -- the fast path (engine.core): the sample's texts as codes, a step without events ----------------
+    def fast_legal(self) -> list[int]:
+        """``legal_actions()`` as codes (the codec's memo read directly: the sample is a dozen texts a step)."""
+        if self.current is None:
+            return []
+        codec = self.ACTIONS
+        memo = codec._memo_codes
+        texts = self._legal()
+        codes = list(map(memo.get, texts))
+        if None in codes:
+            codes = list(map(codec.code, texts))
+        return codes  # type: ignore[return-value]  # no None left: the codec gave every missing code
+
+    def fast_apply(self, action: int) -> None:
+        """``act`` for a code from ``fast_legal``: the same state, no events; the move's text read once
+        into cards (``parsed_move``, cached: moves recur)."""
+        self._legal_cache = None
+        verb, card, groups = parsed_move(self.ACTIONS.text(action))
+        seat: int = self.current  # type: ignore[assignment]
+        self.hands[seat].remove(card)
+        self.move_no += 1
+        if verb == "trail":
+            self.table.append({"cards": [card], "owner": None, "since": None})
+        elif verb == "build":
+            self._build_cards(seat, card, groups)
+        else:
+            self._take_cards(seat, card, verb, groups)
+        self._advance()
 
     def _advance(self) -> list[Event]:
         """Pass the turn; re-deal when every hand is empty; end the deal when the stock is out too."""

@@ -25,6 +25,7 @@ Events: ``deal`` (deal_no, dealer, hand_size, trump, trump_card), ``bid`` (seat,
 from __future__ import annotations
 
 import random
+from operator import add
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
@@ -33,11 +34,12 @@ from engine.cards import CARD_TEXT, card_str, deck, parse_card, suit_of
 from engine.core import Event, Game, GameError, Options, OptionsError, State, TurnIsCurrent, View, deal_rng, register
 from engine.tricks import (
     NO_TRUMP,
-    follow_or_any,
+    PLAIN_WIN_KEYS,
     follow_suit,
     hook_forbidden_bid,
     plain_winning_index,
     seated_plays,
+    sort_key_fn,
     sort_key_table,
     trump_from_letter,
     trump_letter,
@@ -55,6 +57,7 @@ BID_TEXT = [f"bid {b}" for b in range(MAX_HAND + 1)]
 BID_VALUE = {text: b for b, text in enumerate(BID_TEXT)}
 BID_CODE = 64  # fast path: bid b is the int BID_CODE + b (card plays are the card codes, all below 64)
 _BID_CODES = [list(range(BID_CODE, BID_CODE + k + 1)) for k in range(MAX_HAND + 1)]
+TRUMP_LETTER = [trump_letter(trump) for trump in (0, 1, 2, 3, NO_TRUMP)]  # by trump; NO_TRUMP (-1) is last
 
 
 class OhHellOptions(Options):
@@ -169,37 +172,50 @@ class OhHellState(TurnIsCurrent, State):
                 raise GameError(f"oh_hell: explicit deal {index + 1} names trump {trump!r}, but that deal is "
                                 "played at no trump (write NT or null)")
 
-    def _deal(self, index: int, pack: list[int] | None = None) -> Event:
+    def _deal(self, index: int, pack: list[int] | None = None) -> None:
         n = self.n
-        k = self.sizes[index]
-        no_trump_deal = self.options.last_deal_no_trump and index == len(self.sizes) - 1
+        sizes = self.sizes
+        k = sizes[index]
         dealer = (self.dealer + 1) % n if index else n - 1
-        spec = self.deals[index] if index < len(self.deals) else None
+        deals = self.deals
+        spec = deals[index] if index < len(deals) else None
         if spec:
             dealer, hands, trump, trump_card = self._explicit(spec, dealer, k)
         else:
-            pack = pack or shuffled_pack(deal_rng(self.seed, index))
+            if pack is None:
+                pack = shuffled_pack(deal_rng(self.seed, index))
             first = dealer + 1
+            dealt = n * k
             # one card at a time clockwise from the dealer's left
-            hands = [pack[(s - first) % n: n * k: n] for s in range(n)]
-            trump_card = pack[n * k] if n * k < PACK and not no_trump_deal else None
-            trump = suit_of(trump_card) if trump_card is not None else NO_TRUMP
+            hands = [pack[(s - first) % n: dealt: n] for s in range(n)]
+            if dealt < PACK and not (index == len(sizes) - 1 and self.options.last_deal_no_trump):
+                trump_card = pack[dealt]
+                trump = trump_card >> 4
+            else:
+                trump_card, trump = None, NO_TRUMP
+        order = sort_key_fn(trump)
+        for hand in hands:
+            hand.sort(key=order)
         self.deal_index = index
         self.dealer = dealer
-        order = sort_key_table(trump).__getitem__
-        self.hands = [sorted(h, key=order) for h in hands]
+        self.hands = hands
         self.trump = trump
         self.trump_card = trump_card
         self.bids = [None] * n
         self.won = [0] * n
         self.phase = "bid"
-        self.turn = (dealer + 1) % n
-        self.trick_leader = self.turn
+        self.current = self.trick_leader = dealer + 1 if dealer + 1 < n else 0
         self.trick = []
         self.played = []
+        self._suits = None
+
+    def _deal_event(self) -> Event:
+        """The "deal" event of the deal just dealt (the public path's; the fast path skips it)."""
+        trump_card = self.trump_card
         return {
-            "type": "deal", "deal_no": index + 1, "dealer": dealer, "hand_size": k,
-            "trump": trump_letter(trump), "trump_card": card_str(trump_card) if trump_card is not None else None,
+            "type": "deal", "deal_no": self.deal_index + 1, "dealer": self.dealer,
+            "hand_size": self.sizes[self.deal_index], "trump": trump_letter(self.trump),
+            "trump_card": card_str(trump_card) if trump_card is not None else None,
         }
 
     def _explicit(self, spec: dict[str, Any], dealer: int, k: int) -> tuple[int, list[list[int]], int, int | None]:
@@ -281,11 +297,19 @@ class OhHellState(TurnIsCurrent, State):
         card = PLAY_CARD.get(action)
         if card is None:
             return self._bid(BID_VALUE[action])
-        # playing a card: inline, it is the hot path of simulations
         seat: int = self.turn  # type: ignore[assignment]
         n = self.n
         self.hands[seat].remove(card)
+        self._suits = None
         trick = self.trick
+        keys = self._win_keys
+        if not trick:
+            keys = self._win_keys = PLAIN_WIN_KEYS[self.trump][card >> 4]
+            self._best_key, self._best_seat = keys[card], seat
+        elif keys is None:
+            self._track_best(seat, card)  # a trick set up without _note_best
+        elif keys[card] > self._best_key:
+            self._best_key, self._best_seat = keys[card], seat
         trick.append(card)
         self.played.append(card)
         events: list[Event] = [{"type": "play", "seat": seat, "card": CARD_TEXT[card], "cards": [CARD_TEXT[card]]}]
@@ -305,29 +329,44 @@ class OhHellState(TurnIsCurrent, State):
             events.extend(self._end_deal())
         return events
 
-    def _end_deal(self) -> list[Event]:
+    def _score_deal(self) -> list[int]:
+        """Score the deal just played into ``totals`` and ``history``; returns its points per seat
+        (``deal_points`` per seat, inlined: it runs at the end of every simulated deal)."""
         k = self.sizes[self.deal_index]
         zero_bonus = self.options.zero_bonus
         bids: list[int] = self.bids  # type: ignore[assignment]
-        points = [deal_points(b, t, k, zero_bonus) for b, t in zip(bids, self.won, strict=True)]
-        for s, p in enumerate(points):
-            self.totals[s] += p
+        won = self.won
+        points = [0 if b != t else 5 + k if zero_bonus and not b else 10 + b for b, t in zip(bids, won, strict=True)]
+        totals = self.totals
+        totals[:] = map(add, totals, points)
+        trump_card = self.trump_card
         self.history.append({
             "deal_no": self.deal_index + 1, "dealer": self.dealer, "hand_size": k,
-            "trump": trump_letter(self.trump),
-            "trump_card": card_str(self.trump_card) if self.trump_card is not None else None,
-            "bids": list(bids), "tricks": list(self.won), "points": points, "totals": list(self.totals),
+            "trump": TRUMP_LETTER[self.trump], "trump_card": None if trump_card is None else CARD_TEXT[trump_card],
+            "bids": list(bids), "tricks": list(won), "points": points, "totals": list(totals),
         })
-        events: list[Event] = [{"type": "deal_end", "bids": list(bids), "tricks": list(self.won), "points": points,
-                                "scores": list(points), "totals": list(self.totals)}]
+        return points
+
+    def _next_deal_or_over(self) -> bool:
+        """Deal the next hand, or end the game; True when the game is over."""
         if self.deal_index + 1 < len(self.sizes):
-            events.append(self._deal(self.deal_index + 1))
+            self._deal(self.deal_index + 1)
+            return False
+        self.phase = "over"
+        self.current = None
+        return True
+
+    def _end_deal(self) -> list[Event]:
+        points = self._score_deal()
+        totals = self.totals
+        events: list[Event] = [{"type": "deal_end", "bids": list(self.bids), "tricks": list(self.won),
+                                "points": points, "scores": list(points), "totals": list(totals)}]
+        if not self._next_deal_or_over():
+            events.append(self._deal_event())
         else:
-            self.phase = "over"
-            self.turn = None
-            best = max(self.totals)
-            events.append({"type": "game_over", "scores": list(self.totals), "totals": list(self.totals),
-                           "winners": [s for s, t in enumerate(self.totals) if t == best]})
+            best = max(totals)
+            events.append({"type": "game_over", "scores": list(totals), "totals": list(totals),
+                           "winners": [s for s, t in enumerate(totals) if t == best]})
         return events
 
     def clone(self) -> OhHellState:
@@ -344,23 +383,81 @@ class OhHellState(TurnIsCurrent, State):
         new.trick_leader, new.trick, new.played = self.trick_leader, list(self.trick), list(self.played)
         new.last_trick = self.last_trick
         new.totals, new.history = list(self.totals), list(self.history)
+        new._suits = None
+        new._win_keys, new._best_key, new._best_seat = self._win_keys, self._best_key, self._best_seat
         return new
 
     # -- the fast path (engine.core: integer actions, no events) -----------------------------
     # A card play is the card's code (2..62), a bid ``b`` is ``BID_CODE + b``.
     # The seat to act is stored as the plain attribute ``current``; ``turn`` (the JSON field name the
     # rest of the class uses) reads and writes it. (This class attribute hides State.current's property.)
+    # ``_suits[seat][suit]``: the seat's cards of each suit in hand order, derived from ``hands`` (not a
+    # field): following suit is then a look-up, not a scan of the hand. Built on the first follow of a
+    # deal; every change of ``hands`` outside the fast step (``act``, a deal, ``clone``) drops it.
+
+    # ``_win_keys``, ``_best_key``, ``_best_seat``: the trick's winner so far (``PLAIN_WIN_KEYS`` of its lead),
+    # kept as the cards come by both paths (``_note_best``), copied by ``clone``, rebuilt by ``from_json``.
+    _suits: list[list[list[int]]] | None = None
+    _win_keys: list[int] | None = None
+    _best_key = 0
+    _best_seat = 0
+
+    def _note_best(self) -> None:
+        """Bring the trick's best card up to date with the trick (the public path, after each card)."""
+        trick = self.trick
+        if not trick:
+            self._win_keys = None
+            return
+        keys = self._win_keys = PLAIN_WIN_KEYS[self.trump][trick[0] >> 4]
+        at = max(range(len(trick)), key=lambda i: keys[trick[i]])
+        self._best_key = keys[trick[at]]
+        self._best_seat = (self.trick_leader + at) % self.n
+
+    def _track_best(self, seat: int, card: int) -> None:
+        """``card`` from ``seat`` is about to join the trick: the best so far (the fast step inlines this)."""
+        if self.trick:
+            keys = self._win_keys
+            if keys is None:
+                self._note_best()
+                keys = self._win_keys
+            key = keys[card]  # type: ignore[index]
+            if key > self._best_key:
+                self._best_key = key
+                self._best_seat = seat
+        else:
+            keys = self._win_keys = PLAIN_WIN_KEYS[self.trump][card >> 4]
+            self._best_key = keys[card]
+            self._best_seat = seat
+
+    def _after_load(self) -> None:
+        self._note_best()
+
+    def _index_suits(self) -> list[list[list[int]]]:
+        suits = []
+        for hand in self.hands:
+            by_suit: list[list[int]] = [[], [], [], []]
+            for card in hand:
+                by_suit[card >> 4].append(card)
+            suits.append(by_suit)
+        self._suits = suits
+        return suits
 
     def fast_legal(self) -> list[int]:
-        """Legal actions as ints; leading or void, the hand list itself (no allocation)."""
-        turn = self.current
-        if turn is None:
-            return []
+        """Legal actions as ints, without allocation: the hand itself (leading or void), the seat's
+        cards of the led suit (``_suits``) or a shared list of bids."""
         trick = self.trick
         if trick:
-            return follow_or_any(self.hands[turn], trick[0])
+            turn: int = self.current  # type: ignore[assignment]
+            suits = self._suits
+            if suits is None:
+                suits = self._index_suits()
+            same = suits[turn][trick[0] >> 4]
+            return same if same else self.hands[turn]
+        turn_or_none = self.current
+        if turn_or_none is None:
+            return []
         if self.phase == "play":
-            return self.hands[turn]
+            return self.hands[turn_or_none]
         k = self.sizes[self.deal_index]
         forbidden = self._forbidden_bid() if self.options.hook else None
         if forbidden is None:
@@ -378,22 +475,42 @@ class OhHellState(TurnIsCurrent, State):
                 self.phase = "play"
             return
         self.hands[seat].remove(action)
+        suits = self._suits
+        if suits is not None:
+            suits[seat][action >> 4].remove(action)
         trick = self.trick
+        if trick:
+            try:
+                key = self._win_keys[action]  # type: ignore[index]
+            except TypeError:  # a trick set up without _note_best (no _win_keys): catch up
+                self._note_best()
+                key = self._win_keys[action]  # type: ignore[index]
+            if key > self._best_key:
+                self._best_key = key
+                self._best_seat = seat
+        else:
+            keys = self._win_keys = PLAIN_WIN_KEYS[self.trump][action >> 4]
+            self._best_key = keys[action]
+            self._best_seat = seat
         trick.append(action)
         self.played.append(action)
         n = self.n
-        if len(trick) < n:
-            self.current = seat + 1 if seat + 1 < n else 0
-            return
+        seat += 1
+        if seat == n:
+            seat = 0
         leader = self.trick_leader
-        winner = (leader + plain_winning_index(trick, self.trump)) % n
+        if seat != leader:  # the trick goes on
+            self.current = seat
+            return
+        winner = self._best_seat
         self.won[winner] += 1
         self.last_trick = {"leader": leader, "cards": trick, "winner": winner}
         self.trick = []
         self.trick_leader = winner
         self.current = winner
         if not self.hands[winner]:
-            self._end_deal()
+            self._score_deal()
+            self._next_deal_or_over()
 
     @classmethod
     def from_pack(cls, players: int, options: OhHellOptions, pack: list[int], seed: int = 0) -> OhHellState:

@@ -13,10 +13,11 @@ import random
 import pytest
 
 from engine.core import Game, State, all_games, deal_rng, get_game
-from games.oh_hell.rules import OhHellState, shuffled_pack
+from games.oh_hell.rules import OhHellOptions, OhHellState, shuffled_pack
 
 GAMES = [(game.id, players) for game in all_games() for players in sorted({game.min_players, game.max_players})]
 MAX_STEPS = 2500  # a game longer than this is cut (the checks still ran on every step before)
+MIXED_STEPS = 400  # the mixed-paths test: several deals and hand-overs in every game, in seconds
 
 
 def check_legal_maps(state: State) -> list[int]:
@@ -73,6 +74,40 @@ def test_fast_game_replays_through_text(game_id: str, players: int, seed: int) -
         assert text_state.over and fast_state.over
 
 
+@pytest.mark.parametrize(("game_id", "players"), GAMES)
+def test_paths_mixed_with_clones_and_json(game_id: str, players: int) -> None:
+    """What a fast path keeps beside the FIELDS (derived, never in the JSON) follows the state through every
+    hand-over: a random mix of ``act``, ``fast_apply``, ``clone`` and ``from_json`` plays the same game, with
+    the same legal sets, as the public path alone."""
+    game = get_game(game_id)
+    mixed = game.new(players, seed=99 + players)
+    public = game.new(players, seed=99 + players)
+    rng = random.Random(players * 7 + 1)
+    steps = 0
+    while public.to_act is not None and steps < MIXED_STEPS:
+        fast = check_legal_maps(mixed)
+        assert sorted(public.legal_actions()) == sorted(mixed.legal_actions())
+        action = fast[rng.randrange(len(fast))]
+        text = mixed.action_to_text(action)
+        public.act(public.to_act, text)
+        if rng.random() < 0.5:
+            mixed.fast_apply(action)
+        else:
+            mixed.act(mixed.to_act, text)  # type: ignore[arg-type]
+        handover = rng.random()
+        if handover < 0.1:
+            mixed = type(mixed).from_json(mixed.to_json())
+        elif handover < 0.3 and mixed.current is not None:
+            twin = mixed.clone()  # play on in the copy or in the original: the other must not notice
+            if rng.random() < 0.5:
+                mixed, twin = twin, mixed
+            legal = twin.fast_legal()
+            twin.fast_apply(legal[rng.randrange(len(legal))])
+        assert mixed.to_json() == public.to_json(), f"step {steps}"
+        steps += 1
+    assert steps > 10
+
+
 def test_fast_legal_is_refreshed_after_public_calls() -> None:
     """Mixing the paths: a cached public legal list never leaks into the next step."""
     state = get_game("oh_hell").new(4, seed=3)
@@ -87,6 +122,7 @@ def test_oh_hell_from_pack_deals_like_the_seed() -> None:
     """A game dealt from a given pack equals the seeded game whose shuffle gave that pack."""
     game = get_game("oh_hell")
     options = game.parse_options({"hand_sizes": [5, 6]})
+    assert isinstance(options, OhHellOptions)
     seeded = game.new(4, seed=99, options=options)
     dealt = OhHellState.from_pack(4, options, shuffled_pack(deal_rng(99, 0)), seed=99)
     assert dealt.to_json() == seeded.to_json()
@@ -119,3 +155,15 @@ def test_action_codec_round_trips_and_refuses_unknown_codes() -> None:
         codec.fix(1 << 20, "too big")
     with pytest.raises(ValueError):
         codec.fix(8, "bid 7")  # one text, one code
+
+
+def test_deal_rng_is_the_text_seeded_generator() -> None:
+    """``deal_rng`` seeds once, but stored seeds must keep replaying: the generator is exactly
+    ``random.Random("kozyr/<seed>/<deal>")``, state and draws (gauss too), for any seed."""
+    for seed in (0, 1, 12345, 2**53 - 1, -7):
+        for deal in (0, 1, 14):
+            ours, text_seeded = deal_rng(seed, deal), random.Random(f"kozyr/{seed}/{deal}")
+            assert type(ours) is random.Random
+            assert ours.getstate() == text_seeded.getstate()
+            assert [ours.random(), ours.gauss(0, 1), ours.randrange(52)] == \
+                [text_seeded.random(), text_seeded.gauss(0, 1), text_seeded.randrange(52)]
