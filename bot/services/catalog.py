@@ -1,15 +1,13 @@
-"""Which of the engine's games the bot can seat today.
-
-The manipulation rummies are complete in the engine (issue 15) but have no table in the chat yet: their
-DM hand (toggle your cards, the solver lays them out) and meld picture come with issue 16. Until then
-``/new`` refuses them with a clear line and ``/games`` does not offer them; ``/rules`` still explains them.
+"""Which of the engine's games the bot can seat today: all of them (issue 16 brought the manipulation
+rummies to the chat: bot/rummy/ and bot/services/rummy_turns.py). The seam stays so a family the
+chat cannot show yet can be held back with one line.
 """
 
 from __future__ import annotations
 
 from engine.core import Game, GameError, all_games, get_game
 
-FAMILIES_WITHOUT_A_TABLE = frozenset({"rummy"})
+FAMILIES_WITHOUT_A_TABLE: frozenset[str] = frozenset()
 
 
 def table_games() -> list[Game]:

@@ -6,6 +6,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any, get_args
 
+from bot.rummy.options import preset_choices
 from bot.services import events as game_log
 from bot.services import outbox as out
 from bot.services.catalog import NoTableYet, table_game, table_games
@@ -59,6 +60,7 @@ def option_choices(game_id: str) -> dict[str, list[Any]]:
                 values = list(range(low, high + 1))
         if values:
             choices[key] = values
+    choices.update(preset_choices(game_id))  # issue 16: the rummies' match lengths
     return choices
 
 

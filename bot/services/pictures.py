@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.rummy import RUMMIES
 from bot.ui.names import plain_name
 
 TRICK_GAMES = frozenset({"carnival", "oh_hell", "klaberjass", "calabrasella", "variety"})
-TABLE_GAMES = TRICK_GAMES | {"karusele"}  # games with a table picture (Karusele: bot/render/karusele.py)
+TABLE_GAMES = TRICK_GAMES | {"karusele"} | RUMMIES  # games with a table picture (Karusele: bot/render/karusele.py;
+# the rummies: bot/rummy/render.py)
 GRID_GAMES = frozenset({"carnival"})
 
 
@@ -23,11 +25,15 @@ class Pictures:
 
     def has_grid(self, game: str) -> bool:
         """Every trick game gets a score picture: Carnival its grid, the others the generic sheet."""
-        return game in TRICK_GAMES
+        return game in TRICK_GAMES or game in RUMMIES
 
     def table_caption(self, view: dict[str, Any], names: list[str], lang: str) -> str:
         from bot.render import caption_table
 
+        if view.get("game") in RUMMIES:
+            from bot.rummy.words import caption
+
+            return caption(view, names, lang)
         if view.get("game") == "karusele":  # the table's own words, as the text table has them
             from bot.render.captions import _cap
             from bot.ui.words import table_lines
@@ -39,6 +45,10 @@ class Pictures:
                      totals: list[int] | None = None) -> str:
         from bot.render import caption_grid, caption_sheet
 
+        if game in RUMMIES:
+            from bot.rummy.render import sheet_caption
+
+            return sheet_caption(game, sheet, names, lang)
         if game in GRID_GAMES:
             return caption_grid(sheet, names, lang, totals)
         return caption_sheet(game, sheet, names, list(totals if totals is not None else sheet.get("totals") or []),
@@ -57,6 +67,10 @@ class Pictures:
         spec = {**spec, "names": [plain_name(n) for n in spec.get("names") or []]}  # no RTL tricks in pictures
         kind = spec["kind"]
         if kind == "table":
+            if spec["view"].get("game") in RUMMIES:
+                from bot.rummy.render import render_table as render_rummy
+
+                return render_rummy(spec["view"], spec["names"], spec["lang"])
             if spec["view"].get("game") == "karusele":
                 from bot.render.karusele import render_karusele
 
@@ -64,6 +78,10 @@ class Pictures:
             return render_table(spec["view"], spec["names"], spec["lang"])
         if kind == "grid":
             game = spec.get("game", "carnival")
+            if game in RUMMIES:
+                from bot.rummy.render import render_sheet as render_rummy_sheet
+
+                return render_rummy_sheet(game, spec["sheet"], spec["names"], spec["lang"])
             if game in GRID_GAMES:
                 return render_grid(spec["sheet"], spec["names"], spec.get("current"), spec["lang"], spec.get("totals"))
             totals = spec.get("totals")

@@ -14,6 +14,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from bot.rummy import is_rummy
+from bot.rummy.marks import mark_view
 from bot.services import outbox as out
 from bot.services.clocks import clock_line
 from bot.services.slots import hand_slot
@@ -61,6 +63,8 @@ class Publisher:
                        events: list[dict[str, Any]], mover: int | None, chat_lang: str) -> None:
         names = [s.name for s in seats]
         view = state.view(None)
+        if is_rummy(row.game):  # issue 16: the melds the last lay-down changed, marked on the table
+            view = mark_view(row, view, events)
         lines: list[str] = []
         results: list[str] = []
         for event in events:
@@ -169,6 +173,9 @@ class Publisher:
                             live: bool, new: bool = False, group: int | None = None,
                             pick: tuple[str, int] | None = None) -> None:
         assert seat.user_id is not None
+        if is_rummy(row.game):  # issue 16: the toggle hand (bot/services/rummy_turns.py)
+            await self._rummy_hand(tx, row, seat, state, names, live, new)  # type: ignore[attr-defined]  # RummyTurns, mixed into Tables
+            return
         lang = await tx.user_lang(seat.user_id)
         view = state.view(seat.seat)
         text = words.hand_text(view, names, lang, await tx.chat_title(row.chat_id), live)

@@ -25,6 +25,7 @@ from bot.services.pictures import Pictures
 from bot.services.presence import PresenceService, is_paused
 from bot.services.publish import Publisher, hand_slot, mark_pressed
 from bot.services.reports import Reports, rules_text
+from bot.services.rummy_turns import RummyTurns, rummy_forced
 from bot.services.seats import SeatService
 from bot.services.types import Actor, Answer, Loaded, Where
 from bot.store.sqlite import SeatRow, Store, TableRow, Tx
@@ -45,7 +46,7 @@ PAUSE_AFTER = frozenset({"trick", "round", "deal_end", "war"})
 AI_RETRY_MAX = 30.0  # seconds between retries of a failed AI move, at most
 
 
-class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, SeatService, Hints):
+class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, SeatService, Hints, RummyTurns):
     """Lobby and play for every table; one lock per table serializes its moves."""
 
     def __init__(self, store: Store, outbox: Outbox, bot_username: str, ai_delay: float = 1.0,
@@ -224,10 +225,12 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, 
         if task is None or task.done():
             self._ai_tasks[table_id] = asyncio.create_task(self._ai_loop(table_id))
 
-    def _autoplay(self, row: TableRow, seat: SeatRow, legal: list[str]) -> bool:
+    def _autoplay(self, row: TableRow, seat: SeatRow, legal: list[str], state: State | None = None) -> bool:
         """AI seats always play themselves; so do forced moves in games where most moves are forced
-        (unless the table chose buttons, as Pyanitsa's ``flip=button``)."""
+        (unless the table chose buttons, as Pyanitsa's ``flip=button``) and a rummy's forced draw or pass."""
         if seat.is_ai or on_autopilot(row, seat.seat):  # issue 18: a seat handed to the AI after N strikes
+            return True
+        if state is not None and rummy_forced(row.game, state):  # issue 16
             return True
         return row.game in AUTO_FORCED and len(legal) == 1 and row.options.get("flip") != "button"
 
@@ -269,7 +272,7 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, 
             if seat is None:
                 return None
             legal = state.legal_actions(seat)
-            if not self._autoplay(row, seats[seat], legal):
+            if not self._autoplay(row, seats[seat], legal, state):
                 return None
             level = row.ui.get("ai_levels", {}).get(seats[seat].name) if seats[seat].is_ai else None
             action = await self.ai.choose(state.clone(), seat, row.seed ^ row.version, level)

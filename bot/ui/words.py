@@ -27,6 +27,13 @@ TITLES = {
     "karusele": ("Karusele", "Карусель"),
     "svinya": ("Svinya", "Свинья"),
     "pyanitsa": ("Pyanitsa", "Пьяница"),
+    "carousel": ("Carousel", "Карусель (рамми)"),  # the rummies (issue 16); not Karusele, the fishing game
+    "machiavelli": ("Machiavelli", "Макиавелли"),
+    "tahiti": ("Tahiti", "Таити"),
+    "guadalupe": ("Guadalupe", "Гваделупе"),
+    "vatican": ("Vatican", "Ватикан"),
+    "shanghai": ("Shanghai", "Шанхай"),
+    "manipulation": ("Manipulation", "Манипуляция"),
 }
 
 VERBS = {

@@ -13,8 +13,10 @@ from typing import Literal
 
 from engine.ai.heuristic import HeuristicPlayer, heuristic_action, shortlist
 from engine.ai.random import RandomPlayer
+from engine.ai.rummy import rummy_action
 from engine.ai.search import MAX_BRANCH, ROOT_KEEP, ismcts, searched_phase, supports
 from engine.core import State
+from engine.games._rummy import RummyState
 
 Level = Literal["random", "easy", "normal", "strong"]
 LEVELS: tuple[Level, ...] = ("random", "easy", "normal", "strong")
@@ -50,6 +52,8 @@ def choose_action(
         return legal[0]
     if level == "random":
         return legal[rng.randrange(len(legal))]
+    if isinstance(state, RummyState):  # issue 16: the largest lay-down, else draw (engine/ai/rummy.py)
+        return rummy_action(state, seat)
     if level == "easy" or not supports(state) or not searched_phase(state):
         return heuristic_action(state, seat, rng)
     budget = BUDGET_MS[level] if budget_ms is None else budget_ms

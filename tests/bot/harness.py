@@ -15,7 +15,7 @@ from tests.fakebot.models import StoredMessage
 from tests.fakebot.server import FakeTelegram
 from tests.fakebot.users import FakeChat, FakeUser
 
-PLAY_PREFIXES = ("mv:", "mn:", "pk:", "cp:")
+PLAY_PREFIXES = ("mv:", "mn:", "pk:", "cp:", "rm:")
 
 
 def settings_for(fake: FakeTelegram, db: Path, **overrides: Any) -> Settings:

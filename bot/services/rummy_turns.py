@@ -1,0 +1,270 @@
+"""The rummy turn in the DM (issue 16): toggle hand cards, ask the solver to lay them down, look at
+the proposed table, settle an ambiguous joker, confirm; or draw, pass, knock, end the turn.
+
+Every press passes the checks of any play button (the table runs, the presser owns the seat, the
+version is current, it is their turn) and is one transaction. The selection and the proposal are
+kept in the table row (``bot/rummy/selection.py``), so a restart loses nothing and applies nothing
+half-way: the only move is Confirm, which plays the proposal's explicit lay-down (the engine checks
+it again) exactly once; a Confirm pressed twice finds the version moved on.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bot.rummy import is_rummy, jokers, selection
+from bot.rummy import words as rwords
+from bot.rummy.callbacks import OPS
+from bot.rummy.keyboard import PAGE, VERBS, hand_keyboard, joker_keyboard, proposal_keyboard
+from bot.rummy.marks import changed
+from bot.rummy.selection import Proposal, Selection
+from bot.services import outbox as out
+from bot.services.clocks import clock_line
+from bot.services.publish import mark_pressed
+from bot.services.slots import hand_slot
+from bot.services.types import Actor, Answer
+from bot.store.sqlite import SeatRow, TableRow, Tx
+from bot.ui import words
+from bot.ui.i18n import nt, t
+from engine.cards import card_str
+from engine.core import IllegalAction, State
+from engine.games._rummy import RummyState, lay_text, meld_kind, parse_lay, table_str
+from engine.games._rummy_sample import best_subset
+
+if TYPE_CHECKING:
+    from bot.services.tables import Tables
+
+
+def rummy_forced(game: str, state: State) -> bool:
+    """A rummy move nobody could choose otherwise (a must-meld draw, a pass): the table plays it."""
+    return is_rummy(game) and isinstance(state, RummyState) and state.forced_action() is not None
+
+
+def proposal_slot(row: TableRow, seat: int, sel: Selection) -> str:
+    return f"rp{row.id}:{seat}:{row.version}:{sel.serial}"
+
+
+def _not_available(lang: str) -> Answer:
+    return Answer(t(lang, "That move is not available."), alert=True)
+
+
+class RummyTurns:
+    """Mixed into ``Tables`` (it uses the store, the outbox, the locks, ``_turn`` and ``_apply``)."""
+
+    async def rummy(self: Tables, table_id: int, version: int, op: str, arg: int, actor: Actor, lang: str,
+                    update_id: int | None = None) -> Answer:
+        """One press on a rummy hand, proposal or joker question."""
+        if op not in OPS:
+            return _not_available(lang)
+        moved = False
+        async with self.lock(table_id):
+            async with self.store.transaction() as tx:
+                if op in ("ok", "do") and update_id is not None and not await tx.mark_update(update_id):
+                    return Answer(t(lang, "Already done."))
+                checked = await self._turn(tx, table_id, version, actor, lang)
+                if isinstance(checked, Answer):
+                    return checked
+                row, seats, state, seat = checked
+                if not is_rummy(row.game) or not isinstance(state, RummyState):
+                    return _not_available(lang)
+                sel = selection.load(row, seat)
+                answer, moved = await self._rummy_op(tx, row, seats, state, seat, sel, op, arg, lang)
+        self.outbox.wake()
+        if moved:
+            self._schedule_ai(table_id)
+        return answer
+
+    async def _rummy_op(self: Tables, tx: Tx, row: TableRow, seats: list[SeatRow], state: RummyState, seat: int,
+                        sel: Selection, op: str, arg: int, lang: str) -> tuple[Answer, bool]:
+        hand = state.hands[seat]
+        names = [s.name for s in seats]
+        user = seats[seat]
+        if op in ("on", "off", "undo", "hint", "pg"):
+            before = sel.proposal
+            answer = Answer()
+            if op in ("on", "off"):
+                if not 0 <= arg < len(hand):
+                    return _not_available(lang), False
+                sel.toggle(arg, op == "on")
+            elif op == "undo":
+                sel.replace([])
+            elif op == "pg":
+                if not 0 <= arg < max(1, -(-len(hand) // PAGE)):
+                    return _not_available(lang), False
+                sel.page = arg
+            else:
+                if not state.may_lay():
+                    return Answer(t(lang, "You may not lay cards down now."), alert=True), False
+                best = best_subset(state.variant, tuple(tuple(m) for m in state.table), tuple(hand))
+                if not best:
+                    return Answer(t(lang, "Nothing goes down now."), alert=True), False
+                sel.replace(_indices(hand, list(best)))
+                answer = Answer(nt(lang, "{n} card goes down now", "{n} cards go down now", len(best)))
+            if before is not None and sel.proposal is None:
+                await out.clear_keyboard(tx, user.user_id or 0, proposal_slot(row, seat, _at(sel, before.serial)))
+            selection.save(row, seat, sel)
+            await self._rummy_hand(tx, row, user, state, names, live=True)
+            await tx.save_table(row, touch=False)  # a selection is not a move: the turn's clock runs on
+            return answer, False
+        if op == "lay":
+            return await self._rummy_lay(tx, row, seats, state, seat, sel, lang), False
+        if op == "jk":
+            return await self._rummy_joker(tx, row, seats, state, seat, sel, arg, lang), False
+        if op == "back":
+            if sel.proposal is None:
+                return Answer(), False
+            await out.clear_keyboard(tx, user.user_id or 0, proposal_slot(row, seat, sel))
+            sel.proposal = None
+            await self._rummy_save(tx, row, seat, sel)
+            return Answer(t(lang, "Back to your hand.")), False
+        if op == "ok":
+            prop = sel.proposal
+            if prop is None or prop.serial != arg or prop.asks:
+                return Answer(t(lang, "That button is out of date; use the latest message."), alert=True), False
+            action = lay_text(prop.cards, prop.table)
+            try:
+                state.canonical_action(action)
+            except IllegalAction as exc:
+                return Answer(rwords.reason(exc.reason, lang), alert=True), False
+            await out.clear_keyboard(tx, user.user_id or 0, proposal_slot(row, seat, sel))
+            mark_pressed(row, seat)
+            await self._apply(tx, row, seats, state, seat, action)
+            return Answer(words.action_label(row.game, action, lang)), True
+        # op == "do": a verb
+        if not 0 <= arg < len(VERBS) or not state.is_legal(seat, VERBS[arg]):
+            return _not_available(lang), False
+        if sel.proposal is not None:
+            await out.clear_keyboard(tx, user.user_id or 0, proposal_slot(row, seat, sel))
+        mark_pressed(row, seat)
+        await self._apply(tx, row, seats, state, seat, VERBS[arg])
+        return Answer(words.action_label(row.game, VERBS[arg], lang)), True
+
+    async def _rummy_save(self: Tables, tx: Tx, row: TableRow, seat: int, sel: Selection) -> None:
+        selection.save(row, seat, sel)
+        await tx.save_table(row, touch=False)  # a selection is not a move: the turn's clock runs on
+
+    async def _rummy_lay(self: Tables, tx: Tx, row: TableRow, seats: list[SeatRow], state: RummyState, seat: int,
+                         sel: Selection, lang: str) -> Answer:
+        """Ask the solver for the table with the chosen cards; show it, or say in one line why not."""
+        if not state.may_lay():
+            return Answer(t(lang, "You may not lay cards down now."), alert=True)
+        hand = state.hands[seat]
+        chosen = [hand[i] for i in sel.chosen if 0 <= i < len(hand)]
+        if not chosen:
+            return Answer(t(lang, "Tap the cards to lay down first."), alert=True)
+        try:
+            action = state.canonical_action("lay " + " ".join(card_str(c) for c in chosen))
+        except IllegalAction as exc:
+            return Answer(rwords.reason(exc.reason, lang), alert=True)
+        cards, table = parse_lay(action)
+        assert table is not None
+        asks = jokers.ambiguous(state.variant, state.table, cards, table)
+        if sel.proposal is not None:  # a proposal shown before for this very selection: replaced
+            await out.clear_keyboard(tx, seats[seat].user_id or 0, proposal_slot(row, seat, sel))
+        sel.serial += 1
+        sel.proposal = Proposal(cards, table, sel.serial, asks)
+        await self._rummy_save(tx, row, seat, sel)
+        await self._rummy_proposal(tx, row, seats, state, seat, sel, new=True)
+        return Answer(t(lang, "Here is the table with your cards."))
+
+    async def _rummy_joker(self: Tables, tx: Tx, row: TableRow, seats: list[SeatRow], state: RummyState, seat: int,
+                           sel: Selection, choice: int, lang: str) -> Answer:
+        prop = sel.proposal
+        if prop is None or not prop.asks or not 0 <= choice < len(prop.asks[0]) - 2:
+            return _not_available(lang)
+        meld, pos, *options = prop.asks[0]
+        table = jokers.settle(prop.table, meld, pos, options[choice])
+        try:
+            action = state.canonical_action(lay_text(prop.cards, table))
+        except IllegalAction as exc:
+            return Answer(rwords.reason(exc.reason, lang), alert=True)
+        _, settled = parse_lay(action)
+        assert settled is not None
+        prop.table = settled
+        prop.asks = prop.asks[1:]
+        await self._rummy_save(tx, row, seat, sel)
+        await self._rummy_proposal(tx, row, seats, state, seat, sel, new=False)
+        return Answer()
+
+    async def _rummy_proposal(self: Tables, tx: Tx, row: TableRow, seats: list[SeatRow], state: RummyState, seat: int,
+                              sel: Selection, new: bool) -> None:
+        """The proposal in the DM: a picture of the new table (a text without pictures), with Confirm
+        and Back, or first the joker question."""
+        prop = sel.proposal
+        assert prop is not None
+        user_id = seats[seat].user_id or 0
+        lang = await tx.user_lang(user_id)
+        melds_text = table_str(prop.table)
+        view: dict[str, Any] = {
+            "game": row.game, "proposal": True, "cards": [card_str(c) for c in prop.cards], "table": melds_text,
+            "table_kinds": [meld_kind(m) for m in prop.table], "changed": changed(table_str(state.table), melds_text),
+        }
+        lines = ["🃏 " + t(lang, "Your lay-down: {cards}", cards=rwords.meld_text(prop.cards)),
+                 t(lang, "✨ marks the melds that change.")]
+        if prop.asks:
+            meld, pos, *options = prop.asks[0]
+            lines.append("❓ " + t(lang, "Which card does the joker in {meld} stand for?",
+                                  meld=rwords.meld_text(prop.table[meld])))
+            markup = joker_keyboard(row.id, row.version, options, lang)
+        else:
+            lines.append(t(lang, "Confirm to lay it down, or go back to your hand."))
+            markup = proposal_keyboard(row.id, row.version, prop.serial, lang)
+        slot = proposal_slot(row, seat, sel)
+        if self.pictures is not None:
+            picture = {"kind": "table", "view": view, "names": [s.name for s in seats], "lang": lang}
+            caption = "\n".join(lines)
+            if new:
+                await out.send_picture(tx, user_id, picture, caption, markup, slot=slot, priority=out.REPLY)
+            else:
+                await out.edit_picture(tx, user_id, slot, picture, caption, markup, priority=out.REPLY)
+            return
+        text = "\n".join([*lines[:1], *rwords.table_text(view, lang, 3000), *lines[1:]])
+        if new:
+            await out.send_text(tx, user_id, text, markup, slot=slot, priority=out.REPLY)
+        else:
+            await out.edit_text(tx, user_id, slot, text, markup, priority=out.REPLY)
+
+    async def _rummy_hand(self: Tables, tx: Tx, row: TableRow, seat: SeatRow, state: State, names: list[str],
+                          live: bool, new: bool = False) -> None:
+        """A rummy player's DM hand: the table in short, the hand as toggle buttons and the verbs."""
+        assert seat.user_id is not None and isinstance(state, RummyState)
+        lang = await tx.user_lang(seat.user_id)
+        view = state.view(seat.seat)
+        sel = selection.load(row, seat.seat)
+        text = rwords.hand_text(view, names, lang, await tx.chat_title(row.chat_id), live, sel.chosen)
+        if live and (line := clock_line(row, lang, self.clocks.clock.now() if self.clocks else None)):
+            text += "\n" + line  # issue 18: the control and the time left
+        markup = None
+        if live:
+            markup = hand_keyboard(row.id, row.version, view.get("hand") or [], sel, _verbs(row, state, seat.seat),
+                                   state.may_lay(), lang)
+        slot = hand_slot(row, seat.seat)
+        priority = out.REPLY if live else out.GAME
+        if new:
+            await out.send_text(tx, seat.user_id, text, markup, slot=slot, priority=priority)
+        else:
+            await out.edit_text(tx, seat.user_id, slot, text, markup, priority=priority)
+
+
+def _verbs(row: TableRow, state: RummyState, seat: int) -> list[str]:
+    """The verbs legal now, remembered per version (whether ``pass`` is legal may take the solver)."""
+    memo = row.ui.get("rverbs") or {}
+    if memo.get("v") == row.version and memo.get("s") == seat:
+        return list(memo["verbs"])
+    verbs = [v for v in VERBS if state.is_legal(seat, v)]
+    row.ui["rverbs"] = {"v": row.version, "s": seat, "verbs": verbs}
+    return verbs
+
+
+def _indices(hand: list[int], cards: list[int]) -> list[int]:
+    """Hand positions holding ``cards`` (a multiset: two 7♥ take two positions)."""
+    used: list[int] = []
+    for c in cards:
+        i = next(k for k, h in enumerate(hand) if h == c and k not in used)
+        used.append(i)
+    return used
+
+
+def _at(sel: Selection, serial: int) -> Selection:
+    """A selection naming an older serial (to address that proposal's message)."""
+    return Selection(sel.version, sel.chosen, serial)
