@@ -26,10 +26,10 @@ from bot.services.types import Actor, Answer
 from bot.store.sqlite import SeatRow, TableRow, Tx
 from bot.ui import words
 from bot.ui.i18n import nt, t
+from engine.ai.rummy import largest_lay
 from engine.cards import card_str
 from engine.core import IllegalAction, State
 from engine.games._rummy import RummyState, lay_text, meld_kind, parse_lay, table_str
-from engine.games._rummy_sample import best_subset
 
 if TYPE_CHECKING:
     from bot.services.tables import Tables
@@ -81,6 +81,7 @@ class RummyTurns:
         user = seats[seat]
         if op in ("on", "off", "undo", "hint", "pg"):
             before = sel.proposal
+            shown = (list(sel.chosen), sel.page)
             answer = Answer()
             if op in ("on", "off"):
                 if not 0 <= arg < len(hand):
@@ -95,13 +96,15 @@ class RummyTurns:
             else:
                 if not state.may_lay():
                     return Answer(t(lang, "You may not lay cards down now."), alert=True), False
-                best = best_subset(state.variant, tuple(tuple(m) for m in state.table), tuple(hand))
+                best = hint_cards(state)
                 if not best:
                     return Answer(t(lang, "Nothing goes down now."), alert=True), False
                 sel.replace(_indices(hand, list(best)))
                 answer = Answer(nt(lang, "{n} card goes down now", "{n} cards go down now", len(best)))
             if before is not None and sel.proposal is None:
                 await out.clear_keyboard(tx, user.user_id or 0, proposal_slot(row, seat, _at(sel, before.serial)))
+            if (sel.chosen, sel.page) == shown:  # nothing to redraw (Telegram refuses an identical edit)
+                return answer, False
             selection.save(row, seat, sel)
             await self._rummy_hand(tx, row, user, state, names, live=True)
             await tx.save_table(row, touch=False)  # a selection is not a move: the turn's clock runs on
@@ -254,6 +257,16 @@ def _verbs(row: TableRow, state: RummyState, seat: int) -> list[str]:
     verbs = [v for v in VERBS if state.is_legal(seat, v)]
     row.ui["rverbs"] = {"v": row.version, "s": seat, "verbs": verbs}
     return verbs
+
+
+def hint_cards(state: RummyState) -> list[int]:
+    """The cards of the largest lay-down that goes now (the AI's own choice: the solver's best subset,
+    or, when a game's rule refuses that, the largest lay-down of the engine's sample)."""
+    lay = largest_lay(state)
+    if lay is None:
+        lays = [a for a in state.legal_actions() if a.startswith("lay ")]
+        lay = max(lays, key=lambda a: (len(parse_lay(a)[0]), a)) if lays else None
+    return parse_lay(lay)[0] if lay is not None else []
 
 
 def _indices(hand: list[int], cards: list[int]) -> list[int]:
