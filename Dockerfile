@@ -10,6 +10,7 @@ WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY bot ./bot
+COPY games ./games
 RUN pip wheel --no-deps --wheel-dir /wheels .
 
 # 2. The runtime: tini as PID 1, a non-root user, dependencies in their own layer, then the wheel.

@@ -18,7 +18,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.cards import BROOM, deck  # noqa: E402
-from engine.games._karusele_moves import (  # noqa: E402
+from games.karusele.moves import (  # noqa: E402
     capture_parts,
     capture_words,
     completable,

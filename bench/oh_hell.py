@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.cards import parse_card, rank_of, suit_of  # noqa: E402
 from engine.core import deal_rng, get_game  # noqa: E402
-from engine.games.oh_hell import OhHellState, shuffled_pack  # noqa: E402
+from games.oh_hell.rules import OhHellState, shuffled_pack  # noqa: E402
 
 PLAYERS = 4
 CARDS = 10

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import importlib
 import marshal
-import pkgutil
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -408,37 +407,37 @@ class Game:
 
 
 _REGISTRY: dict[str, Game] = {}
-_DISCOVERED = False
 
 
 def register(game: Game) -> Game:
-    """Called by each module in ``engine.games`` at import time."""
+    """Called by each game's rules module (``games/<id>/rules.py``) at import time."""
     if game.state.GAME_ID != game.id:
         raise GameError(f"{game.state.__name__}.GAME_ID must be {game.id!r}")
     _REGISTRY[game.id] = game
     return game
 
 
-def _discover() -> None:
-    global _DISCOVERED
-    if _DISCOVERED:
-        return
-    _DISCOVERED = True
-    import engine.games as package
+def _registered() -> tuple[str, ...]:
+    """The one list of games (``games.REGISTERED``); imported here, not at the top, so that
+    ``engine.core`` loads before any game does (each rules module imports it)."""
+    from games import REGISTERED
 
-    for info in pkgutil.iter_modules(package.__path__):
-        if not info.name.startswith("_"):
-            importlib.import_module(f"engine.games.{info.name}")
+    return REGISTERED
 
 
 def get_game(game_id: str) -> Game:
-    _discover()
-    try:
-        return _REGISTRY[game_id]
-    except KeyError:
-        raise GameError(f"unknown game {game_id!r}; known: {', '.join(sorted(_REGISTRY))}") from None
+    """The registered game ``game_id``; its rules module is imported the first time it is asked for."""
+    found = _REGISTRY.get(game_id)
+    if found is not None:
+        return found
+    known = _registered()
+    if game_id not in known:
+        raise GameError(f"unknown game {game_id!r}; known: {', '.join(sorted(known))}")
+    importlib.import_module(f"games.{game_id}.rules")
+    if game_id not in _REGISTRY:
+        raise GameError(f"games/{game_id}/rules.py does not register a game {game_id!r}")
+    return _REGISTRY[game_id]
 
 
 def all_games() -> list[Game]:
-    _discover()
-    return [_REGISTRY[k] for k in sorted(_REGISTRY)]
+    return [get_game(game_id) for game_id in sorted(_registered())]

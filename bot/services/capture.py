@@ -13,7 +13,7 @@ from bot.ui.games import karusele as ui
 from bot.ui.i18n import t
 from engine.cards import parse_card
 from engine.core import IllegalAction, State
-from engine.games._karusele_moves import capture_parts, capture_words
+from games.karusele.moves import capture_parts, capture_words
 
 
 class CaptureBuilder:

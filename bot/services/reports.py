@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot.resources import asset
+import games
 from bot.services import outbox as out
 from bot.services.public_log import FINISHED, public_log
 from bot.services.types import Actor, Where
@@ -12,8 +12,6 @@ from bot.ui import words
 from bot.ui.i18n import t
 from engine.core import State
 from engine.record import dumps, make_record
-
-RULES_DIR = asset("rules")
 
 
 class Reports:
@@ -85,7 +83,9 @@ class Reports:
 
 
 def rules_text(game_id: str, lang: str) -> str | None:
-    for candidate in (RULES_DIR / f"{game_id}.{lang}.txt", RULES_DIR / f"{game_id}.en.txt"):
-        if candidate.exists():
-            return candidate.read_text(encoding="utf-8").strip()
+    """The game's rules text (``games/<id>/texts/``) in ``lang``, else in English."""
+    for candidate in (lang, "en"):
+        text = games.rules_text(game_id, candidate)
+        if text is not None:
+            return text.strip()
     return None

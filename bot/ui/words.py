@@ -80,7 +80,7 @@ def hook(game: str, attr: str) -> Any:
 
 def _engine_describe(game: str):  # noqa: ANN202 - optional hook of an engine module
     try:
-        module = importlib.import_module(f"engine.games.{game}")
+        module = importlib.import_module(f"games.{game}.rules")
     except ModuleNotFoundError:
         return None
     return getattr(module, "describe", None)

@@ -252,7 +252,7 @@ def _discard_cost(hand: list[int], cards: list[int]) -> float:
 def karusele_card_points(card: int) -> float:
     """What a captured card is worth: the specials' points, a spade 1 (+ most spades), any card a little
     (most cards)."""
-    from engine.games.karusele import SPECIAL_POINTS
+    from games.karusele.rules import SPECIAL_POINTS
 
     pts = SPECIAL_POINTS[card][1] if card in SPECIAL_POINTS else 0
     if card < 64 and suit_of(card) == 0:

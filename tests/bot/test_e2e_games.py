@@ -130,8 +130,8 @@ async def test_a_whole_table(tmp_path, table: Table):
 def test_every_game_has_rules_in_both_languages():
     for game in all_games():
         for lang in ("en", "ru"):
-            path = ROOT / "bot" / "assets" / "rules" / f"{game.id}.{lang}.txt"
-            assert path.exists(), f"no rules text {path.name}"
+            path = ROOT / "games" / game.id / "texts" / f"rules.{lang}.txt"
+            assert path.exists(), f"no rules text {path}"
             text = path.read_text(encoding="utf-8").strip()
             assert 200 < len(_plain(text)) < 4096, f"{path.name}: {len(text)} characters"
             assert not set(re.findall(r"</?(\w+)", text)) - {"b", "i"}, f"{path.name}: only <b> and <i> tags"
@@ -147,7 +147,7 @@ async def test_rules_command_sends_each_text(tmp_path):
             await settle(fake, app)
             for game in all_games():
                 for user, lang in ((ann, "en"), (ivan, "ru")):
-                    path = ROOT / "bot" / "assets" / "rules" / f"{game.id}.{lang}.txt"
+                    path = ROOT / "games" / game.id / "texts" / f"rules.{lang}.txt"
                     if not path.exists():
                         continue  # the test above reports it
                     await user.send(f"/rules {game.id}")

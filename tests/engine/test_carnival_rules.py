@@ -8,8 +8,8 @@ import pytest
 
 from engine.cards import parse_card
 from engine.core import GameError, IllegalAction, OptionsError, get_game
-from engine.games.carnival import CarnivalState, deal_points, quarter_result
 from engine.selfplay import RandomPlayer
+from games.carnival.rules import CarnivalState, deal_points, quarter_result
 
 GAME = get_game("carnival")
 FILLERS = [f"{r}{s}" for s in "DC" for r in ("A", "K", "Q", "J", "10", "9", "8", "7", "6")] * 2

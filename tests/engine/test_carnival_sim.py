@@ -17,9 +17,9 @@ import pytest
 from engine.ai.random import RandomPlayer
 from engine.cards import card_str
 from engine.core import get_game
-from engine.games.carnival import CarnivalState
 from engine.record import make_record, replay
 from engine.selfplay import POLICIES, play_game
+from games.carnival.rules import CarnivalState
 
 GAME = get_game("carnival")
 SIZES = (6, 8, 10, 12)

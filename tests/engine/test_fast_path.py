@@ -13,7 +13,7 @@ import random
 import pytest
 
 from engine.core import Game, State, all_games, deal_rng, get_game
-from engine.games.oh_hell import OhHellState, shuffled_pack
+from games.oh_hell.rules import OhHellState, shuffled_pack
 
 GAMES = [(game.id, players) for game in all_games() for players in sorted({game.min_players, game.max_players})]
 MAX_STEPS = 2500  # a game longer than this is cut (the checks still ran on every step before)

@@ -13,9 +13,9 @@ import pytest
 
 from engine.cards import cards_str, deck, parse_card
 from engine.core import GameError, IllegalAction, OptionsError, get_game
-from engine.games.karusele import describe
 from engine.record import make_record, replay
 from engine.selfplay import play_game
+from games.karusele.rules import describe
 
 DATA = Path(__file__).parent / "data"
 GAME = get_game("karusele")
@@ -679,7 +679,7 @@ def test_builder_completable_agrees_with_brute_force():
     """The capture builder's 'can this selection still become a capture?' against every superset."""
     import random
 
-    from engine.games._karusele_moves import capture_parts, completable
+    from games.karusele.moves import capture_parts, completable
 
     rng = random.Random(11)
     checked = 0
@@ -737,7 +737,7 @@ def test_random_games_taking_random_captures_on_growing_tables():
 def test_one_group_finds_a_sum_when_there_is_one():
     import random
 
-    from engine.games._karusele_moves import one_group
+    from games.karusele.moves import one_group
 
     rng = random.Random(3)
     for _ in range(500):

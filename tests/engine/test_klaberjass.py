@@ -282,7 +282,7 @@ def test_sequences_compared_and_revealed() -> None:
     ],
 )
 def test_sequence_comparison(h0: str, h1: str, dealer: int, winner: int | None) -> None:
-    from engine.games.klaberjass import sequence_winner
+    from games.klaberjass.rules import sequence_winner
 
     hands = [[parse_card(c) for c in h.split()] for h in (h0, h1)]
     assert sequence_winner(hands, 3, dealer) == winner
@@ -371,7 +371,7 @@ def test_many_fast_games_keep_invariants() -> None:
 
 
 def test_rank_helpers_match_rules() -> None:
-    from engine.games.klaberjass import PLAIN_ORDER, TRUMP_ORDER
+    from games.klaberjass.rules import PLAIN_ORDER, TRUMP_ORDER
 
     trumps = [parse_card(c + "C") for c in ("J", "9", "A", "10", "K", "Q", "8", "7")]
     plain = [parse_card(c + "H") for c in ("A", "10", "K", "Q", "J", "9", "8", "7")]

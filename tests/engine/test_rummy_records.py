@@ -12,8 +12,8 @@ import pytest
 
 from engine import melds
 from engine.core import IllegalAction, get_game
-from engine.games._rummy import RummyState, is_lay, parse_lay
 from engine.record import load, make_record, replay, start
+from engine.rummy.base import RummyState, is_lay, parse_lay
 
 RECORD = Path(__file__).parent / "data" / "rummy_carousel_record.json"
 

@@ -15,10 +15,10 @@ import pytest
 from engine import melds
 from engine.cards import card_str, parse_cards
 from engine.core import GameError, IllegalAction, OptionsError, State, deal_rng, get_game
-from engine.games._rummy import RummyState
-from engine.games.carousel import CarouselState, deal_points, settlement
-from engine.games.manipulation import manipulation_points
-from engine.games.tahiti import tahiti_points
+from engine.rummy.base import RummyState
+from games.carousel.rules import CarouselState, deal_points, settlement
+from games.manipulation.rules import manipulation_points
+from games.tahiti.rules import tahiti_points
 
 
 def position(game: str, n: int, hands: list[str], table: str = "", stock: str | None = None,

@@ -23,8 +23,8 @@ from engine import melds
 from engine.ai.random import RandomPlayer
 from engine.cards import JOKER, card_str, parse_card
 from engine.core import get_game
-from engine.games._rummy import RummyState
 from engine.record import make_record, replay
+from engine.rummy.base import RummyState
 from engine.selfplay import POLICIES, play_game
 
 # game id, options, player counts: every variant and option that changes the rules.

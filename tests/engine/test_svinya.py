@@ -10,9 +10,9 @@ import pytest
 
 from engine.cards import ACE, KING, card_str, cards_str, deck, parse_card, parse_cards, rank_of, suit_of
 from engine.core import GameError, IllegalAction, OptionsError, get_game
-from engine.games.svinya import fits_pig, fits_shop, neighbours
 from engine.record import load, replay
 from engine.selfplay import POLICIES, play_game
+from games.svinya.rules import fits_pig, fits_shop, neighbours
 
 GAME = get_game("svinya")
 DATA = Path(__file__).parent / "data"

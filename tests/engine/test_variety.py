@@ -10,9 +10,9 @@ import pytest
 
 from engine.cards import deck, parse_card, parse_cards
 from engine.core import GameError, IllegalAction, OptionsError, get_game
-from engine.games.variety import settle
 from engine.record import load, replay
 from engine.selfplay import POLICIES, play_game
+from games.variety.rules import settle
 
 DATA = Path(__file__).parent / "data"
 GAME = get_game("variety")

@@ -18,7 +18,7 @@ from bot.ui.callbacks import Cap, Menu
 from bot.ui.games._common import deal_head, mark, points, score_line, totals, who
 from bot.ui.i18n import t
 from engine.cards import parse_card, pretty
-from engine.games._karusele_moves import (
+from games.karusele.moves import (
     Refusal,
     capture_parts,
     capture_words,
@@ -27,7 +27,7 @@ from engine.games._karusele_moves import (
     read_take,
     value,
 )
-from engine.games.karusele import describe, table_item_view
+from games.karusele.rules import describe, table_item_view
 
 MAX_BUILDER_ITEMS = 40  # the chosen cards travel as a bit mask in 64 bytes of callback data
 

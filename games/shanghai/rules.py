@@ -10,7 +10,7 @@ cannot lay down passes; a full round of passes ends the deal. Whether a lay-down
 decided exactly by the solver (``engine.melds.best_subset``). Going out scores 0; the others 1
 penalty point per card. ``one_card`` events announce a player down to one card.
 
-Actions: ``lay CARDS [/ LAYOUT]`` (notation in ``engine.games._rummy``), ``draw``, ``pass``.
+Actions: ``lay CARDS [/ LAYOUT]`` (notation in ``engine.rummy.base``), ``draw``, ``pass``.
 Options ``deals`` (1) / ``target`` (0: off): the match length (RULES.md 9.5 decision); the lowest
 total wins.
 """
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from engine.cards import deck
 from engine.core import Game, register
-from engine.games._rummy_turns import MustMeldState, PenaltyOptions, PenaltyState
+from engine.rummy.turns import MustMeldState, PenaltyOptions, PenaltyState
 
 
 class ShanghaiOptions(PenaltyOptions):

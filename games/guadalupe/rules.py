@@ -6,7 +6,7 @@ at the end of the turn; OR lay nothing and draw 2 cards (``draw``; just 1 when o
 With the stock out, ``pass`` is legal only when no lay-down exists; a full round of passes ends
 the deal. The first out ends the deal; the others score 1 penalty point per card left.
 
-Actions: ``lay CARDS [/ LAYOUT]`` (notation in ``engine.games._rummy``), ``draw``, ``pass``.
+Actions: ``lay CARDS [/ LAYOUT]`` (notation in ``engine.rummy.base``), ``draw``, ``pass``.
 Options ``deals`` (1) / ``target`` (0: off); the lowest total wins. ``legal_actions`` lists a
 sample of lay-downs; any legal lay-down is accepted.
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from engine.cards import deck
 from engine.core import Game, register
-from engine.games._rummy_turns import PenaltyOptions, PenaltyState, PlayOrDrawState
+from engine.rummy.turns import PenaltyOptions, PenaltyState, PlayOrDrawState
 
 
 class GuadalupeOptions(PenaltyOptions):

@@ -76,7 +76,7 @@ from engine.cards import (
     suit_of,
 )
 from engine.core import Event, Game, GameError, IllegalAction, Options, State, View, deal_rng, register
-from engine.games._karusele_moves import (
+from games.karusele.moves import (
     Refusal,
     is_build,
     item_value,

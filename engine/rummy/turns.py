@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 from pydantic import Field, model_validator
 
 from engine.core import Event, Options
-from engine.games._rummy import RummyState
+from engine.rummy.base import RummyState
 
 
 class PenaltyOptions(Options):

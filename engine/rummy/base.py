@@ -54,7 +54,7 @@ from typing import Any, ClassVar
 from engine import melds
 from engine.cards import JOKER, CardError, card_str, parse_card, sort_key
 from engine.core import Event, GameError, IllegalAction, State, View, deal_rng
-from engine.games._rummy_notation import (
+from engine.rummy.notation import (
     LAY,
     LayError,
     flat,
@@ -66,7 +66,7 @@ from engine.games._rummy_notation import (
     parse_lay,
     table_str,
 )
-from engine.games._rummy_sample import LaySampler
+from engine.rummy.sample import LaySampler
 
 __all__ = ["LAY", "LayError", "RummyState", "flat", "is_lay", "lay_text", "meld_kind", "meld_str", "missing",
            "parse_lay", "table_str"]

@@ -10,7 +10,7 @@ the deal; the others take penalties: A 15; 10, J, Q, K 10; other cards 5 (A, 10,
 The match ends when someone's total reaches ``target`` (200; 300 is the other agreed length) and
 the lowest total wins (``scores()`` are minus the penalties).
 
-Actions: ``lay CARDS [/ LAYOUT]`` (notation in ``engine.games._rummy``), ``draw``, ``pass``.
+Actions: ``lay CARDS [/ LAYOUT]`` (notation in ``engine.rummy.base``), ``draw``, ``pass``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pydantic import Field
 
 from engine.cards import deck, rank_of
 from engine.core import Game, register
-from engine.games._rummy_turns import MustMeldState, PenaltyOptions, PenaltyState
+from engine.rummy.turns import MustMeldState, PenaltyOptions, PenaltyState
 
 ACE = 14
 

@@ -34,7 +34,7 @@ The game ends when someone's total reaches ``target`` (150): +100 to whoever rea
 (Scarne only) +25 per hand won to every player, the winner included (RULES.md 8.3 decision 1).
 ``sheet()["settlement"]`` then settles each pair of players by the difference of their scores.
 
-Actions: ``lay CARDS [/ LAYOUT]`` (notation in ``engine.games._rummy``), ``draw``, ``knock``,
+Actions: ``lay CARDS [/ LAYOUT]`` (notation in ``engine.rummy.base``), ``draw``, ``knock``,
 ``end``. ``legal_actions`` lists a sample of lay-downs; any legal lay-down is accepted.
 """
 
@@ -46,7 +46,7 @@ from pydantic import Field
 
 from engine.cards import JOKER, deck, rank_of
 from engine.core import Event, Game, Options, register
-from engine.games._rummy import RummyState
+from engine.rummy.base import RummyState
 
 ACE = 14
 UNDERCUT = 10

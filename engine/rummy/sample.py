@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from engine import melds
 from engine.cards import JOKER, rank_of, suit_of
-from engine.games._rummy_notation import lay_text
+from engine.rummy.notation import lay_text
 
 ACE = 14
 

@@ -12,7 +12,7 @@ player out wins outright: no points, the winner scores 1 and everyone else 0.
 DECISION (the sources are silent): with the stock out a player who cannot lay down passes; if
 everybody passes in succession the game ends and the fewest cards in hand win (ties all win).
 
-Actions: ``lay CARDS [/ LAYOUT]`` (notation in ``engine.games._rummy``), ``draw``, ``pass``.
+Actions: ``lay CARDS [/ LAYOUT]`` (notation in ``engine.rummy.base``), ``draw``, ``pass``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any
 from engine import melds
 from engine.cards import deck, rank_of, suit_of
 from engine.core import Event, Game, Options, register
-from engine.games._rummy_turns import PlayOrDrawState
+from engine.rummy.turns import PlayOrDrawState
 
 
 class VaticanOptions(Options):

@@ -15,14 +15,14 @@ joker is replaced.
 
 Penalties for cards left when someone goes out: 2-10 face value, J Q K 10, A 11, joker 30 (a
 hand A, K, 7, JK costs 58). Options ``deals`` (1) / ``target`` (0: off); the lowest total wins.
-See ``engine.games._rummy`` for the lay-down notation and the sample ``legal_actions`` lists.
+See ``engine.rummy.base`` for the lay-down notation and the sample ``legal_actions`` lists.
 """
 
 from __future__ import annotations
 
 from engine.cards import JOKER, deck, rank_of
 from engine.core import Game, register
-from engine.games._rummy_turns import PenaltyOptions, PenaltyState, PlayOrDrawState
+from engine.rummy.turns import PenaltyOptions, PenaltyState, PlayOrDrawState
 
 ACE = 14
 

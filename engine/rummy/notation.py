@@ -1,6 +1,6 @@
 """The rummies' action notation: lay-downs as text and back, and small multiset helpers.
 
-See ``engine.games._rummy`` for the notation itself (``lay 7H 8H / 7H-8H-9H | ...``); this module
+See ``engine.rummy.base`` for the notation itself (``lay 7H 8H / 7H-8H-9H | ...``); this module
 only turns it into cards and back, so the state, the sampler and tests share one parser.
 """
 

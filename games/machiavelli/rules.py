@@ -7,7 +7,7 @@ A turn is EITHER one lay-down (any number of hand cards, any rearrangement of th
 table card ending in a valid meld) OR drawing one card. The first player to empty his hand ends
 the deal; every other player scores 1 penalty point per card left.
 
-Actions (see ``engine.games._rummy`` for the lay-down notation):
+Actions (see ``engine.rummy.base`` for the lay-down notation):
 
 - ``lay CARDS [/ LAYOUT]``: lay down (the explicit form fixes the new table);
 - ``draw``: take the top card of the stock; the turn passes;
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from engine.cards import deck
 from engine.core import Game, register
-from engine.games._rummy_turns import PenaltyOptions, PenaltyState, PlayOrDrawState
+from engine.rummy.turns import PenaltyOptions, PenaltyState, PlayOrDrawState
 
 
 class MachiavelliOptions(PenaltyOptions):

@@ -1,0 +1,68 @@
+"""What the bot needs to know about a game, declared by the game itself (``games/<id>/__init__.py``).
+
+Plain data on purpose: the declaration imports neither the engine nor the bot, so tools, docs and the
+conformance test can read every game's capabilities without starting anything. The words in it
+(option descriptions) are English gettext msgids; the bot translates them (``tools/i18n.py`` collects
+them from the declarations).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+SheetKind = Literal["grid", "sheet", "none"]
+
+
+@dataclass(frozen=True)
+class Option:
+    """A house rule as the lobby offers it: the engine option ``key``, what it does (an English msgid),
+    and the values the lobby's button cycles through (empty: set only by typing ``/new GAME key=value``)."""
+
+    key: str
+    description: str
+    choices: tuple[bool | int | str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Teams:
+    """Fixed partnerships: with ``players`` seated (and the bool option ``option`` on, when named), the
+    seats in ``seats`` play and are rated together."""
+
+    players: int
+    seats: tuple[tuple[int, ...], ...]
+    option: str = ""
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """A game's capabilities.
+
+    ``trick_game``: a trick-taking game (the table picture of played tricks, the trick words).
+    ``score_sheet``: the score picture after each deal: ``grid`` (Carnival's quarter grid), ``sheet``
+    (the generic per-deal sheet) or ``none``.
+    ``table_picture``: the group's table message is a picture (``present.draw_table`` draws it).
+    ``chat_table``: the chat can seat the game (False: the engine plays it, the chat not yet: ``/new``
+    refuses it, ``/games`` hides it, ``/rules`` explains it).
+    ``forced_moves_play``: a seat with exactly one legal move plays it without a button, and the round
+    lines go to the group's log (games where most moves are forced); ``forced_option`` names an option
+    whose value ``forced_off`` turns that off (Pyanitsa's ``flip=button``).
+    """
+
+    id: str
+    players: tuple[int, int]
+    trick_game: bool = False
+    score_sheet: SheetKind = "none"
+    table_picture: bool = False
+    chat_table: bool = True
+    forced_moves_play: bool = False
+    forced_option: str = ""
+    forced_off: str = ""
+    teams: Teams | None = None
+    options: tuple[Option, ...] = field(default=())
+
+    def option(self, key: str) -> Option:
+        for option in self.options:
+            if option.key == key:
+                return option
+        raise KeyError(f"{self.id} declares no option {key!r}")

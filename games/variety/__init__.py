@@ -1,0 +1,12 @@
+"""Variety: the declaration (what the bot needs to know; plain data, see games/declaration.py)."""
+
+from games.declaration import Declaration, Option
+
+DECLARATION = Declaration(
+    id="variety",
+    players=(4, 4),
+    trick_game=True, score_sheet="sheet", table_picture=True,
+    options=(
+        Option('deals', 'deals in the tour (8: each player deals twice)'),
+    ),
+)
