@@ -1,20 +1,17 @@
-"""The rummies' house rules the lobby can step through with a button: match lengths (deals, a
-penalty target, Carousel's target). The engine's option models accept wide ranges; these are the
-values people actually choose (RULES.md 8-9), first the default."""
+"""The rummies' house rules the lobby can step through with a button (match lengths: deals, a
+penalty target, Carousel's target), as each game declares them (``games/<id>/__init__.py``):
+the engine's option models accept wide ranges, the declarations list the values people choose."""
 
 from __future__ import annotations
 
 from typing import Any
 
-PRESETS: dict[str, dict[str, list[Any]]] = {
-    "carousel": {"target": [150, 100, 50, 300]},
-    "machiavelli": {"deals": [1, 2, 3, 5], "target": [0, 50, 100]},
-    "tahiti": {"deals": [1, 2, 3, 5], "target": [0, 100, 200]},
-    "guadalupe": {"deals": [1, 2, 3, 5], "target": [0, 20, 50]},
-    "shanghai": {"deals": [1, 2, 3, 5], "target": [0, 50, 100]},
-    "manipulation": {"target": [200, 300, 100], "deals": [0, 1, 3]},
-}
+from bot.rummy import is_rummy
 
 
 def preset_choices(game_id: str) -> dict[str, list[Any]]:
-    return {k: list(v) for k, v in PRESETS.get(game_id, {}).items()}
+    if not is_rummy(game_id):
+        return {}
+    from games import declaration
+
+    return {o.key: list(o.choices) for o in declaration(game_id).options if o.choices}

@@ -13,7 +13,7 @@ from bot.ui.clip import clip_html
 from bot.ui.i18n import nt, t
 from engine import melds
 from engine.cards import pretty, pretty_text
-from engine.games._rummy import is_lay, parse_lay
+from engine.rummy.base import is_lay, parse_lay
 
 TITLES = {
     "carousel": ("Carousel", "Карусель (рамми)"),

@@ -29,7 +29,7 @@ from bot.ui.i18n import nt, t
 from engine.ai.rummy import largest_lay
 from engine.cards import card_str
 from engine.core import IllegalAction, State
-from engine.games._rummy import RummyState, lay_text, meld_kind, parse_lay, table_str
+from engine.rummy.base import RummyState, lay_text, meld_kind, parse_lay, table_str
 
 if TYPE_CHECKING:
     from bot.services.tables import Tables

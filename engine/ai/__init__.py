@@ -16,7 +16,7 @@ from engine.ai.random import RandomPlayer
 from engine.ai.rummy import rummy_action
 from engine.ai.search import MAX_BRANCH, ROOT_KEEP, ismcts, searched_phase, supports
 from engine.core import State
-from engine.games._rummy import RummyState
+from engine.rummy.base import RummyState
 
 Level = Literal["random", "easy", "normal", "strong"]
 LEVELS: tuple[Level, ...] = ("random", "easy", "normal", "strong")

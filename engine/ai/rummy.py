@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from engine.cards import card_str
 from engine.core import IllegalAction
-from engine.games._rummy import RummyState, is_lay, parse_lay
-from engine.games._rummy_sample import best_subset
+from engine.rummy.base import RummyState, is_lay, parse_lay
+from engine.rummy.sample import best_subset
 
 VERB_ORDER = ("knock", "end", "draw", "pass", "abandon")  # a knock ends the deal while the hand is low
 

@@ -5,5 +5,6 @@ from games.declaration import Declaration
 DECLARATION = Declaration(
     id="vatican",
     players=(2, 5),
-    chat_table=False,  # the rummies: the engine plays them, the chat not yet (issue 16)
+    score_sheet="sheet",  # the rummies (issue 16): bot/rummy draws the table and the penalty sheet
+    table_picture=True,
 )
