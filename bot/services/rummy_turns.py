@@ -32,7 +32,12 @@ from engine.core import IllegalAction, State
 from engine.rummy.base import RummyState, lay_text, meld_kind, parse_lay, table_str
 
 if TYPE_CHECKING:
-    from bot.services.tables import Tables
+    import asyncio
+
+    from bot.services.clocks import ClockService
+    from bot.services.outbox import Outbox
+    from bot.services.pictures import Pictures
+    from bot.store.sqlite import Store
 
 
 def rummy_forced(game: str, state: State) -> bool:
@@ -51,7 +56,20 @@ def _not_available(lang: str) -> Answer:
 class RummyTurns:
     """Mixed into ``Tables`` (it uses the store, the outbox, the locks, ``_turn`` and ``_apply``)."""
 
-    async def rummy(self: Tables, table_id: int, version: int, op: str, arg: int, actor: Actor, lang: str,
+    if TYPE_CHECKING:  # what Tables provides
+        store: Store
+        outbox: Outbox
+        pictures: Pictures | None
+        clocks: ClockService | None
+
+        def lock(self, table_id: int) -> asyncio.Lock: ...
+        def _schedule_ai(self, table_id: int) -> None: ...
+        async def _turn(self, tx: Tx, table_id: int, version: int, actor: Actor,
+                        lang: str) -> tuple[TableRow, list[SeatRow], State, int] | Answer: ...
+        async def _apply(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State, seat: int,
+                         action: str) -> list[dict[str, Any]]: ...
+
+    async def rummy(self, table_id: int, version: int, op: str, arg: int, actor: Actor, lang: str,
                     update_id: int | None = None) -> Answer:
         """One press on a rummy hand, proposal or joker question."""
         if op not in OPS:
@@ -74,7 +92,7 @@ class RummyTurns:
             self._schedule_ai(table_id)
         return answer
 
-    async def _rummy_op(self: Tables, tx: Tx, row: TableRow, seats: list[SeatRow], state: RummyState, seat: int,
+    async def _rummy_op(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: RummyState, seat: int,
                         sel: Selection, op: str, arg: int, lang: str) -> tuple[Answer, bool]:
         hand = state.hands[seat]
         names = [s.name for s in seats]
@@ -142,11 +160,11 @@ class RummyTurns:
         await self._apply(tx, row, seats, state, seat, VERBS[arg])
         return Answer(words.action_label(row.game, VERBS[arg], lang)), True
 
-    async def _rummy_save(self: Tables, tx: Tx, row: TableRow, seat: int, sel: Selection) -> None:
+    async def _rummy_save(self, tx: Tx, row: TableRow, seat: int, sel: Selection) -> None:
         selection.save(row, seat, sel)
         await tx.save_table(row, touch=False)  # a selection is not a move: the turn's clock runs on
 
-    async def _rummy_lay(self: Tables, tx: Tx, row: TableRow, seats: list[SeatRow], state: RummyState, seat: int,
+    async def _rummy_lay(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: RummyState, seat: int,
                          sel: Selection, lang: str) -> Answer:
         """Ask the solver for the table with the chosen cards; show it, or say in one line why not."""
         if not state.may_lay():
@@ -170,7 +188,7 @@ class RummyTurns:
         await self._rummy_proposal(tx, row, seats, state, seat, sel, new=True)
         return Answer(t(lang, "Here is the table with your cards."))
 
-    async def _rummy_joker(self: Tables, tx: Tx, row: TableRow, seats: list[SeatRow], state: RummyState, seat: int,
+    async def _rummy_joker(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: RummyState, seat: int,
                            sel: Selection, choice: int, lang: str) -> Answer:
         prop = sel.proposal
         if prop is None or not prop.asks or not 0 <= choice < len(prop.asks[0]) - 2:
@@ -189,7 +207,7 @@ class RummyTurns:
         await self._rummy_proposal(tx, row, seats, state, seat, sel, new=False)
         return Answer()
 
-    async def _rummy_proposal(self: Tables, tx: Tx, row: TableRow, seats: list[SeatRow], state: RummyState, seat: int,
+    async def _rummy_proposal(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: RummyState, seat: int,
                               sel: Selection, new: bool) -> None:
         """The proposal in the DM: a picture of the new table (a text without pictures), with Confirm
         and Back, or first the joker question."""
@@ -227,7 +245,7 @@ class RummyTurns:
         else:
             await out.edit_text(tx, user_id, slot, text, markup, priority=out.REPLY)
 
-    async def _rummy_hand(self: Tables, tx: Tx, row: TableRow, seat: SeatRow, state: State, names: list[str],
+    async def _rummy_hand(self, tx: Tx, row: TableRow, seat: SeatRow, state: State, names: list[str],
                           live: bool, new: bool = False) -> None:
         """A rummy player's DM hand: the table in short, the hand as toggle buttons and the verbs."""
         assert seat.user_id is not None and isinstance(state, RummyState)

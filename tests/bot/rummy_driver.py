@@ -34,7 +34,12 @@ def live_rummy(users: list[FakeUser]) -> tuple[FakeUser, StoredMessage] | None:
 
 
 async def press(fake: FakeTelegram, user: FakeUser, message: StoredMessage, button: dict[str, Any]) -> Any:
-    record = await user.press(message, lambda b, d=button["callback_data"]: b.get("callback_data") == d)
+    data = button["callback_data"]
+
+    def same(b: dict[str, Any]) -> bool:
+        return bool(b.get("callback_data") == data)
+
+    record = await user.press(message, same)
     await fake.wait_until(lambda: record.answered, timeout=20, what="the callback answer")
     return record
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.rummy.callbacks import Rum
 from engine.core import State, get_game
+from engine.rummy.base import RummyState
 from tests.bot.harness import running_bot, settle
 from tests.bot.helpers import answered, db_rows
 from tests.bot.rummy_driver import rum_buttons
@@ -60,9 +61,11 @@ def _version(db: Any, table_id: int) -> int:
     return db_rows(db, "SELECT version FROM tables WHERE id = ?", table_id)[0][0]
 
 
-async def _state(app: Any, table_id: int) -> State:
+async def _state(app: Any, table_id: int) -> RummyState:
     async with app.store.read() as tx:
-        return State.from_json((await tx.table(table_id)).state)
+        state = State.from_json((await tx.table(table_id)).state)
+    assert isinstance(state, RummyState)
+    return state
 
 
 async def test_forged_and_stale_presses_change_nothing(tmp_path):
