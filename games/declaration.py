@@ -8,8 +8,9 @@ them from the declarations).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 SheetKind = Literal["grid", "sheet", "none"]
 
@@ -47,9 +48,13 @@ class Declaration:
     ``forced_moves_play``: a seat with exactly one legal move plays it without a button, and the round
     lines go to the group's log (games where most moves are forced); ``forced_option`` names an option
     whose value ``forced_off`` turns that off (Pyanitsa's ``flip=button``).
+    ``teams``: fixed partnerships (rated together by the league). ``deal_side``: the field of each deal
+    in ``State.sheet()`` naming the seat (an int) or seats (a list) that played that deal against the
+    rest (Calabrasella's ``soloist``, Variety's ``attackers``): partnerships that change every deal.
     """
 
     id: str
+    title: str  # the game's one name (an English msgid; Russian in games/<id>/locale/ru.po)
     players: tuple[int, int]
     trick_game: bool = False
     score_sheet: SheetKind = "none"
@@ -59,7 +64,25 @@ class Declaration:
     forced_option: str = ""
     forced_off: str = ""
     teams: Teams | None = None
+    deal_side: str = ""
     options: tuple[Option, ...] = field(default=())
+
+    def teams_of(self, options: Mapping[str, Any], n: int) -> list[list[int]]:
+        """The seats rated together: the declared partnerships when they apply, else each seat alone."""
+        teams = self.teams
+        if teams is not None and n == teams.players and (not teams.option or options.get(teams.option)):
+            return [list(team) for team in teams.seats]
+        return [[s] for s in range(n)]
+
+    def deal_teams(self, sheet: Mapping[str, Any], n: int) -> list[list[list[int]]]:
+        """Per finished deal, the side named by ``deal_side`` against the other seats (none without one)."""
+        out: list[list[list[int]]] = []
+        for deal in sheet.get("deals") or [] if self.deal_side else []:
+            side = deal.get(self.deal_side)
+            seats = sorted(side) if isinstance(side, list) else [side] if isinstance(side, int) else []
+            if seats:
+                out.append([seats, [s for s in range(n) if s not in seats]])
+        return out
 
     def option(self, key: str) -> Option:
         for option in self.options:

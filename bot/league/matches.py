@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import games
 from bot.league import clock
 from bot.league import store as db
 from bot.league.ledger import ALL_GAMES, Match, Seat, Standing, apply
@@ -42,22 +43,13 @@ def is_ai(player: int) -> bool:
 
 
 def teams_of(game: str, options: dict[str, Any], n: int) -> list[list[int]]:
-    """The seats rated together (see the module docstring)."""
-    if game == "karusele" and options.get("teams") and n == 4:
-        return [[0, 2], [1, 3]]
-    return [[s] for s in range(n)]
+    """The seats rated together (see the module docstring): the game's declared partnerships."""
+    return games.declaration(game).teams_of(options, n)
 
 
 def deal_teams(game: str, sheet: dict[str, Any], n: int) -> list[list[list[int]]]:
     """Per deal, the partnerships of games whose partners change every deal (kept with the match, not rated)."""
-    out: list[list[list[int]]] = []
-    for deal in sheet.get("deals") or []:
-        if game == "variety" and deal.get("attackers"):
-            attackers = sorted(deal["attackers"])
-            out.append([attackers, [s for s in range(n) if s not in attackers]])
-        elif game == "calabrasella" and deal.get("soloist") is not None:
-            out.append([[deal["soloist"]], [s for s in range(n) if s != deal["soloist"]]])
-    return out
+    return games.declaration(game).deal_teams(sheet, n)
 
 
 def places(totals: list[int]) -> list[int]:

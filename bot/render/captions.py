@@ -11,7 +11,7 @@ import html
 from typing import Any
 
 from bot.render.grid import quarter_note
-from bot.render.sheet import cell_mark, row_label
+from bot.render.sheet import SheetStyle
 from bot.render.standings import places
 from bot.render.words import cards_count, game_name, num, words
 from bot.ui.names import plain_name
@@ -141,11 +141,12 @@ def caption_standings(names: list[str], totals: list[int], lang: str = "en", tit
     return _cap(lines)
 
 
-def caption_sheet(game: str, sheet: dict[str, Any], names: list[str], totals: list[int], lang: str = "en") -> str:
+def caption_sheet(style: SheetStyle, sheet: dict[str, Any], names: list[str], totals: list[int],
+                  lang: str = "en") -> str:
     """The score sheet of a non-Carnival trick game: the latest deals that fit, then the totals."""
     w = words(lang)
     deals = [d for d in sheet.get("deals", []) if isinstance(d.get("points"), list)]
-    head = f"<b>{html.escape(game_name(game, lang))} · {w['score_grid']}</b>"
+    head = f"<b>{html.escape(style.sheet_title(lang))} · {w['score_grid']}</b>"
     if deals:
         head += f" · {w['after_deal']} {len(deals)}"
     total = f"<b>{w['total']}</b>: " + ", ".join(f"{_name(names, s, 24)} {num(t)}" for s, t in enumerate(totals))
@@ -153,13 +154,13 @@ def caption_sheet(game: str, sheet: dict[str, Any], names: list[str], totals: li
     budget = LIMIT - len(head) - len(total) - 2
     for deal in reversed(deals):  # the latest deals matter most: keep those that fit
         if deal.get("annulled"):
-            line = f"{html.escape(row_label(game, deal, lang))}: {w['annulled']}"
+            line = f"{html.escape(style.sheet_row_label(deal, lang))}: {w['annulled']}"
         else:
             parts = []
             for seat, pts in enumerate(deal["points"]):
-                mark = cell_mark(game, deal, seat)
+                mark = style.sheet_mark(deal, seat)
                 parts.append(f"{_name(names, seat, 16)} {num(pts)}" + (f" ({mark})" if mark else ""))
-            line = f"{html.escape(row_label(game, deal, lang))}: " + ", ".join(parts)
+            line = f"{html.escape(style.sheet_row_label(deal, lang))}: " + ", ".join(parts)
         if len(line) + 1 > budget:
             break
         rows.insert(0, line)

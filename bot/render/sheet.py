@@ -2,19 +2,19 @@
 
 One column per player, one row per finished deal, the running totals at the bottom with the
 leader highlighted. Each cell holds the deal's points and, on its left, a small mark where the
-game's sheet has one: "bid/took" in Oh Hell, "★" for the Klaberjass maker, the Calabrasella
-soloist and the Variety attackers. The row label carries the deal's own facts (hand size,
-contract, trump). The paper look, fonts and text fitting are the Carnival grid's (``grid.py``).
+game's sheet has one ("bid/took" in Oh Hell, "★" for the Klaberjass maker...). The row label carries
+the deal's own facts (hand size, contract, trump). What goes in the marks, labels and legend is the
+game's (``SheetStyle``, implemented by its presentation). The paper look, fonts and text fitting are
+the Carnival grid's (``grid.py``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from PIL import Image, ImageDraw
 
 from bot.render.grid import (
-    GREEN,
     GREY,
     HEAD,
     INK,
@@ -31,61 +31,29 @@ from bot.render.grid import (
 )
 from bot.render.layout import Drawn, Layout
 from bot.render.text import Box, draw_fitted
-from bot.render.words import game_name, num, words
-from engine.cards import SUIT_SYMBOLS
+from bot.render.words import num, words
 
 LEFT_W = 96
 LEGEND_H = 26
-STAR = "★"
 
 
-def row_label(game: str, deal: dict[str, Any], lang: str) -> str:
-    """The left label of a deal's row: its number and the facts of that deal."""
-    label = str(deal.get("deal_no", ""))
-    if deal.get("annulled"):
-        return f"{label} ✕"
-    suit = SUIT_SYMBOLS.get(deal.get("trump") or "", "")
-    if game == "oh_hell":
-        label += f" · {deal.get('hand_size', '')}" + (f" {suit}" if suit else "")
-    elif game == "variety" and deal.get("contract_name"):
-        label += f" · {deal['contract_name']}" + (f" {suit}" if suit else "")
-    elif suit:
-        label += f" · {suit}"
-    return label
+class SheetStyle(Protocol):
+    """A game's columns of the sheet (its ``Presentation`` implements this: ``bot/presentation.py``)."""
+
+    def sheet_title(self, lang: str) -> str: ...
+
+    def sheet_row_label(self, deal: dict[str, Any], lang: str) -> str: ...
+
+    def sheet_mark(self, deal: dict[str, Any], seat: int) -> str: ...
+
+    def sheet_colors(self, deal: dict[str, Any], seat: int) -> tuple[Any, Any, bool]: ...
+
+    def sheet_legend(self, lang: str) -> str | None: ...
 
 
-def cell_mark(game: str, deal: dict[str, Any], seat: int) -> str:
-    """The small mark of a seat in a deal ("" when none)."""
-    if deal.get("annulled"):
-        return ""
-    if game == "oh_hell":
-        return f"{deal['bids'][seat]}/{deal['tricks'][seat]}"
-    if game == "klaberjass" and deal.get("maker") == seat:
-        return STAR
-    if game == "calabrasella" and deal.get("soloist") == seat:
-        return STAR
-    if game == "variety" and seat in (deal.get("attackers") or []):
-        return STAR
-    return ""
-
-
-def _colors(game: str, deal: dict[str, Any], seat: int) -> tuple[Any, Any, bool]:
-    """(mark colour, points colour, points bold) for a seat's cell."""
-    pts = deal["points"][seat]
-    base = RED if pts < 0 else INK
-    if game == "oh_hell" and not deal.get("annulled"):
-        made = deal["bids"][seat] == deal["tricks"][seat]
-        return GREY, GREEN if made else base, made
-    if game == "klaberjass" and deal.get("maker") == seat:
-        return (RED if deal.get("result") == "bete" else GREEN), base, False
-    if game == "variety" and seat in (deal.get("attackers") or []):
-        return (GREEN if deal.get("attackers_won") else RED), base, False
-    return STRONG, base, False
-
-
-def layout_sheet(game: str, sheet: dict[str, Any], names: list[str], totals: list[int],
+def layout_sheet(style: SheetStyle, sheet: dict[str, Any], names: list[str], totals: list[int],
                  lang: str = "en") -> Layout:
-    """Draw the score sheet of ``game`` (its ``State.sheet()``) with the running ``totals``."""
+    """Draw a game's score sheet (its ``State.sheet()``, columns as ``style`` says) with the running ``totals``."""
     deals = [d for d in sheet.get("deals", []) if isinstance(d.get("points"), list)]
     n = max([len(names), len(totals), 2] + [len(d["points"]) for d in deals])
     names = [names[i] if i < len(names) else f"P{i + 1}" for i in range(n)]
@@ -111,7 +79,7 @@ def layout_sheet(game: str, sheet: dict[str, Any], names: list[str], totals: lis
         x0 = PAD + LEFT_W + seat * col_w
         return x0, x0 + mark_w, x0 + col_w
 
-    title = f"{game_name(game, lang)} · {w['score_grid']}"
+    title = f"{style.sheet_title(lang)} · {w['score_grid']}"
     if deals:
         title += f" · {w['after_deal']} {len(deals)}"
     text("title", (PAD, 0, width - PAD, TITLE_H), title, 22, INK, bold=True, align="left", min_size=16)
@@ -131,11 +99,11 @@ def layout_sheet(game: str, sheet: dict[str, Any], names: list[str], totals: lis
     for i, deal in enumerate(deals):
         if i % 2:
             draw.rectangle((PAD, y, width - PAD, y + row_h), fill=(245, 242, 230))
-        text("deal", (PAD, y, PAD + LEFT_W, y + row_h), row_label(game, deal, lang), size - 1, INK, min_size=10)
+        text("deal", (PAD, y, PAD + LEFT_W, y + row_h), style.sheet_row_label(deal, lang), size - 1, INK, min_size=10)
         for seat in range(min(n, len(deal["points"]))):
             x0, xm, x1 = col(seat)
-            mark = cell_mark(game, deal, seat)
-            mark_color, pts_color, bold = _colors(game, deal, seat)
+            mark = style.sheet_mark(deal, seat)
+            mark_color, pts_color, bold = style.sheet_colors(deal, seat)
             if mark:
                 text("mark", (x0, y, xm, y + row_h), mark, size - 2, mark_color, seat=seat, min_size=9)
             text("points", (xm, y, x1, y + row_h), num(deal["points"][seat]), size, pts_color, seat=seat,
@@ -163,12 +131,13 @@ def layout_sheet(game: str, sheet: dict[str, Any], names: list[str], totals: lis
             draw.line((xm, body, xm, body + len(deals) * row_h), fill=LINE)
         draw.line((x1, top, x1, y), fill=STRONG, width=2)
     draw.rectangle((PAD, top, width - PAD, y), outline=STRONG, width=2)
-    legend = w.get(f"legend_{game}")
+    legend = style.sheet_legend(lang)
     if legend:
         text("legend", (PAD, y, width - PAD, y + LEGEND_H), legend, 13, GREY, align="left", min_size=10)
     return layout
 
 
-def render_sheet(game: str, sheet: dict[str, Any], names: list[str], totals: list[int], lang: str = "en") -> bytes:
+def render_sheet(style: SheetStyle, sheet: dict[str, Any], names: list[str], totals: list[int],
+                 lang: str = "en") -> bytes:
     """PNG of the score sheet (see ``layout_sheet``)."""
-    return layout_sheet(game, sheet, names, totals, lang).png()
+    return layout_sheet(style, sheet, names, totals, lang).png()

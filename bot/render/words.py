@@ -46,10 +46,6 @@ WORDS: dict[str, dict[str, str]] = {
         "after_deal": "after deal",
         "hand": "in hand",
         "waiting": "waiting for the first card",
-        "legend_oh_hell": "bid/took, then points; green: bid made",
-        "legend_klaberjass": "★ maker (red: went bête)",
-        "legend_calabrasella": "★ soloist",
-        "legend_variety": "row: deal, contract, trump; ★ attackers",
         "annulled": "annulled",
     },
     "ru": {
@@ -95,21 +91,9 @@ WORDS: dict[str, dict[str, str]] = {
         "after_deal": "после сдачи",
         "hand": "на руках",
         "waiting": "ждём первую карту",
-        "legend_oh_hell": "заказ/взял, затем очки; зелёным: заказ выполнен",
-        "legend_klaberjass": "★ играющий (красным: не выполнил)",
-        "legend_calabrasella": "★ солист",
-        "legend_variety": "строка: сдача, контракт, козырь; ★ атакующие",
         "annulled": "аннулирована",
     },
 }
-
-GAME_NAMES: dict[str, dict[str, str]] = {
-    "en": {"carnival": "Carnival", "oh_hell": "Oh Hell", "klaberjass": "Klaberjass",
-           "calabrasella": "Calabrasella", "variety": "Variety"},
-    "ru": {"carnival": "Карнавал", "oh_hell": "Черт побери", "klaberjass": "Клаберас",
-           "calabrasella": "Калабраселла", "variety": "Варьете"},
-}
-
 
 def words(lang: str) -> dict[str, str]:
     """The word table for ``lang`` (English for unknown languages)."""
@@ -117,10 +101,12 @@ def words(lang: str) -> dict[str, str]:
 
 
 def game_name(game: str | None, lang: str) -> str:
-    table = GAME_NAMES.get(lang, GAME_NAMES["en"])
+    """The game's one name (its declaration's title, as everywhere in the bot)."""
     if not game:
         return words(lang)["game"]
-    return table.get(game, game.replace("_", " ").title())
+    from bot.ui.words import title
+
+    return title(game, lang)
 
 
 def num(value: int) -> str:

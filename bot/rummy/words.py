@@ -15,15 +15,6 @@ from engine import melds
 from engine.cards import pretty, pretty_text
 from engine.rummy.base import is_lay, parse_lay
 
-TITLES = {
-    "carousel": ("Carousel", "Карусель (рамми)"),
-    "machiavelli": ("Machiavelli", "Макиавелли"),
-    "tahiti": ("Tahiti", "Таити"),
-    "guadalupe": ("Guadalupe", "Гваделупе"),
-    "vatican": ("Vatican", "Ватикан"),
-    "shanghai": ("Shanghai", "Шанхай"),
-    "manipulation": ("Manipulation", "Манипуляция"),
-}
 TABLE_TEXT_LIMIT = 2600  # the melds part of a text table (the message also holds names and lines)
 
 

@@ -9,10 +9,10 @@ from bot.services import outbox as out
 from bot.services.types import Actor, Answer
 from bot.store.sqlite import SeatRow, TableRow, Tx
 from bot.ui import words
-from bot.ui.games import karusele as ui
 from bot.ui.i18n import t
 from engine.cards import parse_card
 from engine.core import IllegalAction, State
+from games.karusele import present as ui
 from games.karusele.moves import capture_parts, capture_words
 
 
@@ -31,7 +31,7 @@ class CaptureBuilder:
                 if isinstance(checked, Answer):
                     return checked
                 row, seats, state, seat = checked
-                if row.game != "karusele":
+                if not words.present(row.game).capture_builder:
                     return Answer(t(lang, "That move is not available."), alert=True)
                 try:
                     code = parse_card(card)

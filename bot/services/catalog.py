@@ -1,21 +1,19 @@
-"""Which of the engine's games the bot can seat: those whose declaration says ``chat_table``
-(``games/<id>/__init__.py``). Since issue 16 that is every game (the rummies: bot/rummy/ and
-bot/services/rummy_turns.py); a game the chat cannot show yet is held back by its declaration.
+"""Which of the engine's games the bot can seat today.
+
+The manipulation rummies are complete in the engine (issue 15) but have no table in the chat yet: their
+DM hand (toggle your cards, the solver lays them out) and meld picture come with issue 16. Until then
+``/new`` refuses them with a clear line and ``/games`` does not offer them; ``/rules`` still explains them.
 """
 
 from __future__ import annotations
 
+import games
 from engine.core import Game, GameError, all_games, get_game
-from games import declaration
-
-
-def _seated(game: Game) -> bool:
-    return declaration(game.id).chat_table
 
 
 def table_games() -> list[Game]:
-    """The games a chat can open a table for."""
-    return [g for g in all_games() if _seated(g)]
+    """The games a chat can open a table for (their declarations say ``chat_table``)."""
+    return [g for g in all_games() if games.declaration(g.id).chat_table]
 
 
 class NoTableYet(GameError):
@@ -25,6 +23,6 @@ class NoTableYet(GameError):
 def table_game(game_id: str) -> Game:
     """The game ``game_id`` if the bot can seat it; GameError otherwise (unknown, or no table yet)."""
     game = get_game(game_id)
-    if not _seated(game):
+    if not games.declaration(game_id).chat_table:
         raise NoTableYet(f"{game_id}: no table in the chat yet")
     return game

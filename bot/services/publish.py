@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import games
 from bot.rummy import is_rummy
 from bot.rummy.marks import mark_view
 from bot.services import outbox as out
@@ -32,7 +33,6 @@ from engine.core import State
 RECENT = 4  # event lines the table message's caption keeps
 CAPTION_LIMIT = 1024
 RESULTS = frozenset({"deal_end", "quarter_end", "game_over"})  # events whose lines are pinned
-LOG_GAMES = frozenset({"pyanitsa", "svinya"})  # games of forced moves: a line per round in the group's log
 TEXT_LIMIT = 4096
 
 
@@ -71,7 +71,7 @@ class Publisher:
             line = words.event_line(row.game, event, names, chat_lang)
             if line:
                 (results if event.get("type") in RESULTS else lines).append(line)
-        if row.game in LOG_GAMES:
+        if games.declaration(row.game).forced_moves_play:  # games of forced moves: a line per round
             # Every round's line is news, and rounds that play themselves come faster than a table
             # edit may go out: the lines go to the group's log, where a burst merges into one message.
             for line in lines + results:
@@ -116,8 +116,8 @@ class Publisher:
                              lang: str, lines: list[str], results: list[str]) -> bool:
         """The one group message of this deal (or chapter), edited as cards fall; True when it is new."""
         deal = view.get("deal_no", 0)
-        chapter = words.hook(row.game, "table_chapter")  # games without deals: when to post a fresh table
-        key = f"{deal}:{chapter(view)}" if chapter is not None else f"{deal}"
+        chapter = words.present(row.game).table_chapter(view)  # games without deals: when to post a fresh table
+        key = f"{deal}:{chapter}" if chapter is not None else f"{deal}"
         old = row.ui.get("table_key")
         fresh = key != old
         # A new deal's message starts with the result of the deal before (pinned: it stays for the whole

@@ -12,6 +12,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
+import games
 from bot.league.matches import record_finished
 from bot.services import events as game_log
 from bot.services import outbox as out
@@ -41,7 +42,6 @@ __all__ = ["Actor", "Answer", "Tables", "Where", "rules_text"]
 
 log = logging.getLogger(__name__)
 
-AUTO_FORCED = frozenset({"pyanitsa", "svinya"})  # games whose forced moves play themselves
 PAUSE_AFTER = frozenset({"trick", "round", "deal_end", "war"})
 AI_RETRY_MAX = 30.0  # seconds between retries of a failed AI move, at most
 
@@ -232,7 +232,10 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, 
             return True
         if state is not None and rummy_forced(row.game, state):  # issue 16
             return True
-        return row.game in AUTO_FORCED and len(legal) == 1 and row.options.get("flip") != "button"
+        declared = games.declaration(row.game)
+        if not declared.forced_moves_play or len(legal) != 1:
+            return False
+        return not declared.forced_option or row.options.get(declared.forced_option) != declared.forced_off
 
     async def _ai_loop(self, table_id: int) -> None:
         """Play for AI seats (and forced moves) until a human has a choice; each move its own transaction.

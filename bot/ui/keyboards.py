@@ -13,7 +13,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.ui.callbacks import Lang, Lobby, Menu, Move, Pick
 from bot.ui.clock_keyboards import clock_button
 from bot.ui.i18n import t
-from bot.ui.words import action_label, group_label, hook
+from bot.ui.words import action_label, group_label, present
 from engine.cards import pretty_text
 
 MULTI_SELECT_OVER = 40  # a verb with more choices than this is chosen card by card
@@ -21,8 +21,8 @@ MULTI_SELECT_OVER = 40  # a verb with more choices than this is chosen card by c
 
 def multi_select_verbs(legal: Sequence[str], game: str = "") -> dict[str, list[int]]:
     """Verbs that take a set of cards and have too many combinations for one button each
-    (a game module's ``PICK_VERBS`` limits which verbs may be chosen card by card)."""
-    allowed = hook(game, "PICK_VERBS") if game else None
+    (a game's ``Presentation.pick_verbs`` limits which verbs may be chosen card by card)."""
+    allowed = present(game).pick_verbs if game else None
     by_verb: dict[str, list[int]] = {}
     for i, action in enumerate(legal):
         by_verb.setdefault(action.split()[0], []).append(i)
@@ -58,10 +58,10 @@ def selected_action(legal: Sequence[str], verb: str, mask: int) -> int | None:
 
 def group_actions(legal: Sequence[str], game: str = "") -> list[list[int]]:
     """Indices of ``legal`` grouped by their first two words, in first-seen order (multi-select
-    verbs are left out: they get one button that opens the card-by-card choice). A game module's
-    ``group_key(action)`` may group differently (Karusele: by the hand card)."""
+    verbs are left out: they get one button that opens the card-by-card choice). A game's
+    ``Presentation.group_key`` may group differently (Karusele: by the hand card)."""
     multi = multi_select_verbs(legal, game)
-    custom = hook(game, "group_key") if game else None
+    custom = present(game).group_key if game else None
     groups: dict[str, list[int]] = {}
     for i, action in enumerate(legal):
         words = action.split()
@@ -107,9 +107,8 @@ def play_keyboard(game: str, table_id: int, version: int, legal: Sequence[str], 
         buttons.append(InlineKeyboardButton(text=action_label(game, legal[i], lang),
                                             callback_data=Move(t=table_id, v=version, i=i).pack()))
     rows = _rows(buttons)
-    extra = hook(game, "menu_buttons")  # a game's own rows under a second step (Karusele: the capture builder)
-    if extra is not None:
-        rows += extra(table_id, version, [legal[i] for i in groups[group]], lang)
+    # a game's own rows under a second step (Karusele: the capture builder)
+    rows += present(game).menu_buttons(table_id, version, [legal[i] for i in groups[group]], lang)
     rows.append([InlineKeyboardButton(text="« " + t(lang, "Back"),
                                       callback_data=Menu(t=table_id, v=version, g=-1).pack())])
     return InlineKeyboardMarkup(inline_keyboard=rows)

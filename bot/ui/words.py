@@ -1,40 +1,23 @@
 """Texts for people: game titles, button labels, log lines for events, the table and hand texts.
 
 Everything that shows a user's name escapes it here (``name()``), so a name like ``<b>&Co``
-never breaks a message. Games outside the trick family may add a module
-``bot/ui/games/<id>.py`` with ``action_label``, ``event_line`` or ``table_lines``; this module
-falls back to the common trick-game words.
+never breaks a message. Per-game words come from the game's presentation (``games/<id>/present.py``,
+see ``bot/presentation.py``); the ``trick_*`` functions here are the trick games' words it defaults to.
 """
 
 from __future__ import annotations
 
 import html
-import importlib
 from collections.abc import Sequence
-from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bot.ui.i18n import nt, t
+import games
+from bot.ui.i18n import GameWords, nt, t
 from bot.ui.names import plain_name
 from engine.cards import SUIT_SYMBOLS, pretty_text
 
-TITLES = {
-    "carnival": ("Carnival", "Карнавал"),
-    "oh_hell": ("Oh Hell", "Черт побери"),
-    "klaberjass": ("Klaberjass", "Клаберас"),
-    "calabrasella": ("Calabrasella", "Калабраселла"),
-    "variety": ("Variety", "Варьете"),
-    "karusele": ("Karusele", "Карусель"),
-    "svinya": ("Svinya", "Свинья"),
-    "pyanitsa": ("Pyanitsa", "Пьяница"),
-    "carousel": ("Carousel", "Карусель (рамми)"),  # the rummies (issue 16); not Karusele, the fishing game
-    "machiavelli": ("Machiavelli", "Макиавелли"),
-    "tahiti": ("Tahiti", "Таити"),
-    "guadalupe": ("Guadalupe", "Гваделупе"),
-    "vatican": ("Vatican", "Ватикан"),
-    "shanghai": ("Shanghai", "Шанхай"),
-    "manipulation": ("Manipulation", "Манипуляция"),
-}
+if TYPE_CHECKING:
+    from bot.presentation import Presentation
 
 VERBS = {
     "pass": "Pass", "take": "Take", "schmeiss": "Schmeiss", "accept": "Accept", "refuse": "Refuse",
@@ -46,9 +29,19 @@ VERBS = {
 PLACEMENT = {"over": "⬆", "under": "⬇", "high": "⬆", "low": "⬇"}
 
 
+def present(game: str) -> Presentation:
+    """The game's presentation (imported here, not at the top: presentations import this module)."""
+    from bot.presentation import presentation
+
+    return presentation(game)
+
+
 def title(game: str, lang: str) -> str:
-    en, ru = TITLES.get(game, (game, game))
-    return ru if lang == "ru" else en
+    """The game's one name in ``lang`` (its declaration's title, translated in the game's catalog). An id
+    no longer registered (an old league record) shows as itself."""
+    if game not in games.REGISTERED:
+        return game
+    return GameWords(game).t(lang, games.declaration(game).title)
 
 
 def name(raw: str) -> str:
@@ -61,43 +54,39 @@ def suit(letter: str | None) -> str:
     return SUIT_SYMBOLS.get(letter or "", "—")
 
 
+def suit_symbol(letter: str | None) -> str:
+    """The suit's symbol, "" for none (no trump)."""
+    return SUIT_SYMBOLS.get(letter or "", "")
+
+
 def cards(texts: Sequence[str]) -> str:
     return pretty_text(" ".join(texts))
 
 
-def _game_module(game: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(f"bot.ui.games.{game}")
-    except ModuleNotFoundError:
-        return None
-
-
-def hook(game: str, attr: str) -> Any:
-    """An optional per-game hook from ``bot/ui/games/<game>.py`` (None when the game has none)."""
-    module = _game_module(game)
-    return getattr(module, attr, None) if module is not None else None
-
-
-def _engine_describe(game: str):  # noqa: ANN202 - optional hook of an engine module
-    try:
-        module = importlib.import_module(f"games.{game}.rules")
-    except ModuleNotFoundError:
-        return None
-    return getattr(module, "describe", None)
-
-
 def action_label(game: str, action: str, lang: str) -> str:
     """The text of a button for ``action``."""
-    module = _game_module(game)
-    if module is not None and hasattr(module, "action_label"):
-        label = module.action_label(action, lang)
-        if label:
-            return label
-    describe = _engine_describe(game)
-    if describe is not None:
-        return describe(action, lang)
-    words = action.split()
-    verb, args = words[0], words[1:]
+    return present(game).action_label(action, lang)
+
+
+def group_label(game: str, first_action: str, lang: str) -> str:
+    """The button that opens a second step (``play JK`` → 🃏)."""
+    return present(game).group_label(first_action, lang)
+
+
+def event_line(game: str, event: dict[str, Any], names: Sequence[str], lang: str) -> str | None:
+    """One log line for the group, or None for events the log does not show."""
+    return present(game).event_line(event, names, lang)
+
+
+def table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> list[str]:
+    """What the group (or a player) needs to know about the table now."""
+    return present(view["game"]).table_lines(view, names, lang)
+
+
+def trick_action_label(action: str, lang: str) -> str:
+    """A trick game's button: a bid's number, a card (and its placement), or a verb and its cards."""
+    parts = action.split()
+    verb, args = parts[0], parts[1:]
     if verb == "bid" and args:
         return args[0]
     if verb == "play" and args:
@@ -107,58 +96,27 @@ def action_label(game: str, action: str, lang: str) -> str:
             word = t(lang, args[1])
             label += f" {mark} {word}"
         return label
-    if verb == "carnival":
-        return "🎭 " + pretty_text(" ".join(args))
     if verb == "name" and args:
         return t(lang, "Trump") + " " + suit(args[0])
     head = t(lang, VERBS.get(verb, verb))
     return (head + " " + pretty_text(" ".join(args))).strip()
 
 
-def group_label(game: str, first_action: str, lang: str) -> str:
-    """The button that opens a second step (``play JK`` → 🃏)."""
-    custom = hook(game, "group_label")
-    if custom is not None:
-        return custom(first_action, lang)
-    words = first_action.split()
-    if words[0] == "play":
-        return pretty_text(words[1])
-    return action_label(game, " ".join(words[:2]), lang)
-
-
 def seat_names(names: Sequence[str], seat: int | None) -> str:
     return name(names[seat]) if seat is not None and 0 <= seat < len(names) else "—"
 
 
-def event_line(game: str, event: dict[str, Any], names: Sequence[str], lang: str) -> str | None:
-    """One log line for the group, or None for events the log does not show."""
-    module = _game_module(game)
-    if module is not None and hasattr(module, "event_line"):
-        line = module.event_line(event, names, lang)
-        if line is not None:
-            return line or None
+def trick_event_line(event: dict[str, Any], names: Sequence[str], lang: str) -> str | None:
+    """A trick game's log line: bids, tricks taken, the points of a deal."""
     kind = event.get("type")
     who = seat_names(names, event.get("seat"))
     if kind == "bid":
         return t(lang, "{who} bids {bid}", who=who, bid=event.get("bid"))
     if kind == "trick":
-        winner = seat_names(names, event.get("winner"))
-        if event.get("count", 1) == 2:
-            return t(lang, "🎭 {who} takes the Carnival (2 tricks)", who=winner)
-        return t(lang, "{who} takes the trick", who=winner)
+        return t(lang, "{who} takes the trick", who=seat_names(names, event.get("winner")))
     if kind == "deal_end" and "points" in event:
         parts = [f"{name(n)} {p:+d}" for n, p in zip(names, event["points"], strict=False)]
         return t(lang, "Deal over: {points}", points=", ".join(parts))
-    if kind == "quarter_end":
-        final = event.get("final") or event.get("result", {}).get("final")
-        if final:
-            parts = [f"{name(n)} {p:+d}" for n, p in zip(names, final, strict=False)]
-            return t(lang, "Quarter {q} over: {points}", q=event.get("quarter", "?"), points=", ".join(parts))
-    if kind == "bids_done" or kind == "bidding_over":
-        state = event.get("table") or event.get("status")
-        if state in ("over", "under", "even"):
-            return t(lang, "Bids are {state}: {total} bid for {tricks} tricks",
-                     state=t(lang, state), total=event.get("total", "?"), tricks=event.get("tricks", "?"))
     return None
 
 
@@ -179,11 +137,8 @@ def trick_text(trick: dict[str, Any] | None, names: Sequence[str], lang: str) ->
     return prefix + " · ".join(parts)
 
 
-def table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> list[str]:
-    """What the group (or a player) needs to know about the table now."""
-    module = _game_module(view["game"])
-    if module is not None and hasattr(module, "table_lines"):
-        return module.table_lines(view, names, lang)
+def trick_table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> list[str]:
+    """A trick game's table: deal, hand size and trump; each seat's bid and tricks; the cards in play."""
     lines: list[str] = []
     head = f"<b>{title(view['game'], lang)}</b>"
     if view.get("deal_no"):

@@ -4,6 +4,7 @@ from games.declaration import Declaration, Option
 
 DECLARATION = Declaration(
     id="carnival",
+    title="Carnival",
     players=(3, 6),
     trick_game=True, score_sheet="grid", table_picture=True,
     options=(

@@ -4,6 +4,7 @@ from games.declaration import Declaration, Option
 
 DECLARATION = Declaration(
     id="carousel",
+    title="Carousel",
     players=(2, 5),
     score_sheet="sheet",  # the rummies (issue 16): bot/rummy draws the table and the penalty sheet
     table_picture=True,

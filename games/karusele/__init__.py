@@ -4,6 +4,7 @@ from games.declaration import Declaration, Option, Teams
 
 DECLARATION = Declaration(
     id="karusele",
+    title="Karusele",
     players=(2, 4),
     table_picture=True, teams=Teams(players=4, seats=((0, 2), (1, 3)), option="teams"),
     options=(

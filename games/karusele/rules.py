@@ -47,8 +47,8 @@ View: ``phase``, ``hand`` (own), ``hand_counts``, ``dealer``, ``deal_no``, ``tab
 ``{"cards": [...], "value": v}``, builds add ``"build": true, "owner": seat, "since_turn": n``,
 n = the deal's move number when it was made or last raised), ``stock_count``, ``captured``
 (per seat: cards, spades, aces, specials, the side's points if the deal ended now),
-``last_capturer``, ``teams``, ``target``, ``point_per``, ``sheet``. ``describe(action, lang)``
-turns an action into text for people (en, ru).
+``last_capturer``, ``teams``, ``target``, ``point_per``, ``sheet``. The words for people (an action
+as text) are the bot's: ``games/karusele/present.py``.
 """
 
 from __future__ import annotations
@@ -70,7 +70,6 @@ from engine.cards import (
     make,
     parse_card,
     parse_cards,
-    pretty,
     rank_of,
     sort_key,
     suit_of,
@@ -82,7 +81,6 @@ from games.karusele.moves import (
     item_value,
     legal_sample,
     parse,
-    parse_group,
     read_build,
     read_take,
     value,
@@ -490,51 +488,6 @@ def table_item_view(item: dict[str, Any]) -> dict[str, Any]:
     if is_build(item):
         out.update(build=True, owner=item["owner"], since_turn=item["since"])
     return out
-
-
-# --- human text ----------------------------------------------------------------------------
-
-_WORDS = {
-    "en": {"takes": "takes", "and": "and", "sweep": "sweeps the table", "on": "on", "build": "build of",
-           "also": "also", "trail": "to the table", "court": "takes"},
-    "ru": {"takes": "берёт", "and": "и", "sweep": "сметает весь стол", "on": "на", "build": "сборка",
-           "also": "ещё", "trail": "на стол", "court": "берёт"},
-}
-
-
-def _pretty_group(text: str) -> str:
-    cards, build = parse_group(text)
-    inner = "+".join(pretty(parse_card(c)) for c in cards)
-    return f"({inner})" if build else inner
-
-
-def _join(parts: list[str], word: str) -> str:
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + f" {word} " + parts[-1]
-
-
-def describe(action: str, lang: str = "en") -> str:
-    """Human text of an action: ``6♠ takes A♥+5♣ and 6♦`` / ``6♠ берёт A♥+5♣ и 6♦``."""
-    w = _WORDS.get(lang, _WORDS["en"])
-    verb, card_text, _ = parse(action)
-    words = action.split()[2:]
-    card = pretty(parse_card(card_text))
-    if verb == "sweep":
-        return f"{card} {w['sweep']}"
-    if verb == "trail":
-        return f"{card} {w['trail']}"
-    if verb == "take":
-        return f"{card} {w['takes']} {_join([_pretty_group(g) for g in words], w['and'])}"
-    if verb == "build":
-        base, extra = words[0], words[1:]
-        cards, _ = parse_group(base)
-        total = (value(parse_card(card_text)) or 0) + sum(value(parse_card(c)) or 0 for c in cards)
-        text = f"{card} {w['on']} {_pretty_group(base)}: {w['build']} {total}"
-        if extra:
-            text += f", {w['also']} " + _join([_pretty_group(g) for g in extra], w["and"])
-        return text
-    raise ValueError(f"not a Karusele action: {action!r}")
 
 
 GAME = register(Game(id="karusele", name="Karusele", min_players=2, max_players=4,

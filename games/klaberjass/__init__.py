@@ -4,6 +4,7 @@ from games.declaration import Declaration, Option
 
 DECLARATION = Declaration(
     id="klaberjass",
+    title="Klaberjass",
     players=(2, 2),
     trick_game=True, score_sheet="sheet", table_picture=True,
     options=(

@@ -4,6 +4,7 @@ from games.declaration import Declaration, Option
 
 DECLARATION = Declaration(
     id="oh_hell",
+    title="Oh Hell",
     players=(3, 7),
     trick_game=True, score_sheet="sheet", table_picture=True,
     options=(

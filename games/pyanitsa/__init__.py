@@ -1,9 +1,10 @@
-"""Пьяница (Drunkard): the declaration (what the bot needs to know; plain data, see games/declaration.py)."""
+"""Pyanitsa: the declaration (what the bot needs to know; plain data, see games/declaration.py)."""
 
 from games.declaration import Declaration, Option
 
 DECLARATION = Declaration(
     id="pyanitsa",
+    title="Pyanitsa",
     players=(2, 8),
     forced_moves_play=True, forced_option="flip", forced_off="button",
     options=(

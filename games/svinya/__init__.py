@@ -1,9 +1,10 @@
-"""Свинья (Pig): the declaration (what the bot needs to know; plain data, see games/declaration.py)."""
+"""Svinya: the declaration (what the bot needs to know; plain data, see games/declaration.py)."""
 
 from games.declaration import Declaration, Option
 
 DECLARATION = Declaration(
     id="svinya",
+    title="Svinya",
     players=(2, 8),
     forced_moves_play=True,
     options=(

@@ -120,3 +120,15 @@ async def test_forged_builder_presses_are_refused(tmp_path):
                 assert record.show_alert and says in (record.answer_text or "").lower(), (data, record.answer_text)
             assert db_rows(db, "SELECT version FROM tables WHERE id = ?", table_id)[0][0] == version
             assert db_rows(db, "SELECT COUNT(*) FROM actions WHERE table_id = ?", table_id)[0][0] == 0
+
+
+def test_describe_en_ru():
+    """Karusele's actions in words, from the game's own catalog (games/karusele/locale)."""
+    from games.karusele.present import describe  # the bot side: games import the bot
+
+    assert describe("take 6S AH+5C 6D") == "6♠ takes A♥+5♣ and 6♦"
+    assert describe("take 6S AH+5C 6D", "ru") == "6♠ берёт A♥+5♣ и 6♦"
+    assert describe("build 5H 5C 4D+6C") == "5♥ on 5♣: build of 10, also 4♦+6♣"
+    assert describe("build AS (5C+AH)", "ru") == "A♠ на (5♣+A♥): сборка 7"
+    assert describe("trail 6S") == "6♠ to the table"
+    assert describe("sweep BR", "ru") == "🧹 сметает весь стол"

@@ -15,7 +15,6 @@ from engine.cards import cards_str, deck, parse_card
 from engine.core import GameError, IllegalAction, OptionsError, get_game
 from engine.record import make_record, replay
 from engine.selfplay import play_game
-from games.karusele.rules import describe
 
 DATA = Path(__file__).parent / "data"
 GAME = get_game("karusele")
@@ -452,15 +451,6 @@ def test_tie_at_the_top_plays_another_deal_and_target_ends():
     s = _last_move_state([5, 5], [90, 80])
     s.act(1, "trail 4H")
     assert not s.over  # 95 < 100
-
-
-def test_describe_en_ru():
-    assert describe("take 6S AH+5C 6D") == "6♠ takes A♥+5♣ and 6♦"
-    assert describe("take 6S AH+5C 6D", "ru") == "6♠ берёт A♥+5♣ и 6♦"
-    assert describe("build 5H 5C 4D+6C") == "5♥ on 5♣: build of 10, also 4♦+6♣"
-    assert describe("build AS (5C+AH)", "ru") == "A♠ на (5♣+A♥): сборка 7"
-    assert describe("trail 6S") == "6♠ to the table"
-    assert describe("sweep BR", "ru") == "🧹 сметает весь стол"
 
 
 def test_seed_build_record_replays():

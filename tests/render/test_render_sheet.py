@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from bot.presentation import presentation
 from bot.render import caption_sheet, layout_sheet, render_sheet
 from bot.render.grid import WIN
 from bot.render.words import num
@@ -37,7 +38,7 @@ def test_sheet_draws_every_name_and_number_in_its_cell(game: str, n: int, option
     sheet, totals, names = state.sheet(), state.scores(), NAMES[:n]
     deals = sheet["deals"]
     assert deals
-    layout = layout_sheet(game, sheet, names, totals, lang)
+    layout = layout_sheet(presentation(game), sheet, names, totals, lang)
     check_boxes(layout)
     assert layout.image.width <= 1000
     for seat in range(n):
@@ -56,10 +57,10 @@ def test_sheet_draws_every_name_and_number_in_its_cell(game: str, n: int, option
     else:
         played = [d for d in deals if not d.get("annulled")]
         assert len(marks) == len(played) and all(m.text == "★" for m in marks)
-    data = render_sheet(game, sheet, names, totals, lang)
+    data = render_sheet(presentation(game), sheet, names, totals, lang)
     assert png_info(data) == layout.image.size
     assert len(data) < 150_000
-    caption = caption_sheet(game, sheet, names, totals, lang)
+    caption = caption_sheet(presentation(game), sheet, names, totals, lang)
     assert len(caption) <= 1024
     if n >= 5:
         assert "Daria &amp; &lt;Co&gt;" in caption and "<Co>" not in caption
@@ -73,20 +74,20 @@ def test_sheet_grows_with_deals_and_keeps_a_big_oh_hell_readable() -> None:
     sheet = state.sheet()
     assert len(sheet["deals"]) == 15
     started = time.perf_counter()
-    data = render_sheet("oh_hell", sheet, NAMES, state.scores())
+    data = render_sheet(presentation("oh_hell"), sheet, NAMES, state.scores())
     assert time.perf_counter() - started < 2.0
-    layout = layout_sheet("oh_hell", sheet, NAMES, state.scores())
+    layout = layout_sheet(presentation("oh_hell"), sheet, NAMES, state.scores())
     check_boxes(layout)
     assert layout.image.width <= 1000 and len(data) < 150_000
-    short = layout_sheet("oh_hell", {"deals": sheet["deals"][:3]}, NAMES, state.scores())
+    short = layout_sheet(presentation("oh_hell"), {"deals": sheet["deals"][:3]}, NAMES, state.scores())
     assert short.image.height < layout.image.height
     # 30 deals still fit the limits, and the text stays readable (≥ 13 px rows)
     many = {"deals": [dict(d, deal_no=i + 1) for i, d in enumerate(sheet["deals"] * 2)]}
-    big = layout_sheet("oh_hell", many, NAMES, state.scores())
+    big = layout_sheet(presentation("oh_hell"), many, NAMES, state.scores())
     check_boxes(big)
     assert all(d.box[3] - d.box[1] >= 13 for d in big.texts if d.kind == "points")
     assert len(big.png()) < 150_000
-    caption = caption_sheet("oh_hell", many, NAMES, state.scores(), "ru")
+    caption = caption_sheet(presentation("oh_hell"), many, NAMES, state.scores(), "ru")
     lines = caption.splitlines()
     assert len(caption) <= 1024 and 2 < len(lines) < 32  # the latest deals that fit, then the totals
     assert lines[-1].startswith("<b>ВСЕГО</b>") and all(num(t) in lines[-1] for t in state.scores())
@@ -96,7 +97,7 @@ def test_sheet_grows_with_deals_and_keeps_a_big_oh_hell_readable() -> None:
 def test_leader_total_is_highlighted() -> None:
     state, _ = play_game("variety", 4, seed=3, options={"deals": 2})
     totals = state.scores()
-    layout = layout_sheet("variety", state.sheet(), NAMES[:4], totals)
+    layout = layout_sheet(presentation("variety"), state.sheet(), NAMES[:4], totals)
     for d in layout.texts:
         if d.kind == "total":
             lit = layout.image.getpixel((d.cell[0] + 4, d.cell[1] + 4)) == WIN
@@ -104,7 +105,7 @@ def test_leader_total_is_highlighted() -> None:
 
 
 def test_empty_sheet() -> None:
-    layout = layout_sheet("calabrasella", {"deals": []}, NAMES[:3], [0, 0, 0], "ru")
+    layout = layout_sheet(presentation("calabrasella"), {"deals": []}, NAMES[:3], [0, 0, 0], "ru")
     check_boxes(layout)
     assert drawn(layout, "points") == []
     assert drawn(layout, "total") == ["0", "0", "0"]
@@ -118,6 +119,6 @@ def test_pictures_service_draws_the_sheet_for_every_trick_game(game: str, n: int
     spec = {"kind": "grid", "game": game, "sheet": state.sheet(), "names": NAMES[:n], "lang": "en",
             "totals": state.scores(), "current": None}
     data = Pictures.render(spec)
-    assert data == render_sheet(game, state.sheet(), NAMES[:n], state.scores())
+    assert data == render_sheet(presentation(game), state.sheet(), NAMES[:n], state.scores())
     caption = pictures.grid_caption(state.sheet(), NAMES[:n], "en", game, state.scores())
-    assert caption == caption_sheet(game, state.sheet(), NAMES[:n], state.scores())
+    assert caption == caption_sheet(presentation(game), state.sheet(), NAMES[:n], state.scores())

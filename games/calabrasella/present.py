@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.presentation import Presentation
 from bot.ui import words
-from bot.ui.games._common import deal_head, mark, points, score_line, trick_lines, who
-from bot.ui.i18n import t
+from bot.ui.i18n import GameWords
+from bot.ui.shared_words import deal_head, mark, points, score_line, trick_lines, who
+
+t = GameWords("calabrasella").t  # the game's own catalog (games/calabrasella/locale), then the bot's
+STAR = "★"  # the score sheet's mark
 
 PICK_VERBS = frozenset({"discard"})  # 1-4 of 12 cards: chosen card by card
 
@@ -107,3 +111,31 @@ def table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> list[s
     if score:
         lines.append(score)
     return lines
+
+
+class CalabrasellaPresentation(Presentation):
+    """Calabrasella: the module's words above, the sheet's columns and legend."""
+
+    def action_label(self, action: str, lang: str) -> str:
+        return action_label(action, lang) or super().action_label(action, lang)
+
+    def event_line(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str | None:
+        line = event_line(event, names, lang)
+        return super().event_line(event, names, lang) if line is None else line or None
+
+    def table_lines(self, view: dict[str, Any], names: Sequence[str], lang: str) -> list[str]:
+        return table_lines(view, names, lang)
+
+    def group_key(self, action: str) -> str:
+        return group_key(action)
+
+    pick_verbs = PICK_VERBS
+
+    def sheet_mark(self, deal: dict[str, Any], seat: int) -> str:
+        return STAR if not deal.get("annulled") and deal.get("soloist") == seat else ""
+
+    def sheet_legend(self, lang: str) -> str | None:
+        return t(lang, "★ soloist")
+
+
+PRESENTATION = CalabrasellaPresentation("calabrasella")

@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.presentation import Presentation
 from bot.ui import words
-from bot.ui.games._common import mark, who
-from bot.ui.i18n import t
+from bot.ui.i18n import GameWords
+from bot.ui.shared_words import mark, who
+
+t = GameWords("svinya").t  # the game's own catalog (games/svinya/locale), then the bot's
 
 
 def group_key(action: str) -> str:
@@ -77,7 +80,7 @@ def table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> list[s
         lines.append(t(lang, "Pigs done: {suits}", suits=done))
     shops, counts = view.get("shops") or [], view.get("hand_counts") or []
     for seat in range(view["players"]):
-        shop = shops[seat] if seat < len(shops) else {"top": None, "size": 0}
+        shop: dict[str, Any] = shops[seat] if seat < len(shops) else {"top": None, "size": 0}
         top = words.cards([shop["top"]]) if shop.get("top") else "—"
         bits = [t(lang, "shop {card} ({n})", card=top, n=shop.get("size", 0)),
                 t(lang, "reserve {n}", n=counts[seat] if seat < len(counts) else 0)]
@@ -90,3 +93,26 @@ def table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> list[s
 def table_chapter(view: dict[str, Any]) -> str:
     """A fresh table message every eight cards drawn, so it stays near the log it goes with."""
     return str(view.get("stock", 0) // 8)
+
+
+class SvinyaPresentation(Presentation):
+    """Svinya: the module's words above, the sheet's columns and legend."""
+
+    def action_label(self, action: str, lang: str) -> str:
+        return action_label(action, lang) or super().action_label(action, lang)
+
+    def event_line(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str | None:
+        line = event_line(event, names, lang)
+        return super().event_line(event, names, lang) if line is None else line or None
+
+    def table_lines(self, view: dict[str, Any], names: Sequence[str], lang: str) -> list[str]:
+        return table_lines(view, names, lang)
+
+    def group_key(self, action: str) -> str:
+        return group_key(action)
+
+    def table_chapter(self, view: dict[str, Any]) -> str | None:
+        return table_chapter(view)
+
+
+PRESENTATION = SvinyaPresentation("svinya")

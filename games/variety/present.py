@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.presentation import Presentation
 from bot.ui import words
-from bot.ui.games._common import deal_head, mark, points, score_line, trick_lines, who
-from bot.ui.i18n import t
+from bot.ui.i18n import GameWords
+from bot.ui.shared_words import deal_head, mark, points, score_line, trick_lines, who
+
+t = GameWords("variety").t  # the game's own catalog (games/variety/locale), then the bot's
+STAR = "★"  # the score sheet's mark
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI", 7: "VII", 8: "VIII"}
 TRUMP = {1: None, 2: "C", 3: "H", 4: "D", 5: "S", 6: "C", 7: "S", 8: None}
@@ -89,3 +93,41 @@ def table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> list[s
     if score:
         lines.append(score)
     return lines
+
+
+class VarietyPresentation(Presentation):
+    """Variety: the module's words above, the sheet's columns and legend."""
+
+    def action_label(self, action: str, lang: str) -> str:
+        return action_label(action, lang) or super().action_label(action, lang)
+
+    def event_line(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str | None:
+        line = event_line(event, names, lang)
+        return super().event_line(event, names, lang) if line is None else line or None
+
+    def table_lines(self, view: dict[str, Any], names: Sequence[str], lang: str) -> list[str]:
+        return table_lines(view, names, lang)
+
+    def sheet_row_label(self, deal: dict[str, Any], lang: str) -> str:
+        if deal.get("annulled") or not deal.get("contract_name"):
+            return super().sheet_row_label(deal, lang)
+        shown = words.suit_symbol(deal.get("trump"))
+        return f"{deal.get('deal_no', '')} · {deal['contract_name']}" + (f" {shown}" if shown else "")
+
+    def sheet_mark(self, deal: dict[str, Any], seat: int) -> str:
+        return STAR if not deal.get("annulled") and seat in (deal.get("attackers") or []) else ""
+
+    def sheet_colors(self, deal: dict[str, Any], seat: int) -> tuple[Any, Any, bool]:
+        """The attackers' stars green when they won."""
+        mark, points_color, bold = super().sheet_colors(deal, seat)
+        if not deal.get("annulled") and seat in (deal.get("attackers") or []):
+            from bot.render.grid import GREEN, RED
+
+            return (GREEN if deal.get("attackers_won") else RED), points_color, bold
+        return mark, points_color, bold
+
+    def sheet_legend(self, lang: str) -> str | None:
+        return t(lang, "row: deal, contract, trump; ★ attackers")
+
+
+PRESENTATION = VarietyPresentation("variety")

@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.presentation import Presentation
 from bot.ui import words
-from bot.ui.games._common import deal_head, mark, points, trick_lines, who
-from bot.ui.i18n import t
+from bot.ui.i18n import GameWords
+from bot.ui.shared_words import deal_head, mark, points, trick_lines, who
+
+t = GameWords("klaberjass").t  # the game's own catalog (games/klaberjass/locale), then the bot's
+STAR = "★"  # the score sheet's mark
 
 
 def action_label(action: str, lang: str) -> str | None:
@@ -120,3 +124,35 @@ def table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> list[s
         lines.append(t(lang, "Bella: {who}", who=who(names, view["bella"])))
     lines += trick_lines(view, names, lang)
     return lines
+
+
+class KlaberjassPresentation(Presentation):
+    """Klaberjass: the module's words above, the sheet's columns and legend."""
+
+    def action_label(self, action: str, lang: str) -> str:
+        return action_label(action, lang) or super().action_label(action, lang)
+
+    def event_line(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str | None:
+        line = event_line(event, names, lang)
+        return super().event_line(event, names, lang) if line is None else line or None
+
+    def table_lines(self, view: dict[str, Any], names: Sequence[str], lang: str) -> list[str]:
+        return table_lines(view, names, lang)
+
+    def sheet_mark(self, deal: dict[str, Any], seat: int) -> str:
+        return STAR if not deal.get("annulled") and deal.get("maker") == seat else ""
+
+    def sheet_colors(self, deal: dict[str, Any], seat: int) -> tuple[Any, Any, bool]:
+        """The maker's star red when the maker went bête."""
+        mark, points_color, bold = super().sheet_colors(deal, seat)
+        if not deal.get("annulled") and deal.get("maker") == seat:
+            from bot.render.grid import GREEN, RED
+
+            return (RED if deal.get("result") == "bete" else GREEN), points_color, bold
+        return mark, points_color, bold
+
+    def sheet_legend(self, lang: str) -> str | None:
+        return t(lang, "★ maker (red: went bête)")
+
+
+PRESENTATION = KlaberjassPresentation("klaberjass")

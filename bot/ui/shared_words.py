@@ -1,4 +1,4 @@
-"""Pieces the per-game word modules share: names, point lists, the trick on the table."""
+"""Pieces the games' presentations share: names, point lists, the trick on the table."""
 
 from __future__ import annotations
 

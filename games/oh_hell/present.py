@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.presentation import Presentation
 from bot.ui import words
-from bot.ui.games._common import deal_head, mark, score_line, trick_lines, who
-from bot.ui.i18n import t
+from bot.ui.i18n import GameWords
+from bot.ui.shared_words import deal_head, mark, score_line, trick_lines, who
+
+t = GameWords("oh_hell").t  # the game's own catalog (games/oh_hell/locale), then the bot's
 
 
 def _trump(trump: str | None, card: str | None, lang: str) -> str:
@@ -66,3 +69,39 @@ def table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> list[s
     if score:
         lines.append(score)
     return lines
+
+
+class OhHellPresentation(Presentation):
+    """OhHell: the module's words above, the sheet's columns and legend."""
+
+    def event_line(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str | None:
+        line = event_line(event, names, lang)
+        return super().event_line(event, names, lang) if line is None else line or None
+
+    def table_lines(self, view: dict[str, Any], names: Sequence[str], lang: str) -> list[str]:
+        return table_lines(view, names, lang)
+
+    def sheet_row_label(self, deal: dict[str, Any], lang: str) -> str:
+        if deal.get("annulled"):
+            return super().sheet_row_label(deal, lang)
+        shown = words.suit_symbol(deal.get("trump"))
+        return f"{deal.get('deal_no', '')} · {deal.get('hand_size', '')}" + (f" {shown}" if shown else "")
+
+    def sheet_mark(self, deal: dict[str, Any], seat: int) -> str:
+        """bid/took."""
+        return "" if deal.get("annulled") else f"{deal['bids'][seat]}/{deal['tricks'][seat]}"
+
+    def sheet_colors(self, deal: dict[str, Any], seat: int) -> tuple[Any, Any, bool]:
+        """A made bid's points in bold green."""
+        if deal.get("annulled"):
+            return super().sheet_colors(deal, seat)
+        from bot.render.grid import GREEN, GREY, INK, RED
+
+        made = deal["bids"][seat] == deal["tricks"][seat]
+        return GREY, GREEN if made else RED if deal["points"][seat] < 0 else INK, made
+
+    def sheet_legend(self, lang: str) -> str | None:
+        return t(lang, "bid/took, then points; green: bid made")
+
+
+PRESENTATION = OhHellPresentation("oh_hell")

@@ -1,5 +1,5 @@
-"""Karusele words: pick a hand card, then one of its captures or builds (the engine describes each),
-or build a capture card by card; the table with its builds, the stock, what everyone has captured.
+"""Karusele words: pick a hand card, then one of its captures or builds (``describe`` puts each in
+words), or build a capture card by card; the table with its builds, the stock, what everyone has captured.
 
 The capture builder (issue 13): the second step of a hand card offers its few largest captures
 as one-press shortcuts and a button that opens the builder, where the player toggles table cards
@@ -13,10 +13,11 @@ from typing import Any
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.presentation import Presentation
 from bot.ui import words
 from bot.ui.callbacks import Cap, Menu
-from bot.ui.games._common import deal_head, mark, points, score_line, totals, who
-from bot.ui.i18n import t
+from bot.ui.i18n import GameWords
+from bot.ui.shared_words import deal_head, mark, points, score_line, totals, who
 from engine.cards import parse_card, pretty
 from games.karusele.moves import (
     Refusal,
@@ -24,22 +25,56 @@ from games.karusele.moves import (
     capture_words,
     completable,
     is_court,
+    parse,
+    parse_group,
     read_take,
     value,
 )
-from games.karusele.rules import describe, table_item_view
+from games.karusele.rules import table_item_view
+
+t = GameWords("karusele").t  # the game's own catalog (games/karusele/locale), then the bot's
 
 MAX_BUILDER_ITEMS = 40  # the chosen cards travel as a bit mask in 64 bytes of callback data
 
 PICK_VERBS: frozenset[str] = frozenset()  # card groups, not card sets: never the card-by-card choice
 
 
-def _lang(lang: str) -> str:
-    return "ru" if lang == "ru" else "en"
+def _pretty_group(text: str) -> str:
+    cards, build = parse_group(text)
+    inner = "+".join(pretty(parse_card(c)) for c in cards)
+    return f"({inner})" if build else inner
+
+
+def _join(parts: list[str], lang: str) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " " + t(lang, "and") + " " + parts[-1]
+
+
+def describe(action: str, lang: str = "en") -> str:
+    """Human text of an action: ``6♠ takes A♥+5♣ and 6♦`` / ``6♠ берёт A♥+5♣ и 6♦``."""
+    verb, card_text, _ = parse(action)
+    groups = action.split()[2:]
+    card = pretty(parse_card(card_text))
+    if verb == "sweep":
+        return t(lang, "{card} sweeps the table", card=card)
+    if verb == "trail":
+        return t(lang, "{card} to the table", card=card)
+    if verb == "take":
+        return t(lang, "{card} takes {groups}", card=card, groups=_join([_pretty_group(g) for g in groups], lang))
+    if verb == "build":
+        base, extra = groups[0], groups[1:]
+        cards, _ = parse_group(base)
+        total = (value(parse_card(card_text)) or 0) + sum(value(parse_card(c)) or 0 for c in cards)
+        text = t(lang, "{card} on {base}: build of {total}", card=card, base=_pretty_group(base), total=total)
+        if extra:
+            text += ", " + t(lang, "also {groups}", groups=_join([_pretty_group(g) for g in extra], lang))
+        return text
+    raise ValueError(f"not a Karusele action: {action!r}")
 
 
 def action_label(action: str, lang: str) -> str | None:
-    return describe(action, _lang(lang))
+    return describe(action, lang)
 
 
 def group_key(action: str) -> str:
@@ -67,7 +102,7 @@ def event_line(event: dict[str, Any], names: Sequence[str], lang: str) -> str | 
         return t(lang, "Four more cards each; {n} left in the stock.", n=event["stock_count"])
     if kind in ("trail", "take", "sweep", "build"):
         icon = {"take": "🎣 ", "build": "🏗 "}.get(kind, "")
-        return f"{icon}{who(names, event['seat'])}: {describe(event['action'], _lang(lang))}"
+        return f"{icon}{who(names, event['seat'])}: {describe(event['action'], lang)}"
     if kind == "rest":
         return t(lang, "{who} takes the rest of the table: {cards}", who=who(names, event["seat"]),
                  cards=words.cards(event["cards"]))
@@ -210,3 +245,47 @@ def _pretty_param(value: Any) -> str:
         except ValueError:
             out.append(part)
     return "".join(out)
+
+
+class Karusele(Presentation):
+    """Karusele: buttons grouped by hand card, the capture builder, its own table picture."""
+
+    pick_verbs = PICK_VERBS
+    capture_builder = True
+
+    def action_label(self, action: str, lang: str) -> str:
+        return describe(action, lang)
+
+    def event_line(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str | None:
+        line = event_line(event, names, lang)
+        return super().event_line(event, names, lang) if line is None else line or None
+
+    def table_lines(self, view: dict[str, Any], names: Sequence[str], lang: str) -> list[str]:
+        return table_lines(view, names, lang)
+
+    def group_key(self, action: str) -> str:
+        return group_key(action)
+
+    def group_label(self, first_action: str, lang: str) -> str:
+        return group_label(first_action, lang)
+
+    def menu_buttons(self, table_id: int, version: int, actions: Sequence[str],
+                     lang: str) -> list[list[InlineKeyboardButton]]:
+        return menu_buttons(table_id, version, actions, lang)
+
+    def table_chapter(self, view: dict[str, Any]) -> str | None:
+        return table_chapter(view)
+
+    def draw_table(self, view: dict[str, Any], names: list[str], lang: str) -> bytes:
+        from bot.render.karusele import render_karusele
+
+        return render_karusele(view, names, lang)
+
+    def table_caption(self, view: dict[str, Any], names: list[str], lang: str) -> str:
+        """The table's own words, as the text table has them."""
+        from bot.render.captions import _cap
+
+        return _cap(table_lines(view, names, lang))
+
+
+PRESENTATION = Karusele("karusele")

@@ -1,1 +1,0 @@
-"""Per-game words for the games whose views are not trick tables (optional hooks)."""
