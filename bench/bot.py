@@ -152,7 +152,7 @@ class Bench:
         """Record the moment a press that applied a move has committed (the method returns right after)."""
         tables = self.app.tables
         assert tables is not None
-        press, apply = tables.press, tables._apply
+        press, apply = tables.press, tables.play.apply
 
         async def timed_apply(*args: Any, **kwargs: Any) -> Any:
             box = _APPLIED.get()
@@ -172,8 +172,8 @@ class Bench:
                 self.commits[update_id] = time.perf_counter()
             return answer
 
-        tables.press = timed_press  # type: ignore[method-assign]
-        tables._apply = timed_apply  # type: ignore[method-assign]
+        tables.press = timed_press  # the handlers' door (bot/handlers/play.py)
+        tables.play.apply = timed_apply  # type: ignore[method-assign]  # instrumentation: every applied move
 
     # -- getting updates to the bot ----------------------------------------------------------------
     def _take(self, update_id: int) -> dict[str, Any]:

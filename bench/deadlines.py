@@ -35,8 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.services.clocks import ClockService  # noqa: E402
 from bot.services.outbox import Outbox, RateLimiter  # noqa: E402
 from bot.services.tables import Actor, Tables, Where  # noqa: E402
-from bot.store import clocks as sql  # noqa: E402
-from bot.store.clocks import ClockRow  # noqa: E402
+from bot.store.rows import ClockRow  # noqa: E402
 from bot.store.sqlite import Store  # noqa: E402
 
 
@@ -74,7 +73,7 @@ async def main(args: argparse.Namespace) -> None:
         async with store.transaction() as tx:
             for i in range(args.pending):
                 turn = now - rng.uniform(0, 86400)
-                await sql.save_clock(tx, ClockRow(10_000_000 + i, 86400.0 * 7, turn_seat=0, turn_version=1,
+                await tx.save_clock(ClockRow(10_000_000 + i, 86400.0 * 7, turn_seat=0, turn_version=1,
                                                   turn_start=turn, deadline=turn + 86400 * 7,
                                                   due=now + rng.uniform(86400, 7 * 86400)))
         t0 = time.perf_counter()
@@ -99,7 +98,7 @@ async def main(args: argparse.Namespace) -> None:
         async def timed(table_id: int) -> None:
             asked = clocks.clock.now()
             async with store.read() as tx:
-                c = await sql.clock(tx, table_id)
+                c = await tx.clock(table_id)
             if c is not None and c.due is not None:
                 late.append(clocks.clock.now() - c.due)
                 waits.append(clocks.clock.now() - asked)
@@ -135,7 +134,7 @@ async def main(args: argparse.Namespace) -> None:
                     row = await tx.table(table_id)
                 if row is None or row.status != "playing":
                     continue
-                state = tables._state(row)
+                state = tables.core.state(row)
                 if state.to_act != 0:
                     continue
                 index = rng.randrange(len(state.legal_actions(0)))

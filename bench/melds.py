@@ -6,7 +6,9 @@ A position is a random table of 30..90 cards laid as valid melds from the varian
 1..12 added cards, a third each of the kinds ``random`` (any cards left in the deck),
 ``feasible`` (cards cut from a table, which is then reshaped) and ``near`` (a feasible one with
 one card swapped), see engine/melds/positions.py. Targets (issue 15): p99 <= 50 ms and
-mean <= 10 ms per solve, best_subset p99 <= 200 ms. Prints numbers; asserts nothing.
+mean <= 10 ms per solve, best_subset p99 <= 200 ms; ``--selfplay K`` (default 5) also plays K
+random 4-player Machiavelli games (target: each under 2 s), so every number of the issue prints
+from one run. Prints numbers; asserts nothing.
 """
 
 from __future__ import annotations
@@ -65,12 +67,22 @@ def bench_best_subset(name: str, hands: int, seed: int) -> dict[str, Any]:
     return {"variant": name, "best_subset": _stats(times), "mean_cards_down": round(sum(sizes) / len(sizes), 2)}
 
 
+def bench_selfplay(games: int, seed: int) -> dict[str, Any]:
+    """CPU seconds of random 4-player Machiavelli games (bench/rummy.py's ``one_game``)."""
+    from bench.rummy import one_game
+
+    secs = [one_game("machiavelli", 4, seed * 1000 + g, {})[0] for g in range(games)]
+    return {"selfplay": "machiavelli/4", "games": games, "mean_s": round(sum(secs) / games, 3),
+            "max_s": round(max(secs), 3)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--positions", type=int, default=300, help="solve positions per variant")
     parser.add_argument("--hands", type=int, default=40, help="best_subset hands per variant")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant", action="append", default=None)
+    parser.add_argument("--selfplay", type=int, default=5, help="random 4-player Machiavelli games")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rows = []
@@ -82,6 +94,8 @@ def main() -> None:
             all_ms.append(row["solve"]["mean"])
         if args.hands:
             row.update(bench_best_subset(name, args.hands, args.seed))
+        if len(row) == 1:
+            continue
         rows.append(row)
         if not args.json:
             line = f"{name:20s}"
@@ -93,6 +107,12 @@ def main() -> None:
                 b = row["best_subset"]
                 line += f" | best_subset p50 {b['p50']:7.2f}  p99 {b['p99']:7.2f}  max {b['max']:8.2f} ms"
             print(line, flush=True)
+    if args.selfplay:
+        rows.append(bench_selfplay(args.selfplay, args.seed))
+        if not args.json:
+            sp = rows[-1]
+            print(f"machiavelli 4p self-play: mean {sp['mean_s']:.3f} s  max {sp['max_s']:.3f} s  "
+                  f"({sp['games']} games, CPU time)")
     if args.json:
         print(json.dumps(rows, indent=1))
 

@@ -101,13 +101,14 @@ async def run(positions: int, seed: int) -> dict[str, object]:
                 for k in range(positions + WARMUP):
                     state, added = position_state(seed * 1000 + k, rng)
                     table_sizes.append(sum(len(m) for m in state.table))
-                    async with tables.lock(table_id), app.store.transaction() as tx:
+                    async with tables.core.lock(table_id), app.store.transaction() as tx:
                         row = await tx.table(table_id)
+                        assert row is not None
                         row.state = state.to_json()
                         row.version += 1
                         version = row.version
                         await tx.save_table(row)
-                    tables._cache.pop(table_id, None)
+                    tables.core.forget(table_id)
                     hand = state.hands[0]
                     taken: list[int] = []
                     for c in added:

@@ -36,7 +36,6 @@ from bot.services.pictures import Pictures
 from bot.services.retention import Retention
 from bot.services.tables import Tables
 from bot.shared_limits import RedisLimiter, SharedLimitMiddleware
-from bot.store import inbox
 from bot.store.backend import Backend
 from bot.store.lock import AlreadyRunning
 from bot.store.migrate import SchemaTooNew
@@ -127,17 +126,17 @@ class App:
         if self.pictures is not None:
             await asyncio.to_thread(self.pictures.warm_up)
         self.tables = Tables(self.store, self.outbox, me.username or "kozyr_bot", self.settings.ai_delay,
-                             self.pictures, AiSeats(self.settings.ai_level, self.settings.ai_think_ms))
-        self.tables.ping_after = self.settings.ping_after
+                             self.pictures, AiSeats(self.settings.ai_level, self.settings.ai_think_ms),
+                             ping_after=self.settings.ping_after)
         self.outbox.on_unreachable = self.tables.user_unreachable
         dp = self.dispatcher
         dp["status_report"] = self.report
         dp["owner_id"] = self.settings.bot_owner_id
-        self.dedup = Dedup(self.store)
+        self.dedup = Dedup(self.tables.people)
         dp.update.outer_middleware(self.dedup)
         self.throttle = CommandThrottle()
         dp.message.outer_middleware(self.throttle)
-        context = Context(self.store, self.tables)
+        context = Context(self.tables)
         dp.message.outer_middleware(context)
         dp.callback_query.outer_middleware(context)
         dp.my_chat_member.outer_middleware(context)
@@ -228,11 +227,11 @@ class App:
     async def report(self) -> dict[str, Any]:
         """What /status and /healthz show: version, uptime, tables by state, queue depths, last error."""
         async with self.store.read() as tx:
-            rows = await tx.db.execute_fetchall("SELECT status, COUNT(*) AS n FROM tables GROUP BY status")
+            tables = await tx.table_counts()
             outbox = await tx.outbox_counts()
-            waiting = await inbox.depth(tx)
+            waiting = await tx.inbox_depth()
         return {"status": "stopping" if self._stopping else "ok", "version": version(),
-                "uptime": round(time.time() - self.started_at), "tables": {r["status"]: r["n"] for r in rows},
+                "uptime": round(time.time() - self.started_at), "tables": tables,
                 "outbox": outbox, "inbox": waiting, "last_error": last_error.message,
                 "last_error_at": last_error.at}
 

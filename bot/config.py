@@ -70,8 +70,6 @@ class Settings(BaseSettings):
                           description="the level of an AI seat added with the plain Add AI: easy | normal | strong")
     ai_think_ms: float = Field(default=0.0, alias="KOZYR_AI_THINK_MS", ge=0,
                                description="milliseconds an AI seat thinks (0: the level's own budget)")
-    remind_after: float = Field(default=4 * 3600, alias="KOZYR_REMIND_AFTER", ge=0,
-                                description="unused (issue 18: reminders at half time and with 10% left)")
     autoplay_after: float = Field(default=24 * 3600, alias="KOZYR_AUTOPLAY_AFTER", ge=0,
                                   description="a new table's seconds per move (0: no clock)")
     pictures: bool = Field(default=True, alias="KOZYR_PICTURES", description="draw the table as pictures (1/0)")

@@ -23,8 +23,7 @@ from aiogram.exceptions import (
 from aiogram.types import Update
 
 from bot.retry import Backoff, EveryMinute
-from bot.store import inbox
-from bot.store.sqlite import Store
+from bot.store.contract import Store
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +49,7 @@ class Intake:
         """Persist the update, then start handling it. False when it was seen before (nothing is done)."""
         payload = update.model_dump_json(exclude_unset=True)
         async with self.store.transaction() as tx:
-            fresh = await inbox.put(tx, update.update_id, payload)
+            fresh = await tx.inbox_put(update.update_id, payload)
         if fresh:
             self._spawn(update)
         return fresh
@@ -58,7 +57,7 @@ class Intake:
     async def resume(self) -> int:
         """Handle what a previous process received but did not finish (a crash, a kill)."""
         async with self.store.read() as tx:
-            rows = await inbox.waiting(tx)
+            rows = await tx.inbox_waiting()
         for update_id, payload in rows:
             log.info("handling update %d again: it was received before a stop but not finished", update_id)
             self._spawn(Update.model_validate_json(payload, context={"bot": self.bot}))
@@ -66,7 +65,7 @@ class Intake:
 
     async def sweep(self, every: float) -> None:
         """Several workers (PostgreSQL): every ``every`` seconds, handle what a worker that died had taken
-        (``inbox.waiting`` returns only dead workers' updates there). Until cancelled."""
+        (``inbox_waiting`` returns only dead workers' updates there). Until cancelled."""
         while True:
             await asyncio.sleep(every)
             try:
@@ -77,7 +76,13 @@ class Intake:
     def _spawn(self, update: Update) -> None:
         task = asyncio.create_task(self._handle(update), name=f"update-{update.update_id}")
         self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        """A handler task ended: forget it; one that failed outside the handler (marking it done) is logged."""
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("%s failed; it is handled again after a restart", task.get_name(), exc_info=task.exception())
 
     async def _handle(self, update: Update) -> None:
         log.debug("update %d: %s", update.update_id, update.event_type)
@@ -89,7 +94,7 @@ class Intake:
             # A bug, not a crash: handling it again would fail again. Log it and let it go.
             log.exception("update %d failed", update.update_id)
         async with self.store.transaction() as tx:
-            await inbox.done(tx, update.update_id)
+            await tx.inbox_done(update.update_id)
         self.handled += 1
 
     async def drain(self, timeout: float) -> bool:

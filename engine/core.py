@@ -5,7 +5,9 @@ Modelled on OpenSpiel's game API: a ``State`` says whose turn it is (``to_act``)
 ``IllegalAction`` and changing nothing), reports ``events``, gives each seat its own
 ``view`` with hidden information hidden, keeps running ``scores``, can be cloned and
 turned to and from plain JSON. Chance is folded into the seed: deal ``k`` is shuffled by
-``deal_rng(seed, k)``, so a seed plus a list of actions replays a game exactly.
+``deal_rng(seed, k)``, so a seed plus a list of actions replays a game exactly. The events all games
+share (``deal``, ``play``, ``trick``, ``deal_end``, ``game_over`` ...) and the views' common fields are
+defined in ``engine.events``, with the checker that tests hold every game to.
 
 The fast path, for simulation and search (see ``State.fast_legal``): ``current`` (the seat to act),
 ``fast_legal()`` (ints), ``fast_apply(int)`` (no checks, no events), ``action_to_text`` /
@@ -22,7 +24,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -200,7 +202,7 @@ class State:
         best = max(totals)
         return [s for s, t in enumerate(totals) if t == best]
 
-    def clone(self) -> State:
+    def clone(self) -> Self:
         new = object.__new__(type(self))
         new.n = self.n
         new.seed = self.seed
@@ -352,7 +354,9 @@ class ActionCodec:
 
 @dataclass(frozen=True)
 class Game:
-    """A registered game: its id, player range, house rules and state class."""
+    """A registered game: its id, player range, house rules and state class. What the bot needs to know
+    beyond the rules (trick game, score sheet, chat table...) is the game's declaration
+    (``games/<id>/__init__.py``)."""
 
     id: str
     name: str
@@ -360,7 +364,6 @@ class Game:
     max_players: int
     options: type[Options]
     state: type[State]
-    family: str = "tricks"
 
     def parse_options(self, options: Options | Mapping[str, Any] | None = None) -> Options:
         """Validate house rules, with a message a person can act on."""

@@ -7,7 +7,8 @@ import time
 from typing import Any
 
 from engine.ai.random import RandomPlayer
-from engine.core import IllegalAction, State, get_game
+from engine.core import Event, IllegalAction, State, get_game
+from engine.events import check_event, check_view
 from engine.record import make_record, replay
 
 POLICIES = ("uniform", "first", "last")
@@ -22,6 +23,17 @@ def check_step(state: State) -> None:
         if seat != to_act:
             assert not state.legal_actions(seat), f"seat {seat} has legal actions out of turn"
     state.check_invariants()
+
+
+def check_shapes(state: State, seat: int, events: list[Event]) -> None:
+    """The events of ``seat``'s step have the common shapes (engine.events); so do its view and a
+    spectator's when a deal or the game ended (a view can cost as much as the step: Carnival's
+    recounts the sheet; tests/engine/test_events.py checks every view at every step)."""
+    for event in events:
+        check_event(event, state.n)
+    if any(event["type"] in ("deal_end", "game_over") for event in events):
+        check_view(state.view(seat))
+        check_view(state.view(None))
 
 
 def check_illegal_changes_nothing(state: State, seat: int, action: str, snapshot: dict[str, Any] | None = None) -> None:
@@ -74,8 +86,10 @@ def play_game(
             check_roundtrip(state, snapshot)
         began = clock()
         action = bots[seat].choose(state, seat)
-        state.act(seat, action)
+        events = state.act(seat, action)
         playing += clock() - began
+        if check_every and step % check_every == 0:
+            check_shapes(state, seat, events)
         actions.append([seat, action])
         step += 1
     if timer is not None:

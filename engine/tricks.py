@@ -208,6 +208,11 @@ def plays_view(trick: Sequence[Sequence[int]]) -> list[dict[str, Any]]:
     return [{"seat": seat, "cards": [CARD_TEXT[card]]} for seat, card in trick]
 
 
+def seated_plays(leader: int, n: int, trick: Sequence[int]) -> list[dict[str, Any]]:
+    """A trick held as its cards in order from ``leader`` round ``n`` seats, in the view's form."""
+    return [{"seat": (leader + i) % n, "cards": [CARD_TEXT[card]]} for i, card in enumerate(trick)]
+
+
 def take_trick(state: Any, winner: int) -> dict[str, Any]:
     """The winner takes the trick on the table and leads the next; returns the "trick" event.
 
@@ -215,12 +220,15 @@ def take_trick(state: Any, winner: int) -> dict[str, Any]:
     ``tricks`` counts, ``taken`` piles and ``last_trick`` (Klaberjass, Calabrasella).
     """
     cards = [card for _, card in state.trick]
+    leader = state.trick_leader
     state.tricks[winner] += 1
     state.taken[winner].extend(cards)
-    state.last_trick = {"leader": state.trick_leader, "plays": plays_view(state.trick), "winner": winner}
+    state.last_trick = {"leader": leader, "plays": plays_view(state.trick), "winner": winner}
+    event = {"type": "trick", "leader": leader, "winner": winner, "plays": plays_view(state.trick),
+             "cards": [CARD_TEXT[c] for c in cards]}
     state.trick = []
     state.trick_leader = winner
-    return {"type": "trick", "winner": winner, "cards": [CARD_TEXT[c] for c in cards]}
+    return event
 
 
 def why_card_refused(card: int | None, hand: Sequence[int], trick: Sequence[int]) -> str:

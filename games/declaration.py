@@ -51,6 +51,8 @@ class Declaration:
     ``teams``: fixed partnerships (rated together by the league). ``deal_side``: the field of each deal
     in ``State.sheet()`` naming the seat (an int) or seats (a list) that played that deal against the
     rest (Calabrasella's ``soloist``, Variety's ``attackers``): partnerships that change every deal.
+    ``quick``: house rules for a short game, as typed after ``/new GAME`` (``key=value``): what the
+    conformance test and demos play.
     """
 
     id: str
@@ -66,6 +68,7 @@ class Declaration:
     teams: Teams | None = None
     deal_side: str = ""
     options: tuple[Option, ...] = field(default=())
+    quick: tuple[tuple[str, str], ...] = ()
 
     def teams_of(self, options: Mapping[str, Any], n: int) -> list[list[int]]:
         """The seats rated together: the declared partnerships when they apply, else each seat alone."""
@@ -83,6 +86,10 @@ class Declaration:
             if seats:
                 out.append([seats, [s for s in range(n) if s not in seats]])
         return out
+
+    def quick_command(self) -> str:
+        """``/new`` arguments for a short game: ``quarters=1``."""
+        return " ".join(f"{key}={value}" for key, value in self.quick)
 
     def option(self, key: str) -> Option:
         for option in self.options:

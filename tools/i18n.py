@@ -4,7 +4,7 @@ games/<id>/locale/ru.po with every msgid its package uses, keeping translations.
 
 Msgids are found with Babel's extractor (calls ``t(lang, "...")``) plus the words the code
 translates through variables (``extra_msgids``; for a game: its declaration's title and option
-descriptions). A new game's catalog starts from the bot's translations of the words it shares.
+descriptions). A new game's catalog starts from the translations of the words it shares with the bot or other games.
 """
 
 from __future__ import annotations
@@ -22,9 +22,10 @@ sys.path.insert(0, str(ROOT))
 
 def extra_msgids() -> list[str]:
     from bot.handlers.help import COMMANDS
+    from bot.render.words import PICTURE_WORDS
     from bot.ui.words import PLACEMENT, VERBS
 
-    return [*PLACEMENT, "even", *VERBS.values(), *(desc for _, desc in COMMANDS)]
+    return [*PLACEMENT, "even", *VERBS.values(), *(desc for _, desc in COMMANDS), *PICTURE_WORDS.values()]
 
 
 KEYWORDS = {"t": (2,), "nt": (2, 3)}  # t(lang, msgid, ...), nt(lang, singular, plural, n, ...)
@@ -88,10 +89,13 @@ def update(lang: str, seed: dict[str, str] | None = None, game: str = "") -> lis
     path = catalog_path(lang, game)
     old: dict[str, str] = {}
     old_plurals: dict[str, tuple[str, ...]] = {}
-    if game:  # a game's words start from the bot's translations of the same words
-        shared, shared_plurals = read_translations(catalog_path(lang))
-        old.update({k: v for k, v in shared.items() if v})
-        old_plurals.update({k: v for k, v in shared_plurals.items() if all(v)})
+    if game:  # a game's words start from the translations of the same words by the bot and the other games
+        import games
+
+        for source in [catalog_path(lang), *(catalog_path(lang, other) for other in games.REGISTERED if other != game)]:
+            shared, shared_plurals = read_translations(source)
+            old.update({k: v for k, v in shared.items() if v})
+            old_plurals.update({k: v for k, v in shared_plurals.items() if all(v)})
     mine, mine_plurals = read_translations(path)
     old.update({k: v for k, v in mine.items() if v})
     old_plurals.update({k: v for k, v in mine_plurals.items() if all(v)})

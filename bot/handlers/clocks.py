@@ -11,7 +11,7 @@ from bot.handlers.context import is_admin
 from bot.handlers.lobby import _answer_press
 from bot.services.quiet import parse_hours, zone
 from bot.services.tables import Actor, Answer, Tables, Where
-from bot.store import clocks as sql
+from bot.store.rows import Prefs
 from bot.ui.callbacks import Clk, Hand, TakeSeat
 from bot.ui.i18n import t
 from bot.ui.words import name
@@ -108,25 +108,25 @@ async def time_settings(message: Message, command: CommandObject, tables: Tables
     """``/settings tz Europe/Moscow``, ``/settings quiet 23-8`` or ``/settings quiet off`` in the DM."""
     lang = actor.lang
     words = (command.args or "").split()
-    async with tables.store.transaction() as tx:
-        prefs = await sql.prefs(tx, actor.user_id)
-        if len(words) == 2 and words[0].lower() == "tz":
-            if zone(words[1]) is None:
-                text = t(lang, "I don't know that time zone. Write it like Europe/Moscow or +03:00.")
-            else:
-                prefs.tz = words[1]
-                await sql.save_prefs(tx, actor.user_id, prefs)
-                text = t(lang, "Time zone set: {tz}", tz=name(words[1]))
-        elif len(words) == 2 and words[0].lower() == "quiet":
-            hours = None if words[1].lower() == "off" else parse_hours(words[1])
-            if hours is None and words[1].lower() != "off":
-                text = t(lang, "Write quiet hours like 23-8 or 22:30-07:00, or off.")
-            else:
-                prefs.quiet_from, prefs.quiet_to = hours if hours else (None, None)
-                await sql.save_prefs(tx, actor.user_id, prefs)
-                text = t(lang, "Quiet hours set.") if hours else t(lang, "Quiet hours off.")
+    assert tables.clocks is not None
+    prefs = await tables.clocks.prefs(actor.user_id)
+    if len(words) == 2 and words[0].lower() == "tz":
+        if zone(words[1]) is None:
+            text = t(lang, "I don't know that time zone. Write it like Europe/Moscow or +03:00.")
         else:
-            text = t(lang, "Use /settings tz Europe/Moscow and /settings quiet 23-8 (or off).")
+            prefs.tz = words[1]
+            await tables.clocks.save_prefs(actor.user_id, prefs)
+            text = t(lang, "Time zone set: {tz}", tz=name(words[1]))
+    elif len(words) == 2 and words[0].lower() == "quiet":
+        hours = None if words[1].lower() == "off" else parse_hours(words[1])
+        if hours is None and words[1].lower() != "off":
+            text = t(lang, "Write quiet hours like 23-8 or 22:30-07:00, or off.")
+        else:
+            prefs.quiet_from, prefs.quiet_to = hours if hours else (None, None)
+            await tables.clocks.save_prefs(actor.user_id, prefs)
+            text = t(lang, "Quiet hours set.") if hours else t(lang, "Quiet hours off.")
+    else:
+        text = t(lang, "Use /settings tz Europe/Moscow and /settings quiet 23-8 (or off).")
     await tables.say(_dm(message, actor), text + "\n" + _prefs_line(prefs, lang))
 
 
@@ -134,7 +134,7 @@ def _hhmm(minutes: int) -> str:
     return f"{minutes // 60:02d}:{minutes % 60:02d}"
 
 
-def _prefs_line(prefs: sql.Prefs, lang: str) -> str:
+def _prefs_line(prefs: Prefs, lang: str) -> str:
     if prefs.quiet_from is None or prefs.quiet_to is None:
         quiet = t(lang, "none")
     else:

@@ -9,8 +9,8 @@ from aiogram import BaseMiddleware, Bot
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, User
 
+from bot.services.people import People
 from bot.services.tables import Actor, Tables, Where
-from bot.store.sqlite import Store
 from bot.ui.i18n import lang_of, t
 from bot.ui.names import plain_name
 
@@ -20,8 +20,8 @@ class Dedup(BaseMiddleware):
     an update id already handled is dropped. Moves also record their update id in their own
     transaction, so a move can never be applied twice."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    def __init__(self, people: People) -> None:
+        self.people = people
         self.in_flight = 0  # updates being handled now (graceful stop and tests wait for zero)
         self.latest: int | None = None  # the newest update id handled (retention keeps ids near it)
 
@@ -30,9 +30,7 @@ class Dedup(BaseMiddleware):
         assert isinstance(event, Update)
         self.in_flight += 1
         try:
-            async with self.store.read() as tx:
-                seen = await tx.seen_update(event.update_id)
-            if seen:
+            if await self.people.seen_update(event.update_id):
                 if event.callback_query is not None and event.bot is not None:
                     # A press whose move committed just before a crash may never have been answered:
                     # stop the button's spinner (if it was answered, Telegram refuses; that is fine).
@@ -44,19 +42,19 @@ class Dedup(BaseMiddleware):
             data["update_id"] = event.update_id
             self.latest = event.update_id
             result = await handler(event, data)
-            async with self.store.transaction(durable=False) as tx:
-                await tx.mark_update(event.update_id)
+            await self.people.mark_update(event.update_id)
             return result
         finally:
             self.in_flight -= 1
 
 
 class Context(BaseMiddleware):
-    """Records who the user is (name, language) and builds ``actor`` and ``where`` for handlers."""
+    """Records who the user is (name, language) and builds ``actor`` and ``where`` for handlers; the store
+    is reached through the people service (bot/services/people.py)."""
 
-    def __init__(self, store: Store, tables: Tables) -> None:
-        self.store = store
+    def __init__(self, tables: Tables) -> None:
         self.tables = tables
+        self.people = tables.people
         self._known: dict[int, tuple[str, str | None, str]] = {}
         self._chats: set[int] = set()
 
@@ -78,18 +76,16 @@ class Context(BaseMiddleware):
         known = (full_name, user.username, lang_hint)
         if self._known.get(user.id) != known or (chat is not None and chat.type != "private"
                                                  and chat.id not in self._chats):
-            async with self.store.transaction(durable=False) as tx:
-                await tx.upsert_user(user.id, full_name, user.username, lang_hint)
-                if chat is not None and chat.type != "private":
-                    await tx.ensure_chat(chat.id, chat.title or "", lang_hint)
+            group = chat.id if chat is not None and chat.type != "private" else None
+            await self.people.remember(user.id, full_name, user.username, lang_hint, group,
+                                       chat.title or "" if chat is not None else "")
             self._known[user.id] = known
             if chat is not None and chat.type != "private":
                 self._chats.add(chat.id)
-        async with self.store.read() as tx:
-            row = await tx.user(user.id)
-            chat_lang = await tx.chat_lang(chat.id) if chat is not None and chat.type != "private" else None
-        lang = row["lang"] if row else lang_hint
-        data["actor"] = Actor(user.id, full_name, lang, bool(row and row["started"]))
+        row, chat_lang = await self.people.profile(user.id, chat.id if chat is not None and chat.type != "private"
+                                                   else None)
+        lang = row.lang if row else lang_hint
+        data["actor"] = Actor(user.id, full_name, lang, bool(row and row.started))
         if chat is not None and chat.type != "private":
             thread = 0
             message = event.message if isinstance(event, CallbackQuery) else event
@@ -102,8 +98,7 @@ class Context(BaseMiddleware):
 
     async def _as_yourself(self, message: Message, chat: Chat) -> None:
         """One line asking for the command again from the person's own account."""
-        async with self.store.read() as tx:
-            lang = await tx.chat_lang(chat.id) if chat.type != "private" else "en"
+        lang = await self.people.chat_lang(chat.id) if chat.type != "private" else "en"
         thread = message.message_thread_id if message.is_topic_message and message.message_thread_id else 0
         await self.tables.say(Where(chat.id, thread, chat.title or "", lang),
                               t(lang, "Please send commands as yourself, not on behalf of the group or a channel."))

@@ -22,7 +22,8 @@ import games
 from bot.league import clock
 from bot.league import store as db
 from bot.league.ledger import ALL_GAMES, Match, Seat, Standing, apply
-from bot.store.sqlite import SeatRow, TableRow, Tx
+from bot.store.contract import StoreTx as Tx
+from bot.store.rows import SeatRow, TableRow
 from engine.core import State
 from engine.record import make_record
 
@@ -85,14 +86,14 @@ async def record_finished(tx: Tx, row: TableRow, seats: list[SeatRow], state: St
     """
     if not state.over:
         return None
-    await tx.db.execute("SAVEPOINT league_match")
+    await tx.savepoint("league_match")
     try:
         match = await _record(tx, row, seats, state)
     except Exception:
-        await tx.db.execute("ROLLBACK TO league_match")
+        await tx.rollback_to("league_match")
         log.exception("league: table %s could not be recorded as a match", row.id)
         match = None
-    await tx.db.execute("RELEASE league_match")
+    await tx.release("league_match")
     return match
 
 

@@ -6,13 +6,12 @@ differences (an empty list means the incremental ratings are exactly what the lo
 
 from __future__ import annotations
 
-import inspect
 import json
 from dataclasses import dataclass, field
-from typing import Any
 
-from bot.league.ledger import ALL_GAMES, Match, Seat, Standing, apply
-from bot.store.sqlite import Tx
+from bot.league.ledger import ALL_GAMES, Lookup, Match, Seat, Standing, apply
+from bot.store.contract import StoreTx as Tx
+from bot.store.queries import LeagueRating
 
 Key = tuple[int, int, str, str, int]  # chat, topic, season, game, player
 
@@ -25,20 +24,12 @@ class Rebuilt:
     matches: int = 0
 
 
-async def _tuples(tx: Tx, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-    """Rows as plain tuples: a rebuild reads every seat of every match, and sqlite3.Row costs twice the time."""
-    cur = await tx.db.execute(sql, args)
-    cur.row_factory = None
-    rows = cur.fetchall()
-    return list(await rows) if inspect.isawaitable(rows) else rows  # aiosqlite's fetchall is a coroutine
+def _lookup(book: dict[tuple[str, int], Standing]) -> Lookup:
+    return lambda game, player: book.get((game, player))
 
 
 async def _matches(tx: Tx, chat_id: int | None) -> list[Match]:
-    where, args = ("WHERE m.chat_id = ?", [chat_id]) if chat_id is not None else ("", [])
-    rows = await _tuples(
-        tx, "SELECT m.id, m.chat_id, m.topic, m.season, m.game, m.finished_at, m.teams, m.removed, s.seat, s.player, "
-        f"s.name, s.team, s.score, s.place FROM league_matches m JOIN league_seats s ON s.match_id = m.id {where} "
-        "ORDER BY m.id, s.seat", *args)
+    rows = await tx.league_match_seats(chat_id)
     out: list[Match] = []
     last = None
     for match_id, chat, topic, season, game, at, teams, removed, *seat in rows:
@@ -52,8 +43,8 @@ async def _matches(tx: Tx, chat_id: int | None) -> list[Match]:
 async def rebuild(tx: Tx, chat_id: int | None = None) -> Rebuilt:
     """Every rating of one chat (or of all chats) as the log implies, in memory."""
     excluded: dict[tuple[int, int], set[int]] = {}
-    for r in await tx._all("SELECT chat_id, topic, player FROM league_excluded"):
-        excluded.setdefault((r["chat_id"], r["topic"]), set()).add(r["player"])
+    for chat, topic, player in await tx.all_league_excluded():
+        excluded.setdefault((chat, topic), set()).add(player)
     out = Rebuilt()
     books: dict[tuple[int, int, str], dict[tuple[str, int], Standing]] = {}
     nobody: set[int] = set()
@@ -64,8 +55,7 @@ async def rebuild(tx: Tx, chat_id: int | None = None) -> Rebuilt:
             continue
         scope = (match.chat_id, match.topic, match.season)
         book = books.setdefault(scope, {})
-        new = apply(match, excluded.get((match.chat_id, match.topic), nobody), lambda game, player, b=book:
-                    b.get((game, player)))
+        new = apply(match, excluded.get((match.chat_id, match.topic), nobody), _lookup(book))
         book.update(new)
         for s in match.seats:
             own, overall = new.get((match.game, s.player)), new.get((ALL_GAMES, s.player))
@@ -81,35 +71,24 @@ async def rebuild(tx: Tx, chat_id: int | None = None) -> Rebuilt:
 async def check(tx: Tx, chat_id: int | None = None) -> list[str]:
     """The stored values that differ from a rebuild (exact float comparison); empty when none do."""
     rebuilt = await rebuild(tx, chat_id)
-    where, args = ("WHERE chat_id = ?", [chat_id]) if chat_id is not None else ("", [])
     diffs: list[str] = []
-    stored: dict[Key, Any] = {}
-    for r in await tx._all(f"SELECT * FROM league_ratings {where}", *args):
-        stored[(r["chat_id"], r["topic"], r["season"], r["game"], r["player"])] = r
+    stored: dict[Key, LeagueRating] = {(r[0], r[1], r[2], r[3], r[4]): r for r in await tx.league_ratings(chat_id)}
     for key in stored.keys() | rebuilt.standings.keys():
         row, want = stored.get(key), rebuilt.standings.get(key)
-        if row is None or want is None or (row["mu"], row["sigma"], row["games"], row["wins"]) != (
+        if row is None or want is None or (row[6], row[7], row[8], row[9]) != (
                 want.mu, want.sigma, want.games, want.wins):
-            diffs.append(f"rating {key}: stored {tuple(row) if row else None}, log implies {want}")
-    join = "JOIN league_matches m ON m.id = s.match_id " + ("WHERE m.chat_id = ?" if chat_id is not None else "")
-    for r in await tx._all(f"SELECT s.match_id, s.seat, s.mu, s.sigma, s.mu_all, s.sigma_all FROM league_seats s "
-                           f"{join}", *args):
-        want_seat = rebuilt.seats.get((r["match_id"], r["seat"]))
-        if (r["mu"], r["sigma"], r["mu_all"], r["sigma_all"]) != want_seat:
-            diffs.append(f"seat {r['match_id']}/{r['seat']}: stored {tuple(r)[2:]}, log implies {want_seat}")
+            diffs.append(f"rating {key}: stored {row}, log implies {want}")
+    for match_id, seat, *values in await tx.league_seat_ratings(chat_id):
+        want_seat = rebuilt.seats.get((match_id, seat))
+        if tuple(values) != want_seat:
+            diffs.append(f"seat {match_id}/{seat}: stored {tuple(values)}, log implies {want_seat}")
     return diffs
 
 
 async def recompute(tx: Tx, chat_id: int | None = None) -> int:
     """Replace the stored ratings of one chat (or all) with a rebuild; returns the matches rated."""
     rebuilt = await rebuild(tx, chat_id)
-    where, args = ("WHERE chat_id = ?", (chat_id,)) if chat_id is not None else ("", ())
-    await tx.db.execute(f"DELETE FROM league_ratings {where}", args)
-    await tx.db.executemany(
-        "INSERT INTO league_ratings(chat_id, topic, season, game, player, name, mu, sigma, games, wins, shown) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(*key, s.name, s.mu, s.sigma, s.games, s.wins, s.shown) for key, s in rebuilt.standings.items()])
-    await tx.db.executemany("UPDATE league_seats SET mu = ?, sigma = ?, mu_all = ?, sigma_all = ? "
-                            "WHERE match_id = ? AND seat = ?",
-                            [(*values, match_id, seat) for (match_id, seat), values in rebuilt.seats.items()])
+    await tx.replace_league_ratings(chat_id, [(*key, s.name, s.mu, s.sigma, s.games, s.wins, s.shown)
+                                              for key, s in rebuilt.standings.items()])
+    await tx.write_seat_ratings([(match_id, seat, *values) for (match_id, seat), values in rebuilt.seats.items()])
     return rebuilt.matches

@@ -20,7 +20,8 @@ from bot.services import outbox as out
 from bot.services.outbox import Outbox
 from bot.services.periodic import Periodic
 from bot.services.types import Where
-from bot.store.sqlite import Store, Tx
+from bot.store.contract import Store
+from bot.store.contract import StoreTx as Tx
 from bot.ui import words
 from bot.ui.i18n import t
 
@@ -104,7 +105,7 @@ class League:
     async def _resolve(self, tx: Tx, where: Where, topic: int, ref: PlayerRef) -> tuple[int, str] | None:
         if ref.user_id is not None:
             row = await tx.user(ref.user_id)
-            return ref.user_id, ref.name or (row["first_name"] if row else str(ref.user_id))
+            return ref.user_id, ref.name or (row.first_name if row else str(ref.user_id))
         return await queries.find_player(tx, where.chat_id, topic, ref.text.lstrip("@"))
 
     # -- /top ----------------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 - ``render_table(view, names, lang)``: the trick on the table (public cards only);
 - ``render_grid(sheet, names, current_deal, lang)``: the Carnival score grid (seed's form 6 x 6);
-- ``render_sheet(game, sheet, names, totals, lang)``: the score sheet of the other trick games;
+- ``render_sheet(style, sheet, names, totals, lang)``: the score sheet of the other trick games (``style``:
+  the game's columns, its presentation);
 - ``render_standings(names, totals, lang, title)``: the final places;
 - ``card_image(card, height)`` / ``card_back(height)``: cached card faces (PIL images);
 - ``caption_table`` / ``caption_grid`` / ``caption_sheet`` / ``caption_standings``: the same facts as HTML text.

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from bot.store.sqlite import TableRow
+from bot.store.rows import TableRow
 
 
 def changed(old: Sequence[str], new: Sequence[str]) -> list[int]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.store.sqlite import TableRow
+from bot.store.rows import TableRow
 
 KEY = "rsel"
 

@@ -32,9 +32,8 @@ from bot.services.timecontrol import (
     span,
 )
 from bot.services.types import Actor, Answer
-from bot.store import clocks as sql
-from bot.store.clocks import ClockRow
-from bot.store.sqlite import SeatRow, TableRow, Tx
+from bot.store.contract import StoreTx as Tx
+from bot.store.rows import ClockRow, Prefs, SeatRow, TableRow
 from bot.ui import words
 from bot.ui.i18n import t
 from bot.ui.names import plain_name
@@ -61,26 +60,32 @@ def clock_ui(c: ClockRow) -> dict[str, Any]:
 
 
 class ClockService:
-    """Clocks of every table; ``tables.clocks`` points here so moves keep the deadlines current."""
+    """Clocks of every table; built from the table services (``Tables``), which then call ``moved`` on every move."""
 
     def __init__(self, tables: Tables, clock: Clock | None = None, default_per_move: float = 86400.0) -> None:
-        self.tables = tables
-        self.store = tables.store
+        self.core = tables.core
+        self.play = tables.play
+        self.lobby = tables.lobby
+        self.publisher = tables.publisher
+        self.store = tables.core.store
         self.clock = clock or Clock()
         self.default_per_move = default_per_move
         self.scheduler = Deadlines(self.store, self.clock, self.fire)
         self._by_deadline: set[int] = set()
-        tables.clocks = self
+        tables.clocks = self  # moves keep the deadlines current from now on
+
+    def now(self) -> float:
+        return self.clock.now()
 
     async def start(self) -> None:
         """Give tables in play from before clocks existed their first deadline, then start the scheduler."""
         async with self.store.read() as tx:
-            missing = await sql.playing_without_clock(tx)
+            missing = await tx.playing_without_clock()
         for table_id in missing:
-            async with self.tables.lock(table_id), self.store.transaction() as tx:
-                loaded = await self.tables._load(tx, table_id)
+            async with self.core.lock(table_id), self.store.transaction() as tx:
+                loaded = await self.core.load(tx, table_id)
                 if loaded is not None and loaded.row.status == "playing":
-                    await self.moved(tx, loaded.row, loaded.seats, self.tables._state(loaded.row))
+                    await self.moved(tx, loaded.row, loaded.seats, self.core.state(loaded.row))
                     await tx.save_table(loaded.row, touch=False)
         self.scheduler.start()
 
@@ -89,12 +94,12 @@ class ClockService:
 
     # -- the clock row -----------------------------------------------------------------
     async def row(self, tx: Tx, table_id: int) -> ClockRow:
-        return await sql.clock(tx, table_id) or ClockRow(table_id, self.default_per_move)
+        return await tx.clock(table_id) or ClockRow(table_id, self.default_per_move)
 
     async def moved(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State) -> None:
         """After a move (or the start), in its transaction: close the turn that ran, open the next one
         if a human is to act, and store the deadline."""
-        stored = await sql.clock(tx, row.id)
+        stored = await tx.clock(row.id)
         c = copy.deepcopy(stored) if stored is not None else ClockRow(row.id, self.default_per_move)
         now = self.clock.now()
         mover = c.turn_seat
@@ -107,7 +112,7 @@ class ClockService:
             begin_turn(c, to_act, row.version, now)
         row.ui["clock"] = clock_ui(c)
         if c != stored:  # an AI move between two AI moves changes nothing: no write
-            await sql.save_clock(tx, c)
+            await tx.save_clock(c)
         if c.due is not None:
             self.scheduler.nudge(c.due)
 
@@ -126,13 +131,13 @@ class ClockService:
         else:
             return False
         row.ui["clock"] = clock_ui(c)
-        await sql.save_clock(tx, c)
+        await tx.save_clock(c)
         return True
 
     async def lobby_clock(self, table_id: int, actor: Actor, lang: str, key: str, is_admin: bool) -> Answer:
         """The lobby's clock keyboard: open it, step a setting (the creator or an admin), or go back."""
-        async with self.tables.lock(table_id), self.store.transaction() as tx:
-            loaded = await self.tables._load(tx, table_id)
+        async with self.core.lock(table_id), self.store.transaction() as tx:
+            loaded = await self.core.load(tx, table_id)
             if loaded is None or loaded.row.status != "lobby":
                 return Answer(t(lang, "This table has already started."), alert=True)
             row = loaded.row
@@ -147,44 +152,45 @@ class ClockService:
             row.ui["lobby_mode"] = "main" if key == "back" else "clock"
             row.version += 1
             await tx.save_table(row)
-            await self.tables._show_lobby(tx, row, loaded.seats, await tx.chat_lang(row.chat_id))
-        self.tables.outbox.wake()
+            await self.lobby.show(tx, row, loaded.seats, await tx.chat_lang(row.chat_id))
+        self.core.outbox.wake()
         return Answer()
 
     # -- the scheduler's callback -----------------------------------------------------------
     async def fire(self, table_id: int) -> None:
         """The table's next clock event has come: a reminder, or the deadline."""
-        tables = self.tables
-        async with tables.lock(table_id):
+        async with self.core.lock(table_id):
             async with self.store.transaction() as tx:
-                c = await sql.clock(tx, table_id)
+                c = await tx.clock(table_id)
                 now = self.clock.now()
                 if c is None or c.due is None or c.due > now:
                     return  # handled already (the event was marked in its own transaction)
-                loaded = await tables._load(tx, table_id)
+                loaded = await self.core.load(tx, table_id)
                 if loaded is None or loaded.row.status != "playing":
                     end_turn(c, now)
-                    await sql.save_clock(tx, c)
+                    await tx.save_clock(c)
                     return
                 row, seats = loaded.row, loaded.seats
-                state = tables._state(row)
-                if c.turn_version != row.version or c.turn_seat != state.to_act or c.deadline is None:
+                state = self.core.state(row)
+                turn_seat = c.turn_seat
+                if c.turn_version != row.version or turn_seat is None or turn_seat != state.to_act \
+                        or c.deadline is None:
                     await self.moved(tx, row, seats, state)  # out of step (should not happen): plan afresh
                     await tx.save_table(row, touch=False)
                     return
                 if is_paused(row):  # the bot is not in the group: nobody can be blamed; the turn starts over
-                    begin_turn(c, c.turn_seat, row.version, now)
-                    await sql.save_clock(tx, c)
+                    begin_turn(c, turn_seat, row.version, now)
+                    await tx.save_clock(c)
                     return
                 if now >= c.deadline:
                     await self._deadline(tx, c, row, seats, state, now)
                     played = True
                 else:
-                    await self._remind(tx, c, row, seats[c.turn_seat], now)
+                    await self._remind(tx, c, row, seats[turn_seat], now)
                     played = False
-        tables.outbox.wake()
+        self.core.outbox.wake()
         if played:
-            tables._schedule_ai(table_id)
+            self.play.schedule_ai(table_id)
 
     async def _remind(self, tx: Tx, c: ClockRow, row: TableRow, seat: SeatRow, now: float) -> None:
         """Half time or 10% left: a NEW DM (edits do not notify), unless the player's quiet hours say
@@ -194,7 +200,7 @@ class ClockService:
         target = 2 if now >= near else 1
         limit = c.deadline if target == 2 else near
         if seat.user_id is not None:
-            prefs = await sql.prefs(tx, seat.user_id)
+            prefs = await tx.prefs(seat.user_id)
             allowed = quiet_until(now, prefs.tz, prefs.quiet_from, prefs.quiet_to)
             if allowed > now:
                 if allowed < limit:
@@ -202,7 +208,7 @@ class ClockService:
                 else:
                     c.stage = target
                     c.due = next_due(c)
-                await sql.save_clock(tx, c)
+                await tx.save_clock(c)
                 return
             lang = await tx.user_lang(seat.user_id)
             chat = await tx.chat_title(row.chat_id)
@@ -212,7 +218,7 @@ class ClockService:
                 left=span(c.deadline - now, lang)))
         c.stage = target
         c.due = next_due(c)
-        await sql.save_clock(tx, c)
+        await tx.save_clock(c)
 
     async def _deadline(self, tx: Tx, c: ClockRow, row: TableRow, seats: list[SeatRow], state: State,
                         now: float) -> None:
@@ -235,7 +241,7 @@ class ClockService:
         missed = int(c.missed.get(str(seat_no), 0)) + 1
         self._by_deadline.add(row.id)
         try:
-            await self.tables._apply(tx, row, seats, state, seat_no, action)
+            await self.play.apply(tx, row, seats, state, seat_no, action)
         finally:
             self._by_deadline.discard(row.id)
         fresh = await self.row(tx, row.id)
@@ -246,14 +252,14 @@ class ClockService:
                 end_turn(fresh, now)
             row.ui["clock"] = clock_ui(fresh)
             await tx.save_table(row, touch=False)
-        await sql.save_clock(tx, fresh)
+        await tx.save_clock(fresh)
 
     # -- pause, resume, extend ------------------------------------------------------------------
     async def vote(self, table_id: int, actor: Actor, pause: bool, lang: str) -> Answer:
         """A seated human's vote to pause (or resume) the table's clock; a majority of the seated
         humans decides."""
-        async with self.tables.lock(table_id), self.store.transaction() as tx:
-            loaded = await self.tables._load(tx, table_id)
+        async with self.core.lock(table_id), self.store.transaction() as tx:
+            loaded = await self.core.load(tx, table_id)
             if loaded is None or loaded.row.status != "playing":
                 return Answer(t(lang, "This game is not running."), alert=True)
             row, seats = loaded.row, loaded.seats
@@ -292,16 +298,16 @@ class ClockService:
                           n=len(c.votes), need=need))
             row.ui["clock"] = clock_ui(c)
             await tx.save_table(row, touch=False)
-            await sql.save_clock(tx, c)
+            await tx.save_clock(c)
             await out.send_text(tx, row.chat_id, line, thread_id=row.thread_id)
         if c.due is not None:
             self.scheduler.nudge(c.due)
-        self.tables.outbox.wake()
+        self.core.outbox.wake()
         return Answer(t(lang, "Vote counted."))
 
     async def extend(self, table_id: int, actor: Actor, lang: str) -> Answer:
         """The creator gives the player to act one more period, once per turn."""
-        async with self.tables.lock(table_id), self.store.transaction() as tx:
+        async with self.core.lock(table_id), self.store.transaction() as tx:
             row = await tx.table(table_id)
             if row is None or row.status != "playing":
                 return Answer(t(lang, "This game is not running."), alert=True)
@@ -320,21 +326,21 @@ class ClockService:
                 c.due = next_due(c)
             row.ui["clock"] = clock_ui(c)
             await tx.save_table(row, touch=False)
-            await sql.save_clock(tx, c)
+            await tx.save_clock(c)
             chat_lang = await tx.chat_lang(row.chat_id)
             await out.send_text(tx, row.chat_id, "⏳ " + t(chat_lang, "The creator gave this move {time} more.",
                                                           time=span(c.per_move, chat_lang)), thread_id=row.thread_id)
         if c.due is not None:
             self.scheduler.nudge(c.due)
-        self.tables.outbox.wake()
+        self.core.outbox.wake()
         return Answer(t(lang, "Extended."))
 
     async def take_seat(self, table_id: int, seat_no: int, actor: Actor, lang: str) -> Answer:
         """Someone not seated takes over a seat its player lost (``absent=replace``)."""
         if not actor.started:
             return Answer(t(lang, "Open the bot first, then you are seated."), alert=True)
-        async with self.tables.lock(table_id), self.store.transaction() as tx:
-            loaded = await self.tables._load(tx, table_id)
+        async with self.core.lock(table_id), self.store.transaction() as tx:
+            loaded = await self.core.load(tx, table_id)
             if loaded is None or loaded.row.status != "playing":
                 return Answer(t(lang, "This game is not running."), alert=True)
             row, seats = loaded.row, loaded.seats
@@ -344,28 +350,37 @@ class ClockService:
             if any(s.user_id == actor.user_id for s in seats):
                 return Answer(t(lang, "You are already at this table."), alert=True)
             old = seats[seat_no].name
-            if seats[seat_no].user_id is not None:  # the lost player's hand messages must never reach the new one
-                gone = seats[seat_no].user_id
-                for message_id in await sql.forget_hand(tx, gone, f"h{row.id}:{seat_no}:"):
+            gone = seats[seat_no].user_id
+            if gone is not None:  # the lost player's hand messages must never reach the new one
+                for message_id in await tx.forget_hand(gone, f"h{row.id}:{seat_no}:"):
                     await tx.enqueue(gone, "clear_markup", {"message_id": message_id})
             seats[seat_no] = SeatRow(seat_no, actor.user_id, actor.name)
             await tx.set_seats(row.id, seats)
             row.ui["autopilot"] = [s for s in row.ui.get("autopilot", []) if s != seat_no]
             c.missed.pop(str(seat_no), None)
-            await sql.save_clock(tx, c)
+            await tx.save_clock(c)
             row.version += 1
-            state = self.tables._state(row)
+            state = self.core.state(row)
             await self.moved(tx, row, seats, state)
             await tx.save_table(row)
-            self.tables._cache[row.id] = (row.version, state)
+            self.core.remember(row, state)
             chat_lang = await tx.chat_lang(row.chat_id)
             await out.send_text(tx, row.chat_id, "🙋 " + t(chat_lang, "{who} takes the seat of {old}.",
                                                           who=words.name(actor.name), old=words.name(old)),
                                 thread_id=row.thread_id)
-            await self.tables._hand_message(tx, row, seats[seat_no], state, [s.name for s in seats],
+            await self.publisher.hand_message(tx, row, seats[seat_no], state, [s.name for s in seats],
                                             live=state.to_act == seat_no, new=True)
-        self.tables.outbox.wake()
+        self.core.outbox.wake()
         return Answer(t(lang, "You are in."))
+
+    # -- time zone and quiet hours (/settings) ---------------------------------------------------
+    async def prefs(self, user_id: int) -> Prefs:
+        async with self.store.read() as tx:
+            return await tx.prefs(user_id)
+
+    async def save_prefs(self, user_id: int, prefs: Prefs) -> None:
+        async with self.store.transaction() as tx:
+            await tx.save_prefs(user_id, prefs)
 
     # -- the player's DM: /mytables and /hand -------------------------------------------------
     async def my_tables(self, user_id: int, lang: str) -> tuple[str, list[tuple[int, str]]]:
@@ -378,9 +393,9 @@ class ClockService:
             for row in rows:
                 seats = await tx.seats(row.id)
                 chat = await tx.chat_title(row.chat_id)
-                state = self.tables._state(row)
+                state = self.core.state(row)
                 found.append((row, seats, chat, state.to_act))
-            clocks = await sql.clocks_of(tx, [r.id for r, *_ in found])
+            clocks = await tx.clocks_of( [r.id for r, *_ in found])
         if not found:
             return t(lang, "You are not playing at any table now."), []
         entries = []
@@ -413,7 +428,7 @@ class ClockService:
         if table_id is None:
             mine = []
             for r in rows:
-                to_act = self.tables._state(r).to_act
+                to_act = self.core.state(r).to_act
                 async with self.store.read() as tx:
                     seats = await tx.seats(r.id)
                 if to_act is not None and seats[to_act].user_id == user_id:
@@ -421,25 +436,25 @@ class ClockService:
             ids = mine or ids
         sent = 0
         for tid in ids:
-            async with self.tables.lock(tid), self.store.transaction() as tx:
-                loaded = await self.tables._load(tx, tid)
+            async with self.core.lock(tid), self.store.transaction() as tx:
+                loaded = await self.core.load(tx, tid)
                 if loaded is None or loaded.row.status != "playing":
                     continue
                 row, seats = loaded.row, loaded.seats
                 seat = next((s for s in seats if s.user_id == user_id), None)
                 if seat is None:
                     continue
-                state = self.tables._state(row)
+                state = self.core.state(row)
                 # The current hand message loses its keyboard; the next slot number makes a new message.
                 await out.clear_keyboard(tx, user_id, hand_slot(row, seat.seat))
                 numbers = row.ui.setdefault("hand_n", {})
                 numbers[str(seat.seat)] = int(numbers.get(str(seat.seat), 0)) + 1
                 live = state.to_act == seat.seat and seat.seat not in row.ui.get("autopilot", [])
-                await self.tables._hand_message(tx, row, seat, state, loaded.names, live=live, new=True)
+                await self.publisher.hand_message(tx, row, seat, state, loaded.names, live=live, new=True)
                 await tx.save_table(row, touch=False)
                 sent += 1
         if sent:
-            self.tables.outbox.wake()
+            self.core.outbox.wake()
         return sent
 
 

@@ -16,8 +16,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from bot.store import clocks as sql
-from bot.store.sqlite import Store
+from bot.store.contract import Store
 
 log = logging.getLogger(__name__)
 BATCH = 200  # due tables read at a time
@@ -85,7 +84,7 @@ class Deadlines:
         while True:
             now = self.clock.now()
             async with self.store.read() as tx:
-                due = [(tid, at) for tid, at in await sql.due_tables(tx, now, BATCH + len(deferred))
+                due = [(tid, at) for tid, at in await tx.due_tables(now, BATCH + len(deferred))
                        if tid not in deferred]
             if not due:
                 break
@@ -102,7 +101,7 @@ class Deadlines:
                     log.exception("clock event at table %s failed", table_id)
         self._retry = bool(deferred)
         async with self.store.read() as tx:
-            return await sql.next_due(tx)
+            return await tx.next_due()
 
     async def _run(self) -> None:
         failed = 0

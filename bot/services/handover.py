@@ -9,7 +9,8 @@ from __future__ import annotations
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.services import outbox as out
-from bot.store.sqlite import SeatRow, TableRow, Tx
+from bot.store.contract import StoreTx as Tx
+from bot.store.rows import SeatRow, TableRow
 from bot.ui import words
 from bot.ui.callbacks import TakeSeat
 from bot.ui.i18n import t

@@ -7,25 +7,26 @@ information about other hands.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from bot.services.ai_seats import AiSeats
+from bot.services.core import TableCore
 from bot.services.types import Actor
 from bot.ui import words
 from bot.ui.i18n import t
 
-if TYPE_CHECKING:
-    from bot.services.tables import Tables
-
 
 class Hints:
-    """Mixed into Tables (it uses the store, the state cache and the AI thread pool)."""
+    """The AI's suggestion for the player's own turn (it uses the store, the state cache and the AI pool)."""
 
-    async def hint(self: Tables, actor: Actor, lang: str) -> str:
-        async with self.store.read() as tx:
+    def __init__(self, core: TableCore, ai: AiSeats) -> None:
+        self.core = core
+        self.ai = ai
+
+    async def hint(self, actor: Actor, lang: str) -> str:
+        async with self.core.store.read() as tx:
             rows = await tx.tables_of_user(actor.user_id)
             seats = {row.id: await tx.seats(row.id) for row in rows}
         for row in sorted(rows, key=lambda r: -r.updated_at):
-            state = self._state(row)
+            state = self.core.state(row)
             mine = next((s.seat for s in seats[row.id] if s.user_id == actor.user_id), None)
             if mine is None or state.to_act != mine:
                 continue

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any
 
-from bot.rummy.options import preset_choices
+import games
 from bot.services import events as game_log
 from bot.services import outbox as out
 from bot.services.catalog import NoTableYet, table_game, table_games
 from bot.services.clocks import lobby_clock_line
+from bot.services.core import TableCore
+from bot.services.publish import Publisher
 from bot.services.types import Actor, Answer, Where
-from bot.store.sqlite import SeatRow, TableRow, Tx
+from bot.store.contract import StoreTx as Tx
+from bot.store.rows import SeatRow, TableRow
 from bot.ui import words
 from bot.ui.clip import clip_plain
 from bot.ui.clock_keyboards import clock_keyboard
@@ -23,6 +26,9 @@ from bot.ui.keyboards import (
     options_keyboard,
 )
 from engine.core import GameError, OptionsError, get_game
+
+if TYPE_CHECKING:
+    from bot.services.tables import Play
 
 OPTIONS_ERROR_LIMIT = 600  # characters of a house-rules error shown (700 bogus options made 31,718)
 JOIN_TOKEN_BYTES = 12  # 96 random bits: 16 URL-safe characters in the deep link (Telegram allows 64)
@@ -42,30 +48,19 @@ def parse_option_args(args: Sequence[str]) -> dict[str, str]:
 
 
 def option_choices(game_id: str) -> dict[str, list[Any]]:
-    """Options with a short list of values, which the lobby can cycle through with a button."""
-    model = get_game(game_id).options
-    choices: dict[str, list[Any]] = {}
-    for key, info in model.model_fields.items():
-        annotation = info.annotation
-        values: list[Any] = []
-        if annotation is bool:
-            values = [False, True]
-        elif args := get_args(annotation):
-            if all(isinstance(a, str | int) for a in args):
-                values = list(args)
-        elif annotation is int:
-            low = next((m.ge for m in info.metadata if hasattr(m, "ge")), None)
-            high = next((m.le for m in info.metadata if hasattr(m, "le")), None)
-            if low is not None and high is not None and high - low <= 10:
-                values = list(range(low, high + 1))
-        if values:
-            choices[key] = values
-    choices.update(preset_choices(game_id))  # issue 16: the rummies' match lengths
-    return choices
+    """Options with a short list of values, which the lobby can cycle through with a button (the game's
+    declaration lists them)."""
+    return {option.key: list(option.choices) for option in games.declaration(game_id).options if option.choices}
 
 
 class LobbyService:
-    """Lobby operations of ``Tables`` (a mixin: it uses the store, outbox and locks of Tables)."""
+    """Opening a table, seating people and AI players, house rules, start and cancel."""
+
+    def __init__(self, core: TableCore, publisher: Publisher, play: Play, bot_username: str) -> None:
+        self.core = core
+        self.publisher = publisher
+        self.play = play
+        self.bot_username = bot_username
 
     def lobby_text(self, row: TableRow, seats: list[SeatRow], lang: str) -> str:
         game = get_game(row.game)
@@ -73,8 +68,8 @@ class LobbyService:
         lines = [f"🃏 <b>{words.title(row.game, lang)}</b> — " + t(lang, "new table")]
         if opts:
             lines.append(t(lang, "House rules: {rules}", rules=", ".join(f"{k}={v}" for k, v in opts.items())))
-        if self.clocks is not None:  # issue 18: the table's time control
-            lines.append(lobby_clock_line(row, lang, self.clocks.default_per_move))
+        if self.core.clocks is not None:  # issue 18: the table's time control
+            lines.append(lobby_clock_line(row, lang, self.core.clocks.default_per_move))
         marks = {"easy": " 🐣", "strong": " 🧠"}  # the AI seats' levels, as on the lobby's buttons
         levels = row.ui.get("ai_levels", {})
         players = ", ".join(words.name(s.name) + marks.get(levels.get(s.name, ""), "") for s in seats) or "—"
@@ -88,14 +83,14 @@ class LobbyService:
             lines.append(t(lang, "The game is on."))
         return "\n".join(lines)
 
-    async def _show_lobby(self, tx: Tx, row: TableRow, seats: list[SeatRow], lang: str, send: bool = False) -> None:
+    async def show(self, tx: Tx, row: TableRow, seats: list[SeatRow], lang: str, send: bool = False) -> None:
         slot = f"lobby:{row.id}"
         text = self.lobby_text(row, seats, lang)
         markup = None
         if row.status == "lobby":
             if row.ui.get("lobby_mode") == "clock":  # issue 18: the clock's settings
-                markup = clock_keyboard(row.id, lang, row.ui.get("clock") or {}, self.clocks.default_per_move
-                                        if self.clocks is not None else 0.0)
+                markup = clock_keyboard(row.id, lang, row.ui.get("clock") or {}, self.core.clocks.default_per_move
+                                        if self.core.clocks is not None else 0.0)
             elif row.ui.get("lobby_mode") == "opts":
                 current = get_game(row.game).parse_options(row.options).model_dump(mode="json")
                 markup = options_keyboard(row.id, lang, [(k, str(current[k])) for k in option_choices(row.game)])
@@ -113,23 +108,23 @@ class LobbyService:
             options = game.parse_options(parse_option_args(args)).model_dump(mode="json")
         except NoTableYet:
             known = ", ".join(g.id for g in table_games())
-            await self.say(where, t(lang, "{game} cannot be played in the chat yet (only /rules). Games: {known}",
+            await self.core.say(where, t(lang, "{game} cannot be played in the chat yet (only /rules). Games: {known}",
                                     game=words.name(game_id), known=known))
             return
         except GameError:
             known = ", ".join(g.id for g in table_games())
-            await self.say(where, t(lang, "I don't know the game {game}. Games: {known}",
+            await self.core.say(where, t(lang, "I don't know the game {game}. Games: {known}",
                                     game=words.name(game_id), known=known))
             return
         except OptionsError as exc:
             error = words.name(clip_plain(str(exc), OPTIONS_ERROR_LIMIT))  # cut on text, then escape
-            await self.say(where, t(lang, "Those house rules don't work: {error}", error=error))
+            await self.core.say(where, t(lang, "Those house rules don't work: {error}", error=error))
             return
-        async with self.store.transaction() as tx:
+        async with self.core.store.transaction() as tx:
             if await tx.open_table(where.chat_id, where.thread_id):
                 await out.send_text(tx, where.chat_id, t(lang, "There is already a table here. Use /cancel first."),
                                     thread_id=where.thread_id)
-                self.outbox.wake()
+                self.core.outbox.wake()
                 return
             table_id = await tx.create_table(where.chat_id, where.thread_id, game.id, actor.user_id, options,
                                              secrets.randbelow(2**53))
@@ -139,33 +134,33 @@ class LobbyService:
             await tx.set_seats(table_id, seats)
             row = await tx.table(table_id)
             assert row is not None
-            await self._show_lobby(tx, row, seats, lang, send=True)
+            await self.show(tx, row, seats, lang, send=True)
             if not actor.started:
                 await out.send_text(tx, where.chat_id, t(lang, "{who}, open the bot once so I can send you your cards.",
                                                          who=words.name(actor.name)),
                                     join_link_keyboard(self.bot_username, f"j{token}", lang),
                                     thread_id=where.thread_id)
-        self.outbox.wake()
+        self.core.outbox.wake()
         game_log.opened(table_id, where.chat_id, game.id)
 
     async def open_table_id(self, where: Where) -> int | None:
-        async with self.store.read() as tx:
+        async with self.core.store.read() as tx:
             row = await tx.open_table(where.chat_id, where.thread_id)
         return row.id if row else None
 
     async def table_is_here(self, table_id: int, where: Where) -> bool:
         """Whether the table lives in this chat and forum topic (a lobby press acts only there)."""
-        async with self.store.read() as tx:
+        async with self.core.store.read() as tx:
             row = await tx.table(table_id)
         return row is not None and row.chat_id == where.chat_id and row.thread_id == where.thread_id
 
     async def join_payload(self, table_id: int) -> str:
         """The deep-link payload of the table's Join link: ``j`` and the table's secret token."""
-        async with self.store.read() as tx:
+        async with self.core.store.read() as tx:
             token = await tx.join_token(table_id)
         if token is None:  # a table opened before tokens existed gets one now
             token = secrets.token_urlsafe(JOIN_TOKEN_BYTES)
-            async with self.store.transaction() as tx:
+            async with self.core.store.transaction() as tx:
                 await tx.set_join_token(table_id, token)
         return f"j{token}"
 
@@ -173,8 +168,8 @@ class LobbyService:
         if not actor.started:
             return Answer(t(lang, "Open the bot first, then you are seated."),
                           url=f"https://t.me/{self.bot_username}?start={await self.join_payload(table_id)}")
-        async with self.lock(table_id), self.store.transaction() as tx:
-            loaded = await self._load(tx, table_id)
+        async with self.core.lock(table_id), self.core.store.transaction() as tx:
+            loaded = await self.core.load(tx, table_id)
             if loaded is None or loaded.row.status != "lobby":
                 return Answer(t(lang, "This table is not taking players."), alert=True)
             row, seats = loaded.row, loaded.seats
@@ -187,13 +182,13 @@ class LobbyService:
             await tx.set_seats(row.id, seats)
             row.version += 1
             await tx.save_table(row)
-            await self._show_lobby(tx, row, seats, await tx.chat_lang(row.chat_id))
-        self.outbox.wake()
+            await self.show(tx, row, seats, await tx.chat_lang(row.chat_id))
+        self.core.outbox.wake()
         return Answer(t(lang, "You are in."))
 
     async def leave(self, table_id: int, actor: Actor, lang: str) -> Answer:
-        async with self.lock(table_id), self.store.transaction() as tx:
-            loaded = await self._load(tx, table_id)
+        async with self.core.lock(table_id), self.core.store.transaction() as tx:
+            loaded = await self.core.load(tx, table_id)
             if loaded is None or loaded.row.status != "lobby":
                 return Answer(t(lang, "You can only leave a table before it starts."), alert=True)
             row, seats = loaded.row, loaded.seats
@@ -203,8 +198,8 @@ class LobbyService:
             await tx.set_seats(row.id, seats)
             row.version += 1
             await tx.save_table(row)
-            await self._show_lobby(tx, row, seats, await tx.chat_lang(row.chat_id))
-        self.outbox.wake()
+            await self.show(tx, row, seats, await tx.chat_lang(row.chat_id))
+        self.core.outbox.wake()
         return Answer(t(lang, "You left the table."))
 
     async def add_ai(self, table_id: int, actor: Actor, lang: str, level: str = "") -> Answer:
@@ -212,8 +207,8 @@ class LobbyService:
         table's ``ui["ai_levels"]``, by the seat's name (names are unique at a table)."""
         if level not in AI_LEVELS:
             return Answer(t(lang, "This button is not valid."), alert=True)
-        async with self.lock(table_id), self.store.transaction() as tx:
-            loaded = await self._load(tx, table_id)
+        async with self.core.lock(table_id), self.core.store.transaction() as tx:
+            loaded = await self.core.load(tx, table_id)
             if loaded is None or loaded.row.status != "lobby":
                 return Answer(t(lang, "This table is not taking players."), alert=True)
             row, seats = loaded.row, loaded.seats
@@ -227,15 +222,15 @@ class LobbyService:
             await tx.set_seats(row.id, seats)
             row.version += 1
             await tx.save_table(row)
-            await self._show_lobby(tx, row, seats, await tx.chat_lang(row.chat_id))
-        self.outbox.wake()
+            await self.show(tx, row, seats, await tx.chat_lang(row.chat_id))
+        self.core.outbox.wake()
         return Answer(t(lang, "An AI player sat down."))
 
     async def lobby_options(self, table_id: int, actor: Actor, lang: str, mode: str, key: str = "",
                             is_admin: bool = False) -> Answer:
         """Show the house-rules keyboard, step one option to its next value, or go back."""
-        async with self.lock(table_id), self.store.transaction() as tx:
-            loaded = await self._load(tx, table_id)
+        async with self.core.lock(table_id), self.core.store.transaction() as tx:
+            loaded = await self.core.load(tx, table_id)
             if loaded is None or loaded.row.status != "lobby":
                 return Answer(t(lang, "This table has already started."), alert=True)
             row = loaded.row
@@ -252,13 +247,13 @@ class LobbyService:
             row.ui["lobby_mode"] = "opts" if mode in ("opts", "opt") else "main"
             row.version += 1
             await tx.save_table(row)
-            await self._show_lobby(tx, row, loaded.seats, await tx.chat_lang(row.chat_id))
-        self.outbox.wake()
+            await self.show(tx, row, loaded.seats, await tx.chat_lang(row.chat_id))
+        self.core.outbox.wake()
         return Answer()
 
     async def cancel(self, table_id: int, actor: Actor, lang: str, is_admin: bool) -> Answer:
-        async with self.lock(table_id), self.store.transaction() as tx:
-            loaded = await self._load(tx, table_id)
+        async with self.core.lock(table_id), self.core.store.transaction() as tx:
+            loaded = await self.core.load(tx, table_id)
             if loaded is None or loaded.row.status not in ("lobby", "playing"):
                 return Answer(t(lang, "There is no table to cancel."), alert=True)
             row = loaded.row
@@ -269,18 +264,18 @@ class LobbyService:
             row.version += 1
             await tx.save_table(row)
             chat_lang = await tx.chat_lang(row.chat_id)
-            await self._show_lobby(tx, row, loaded.seats, chat_lang)
+            await self.show(tx, row, loaded.seats, chat_lang)
             if was_playing:
                 await out.log_line(tx, row.chat_id, t(chat_lang, "The table was cancelled."), row.thread_id)
-                await self._closed_hands(tx, row, loaded.seats)
-        self._cache.pop(table_id, None)
-        self.outbox.wake()
+                await self.publisher.closed_hands(tx, row, loaded.seats)
+        self.core.forget(table_id)
+        self.core.outbox.wake()
         game_log.cancelled(table_id, was_playing)
         return Answer(t(lang, "Cancelled."))
 
     async def start(self, table_id: int, actor: Actor, lang: str, is_admin: bool) -> Answer:
-        async with self.lock(table_id), self.store.transaction() as tx:
-            loaded = await self._load(tx, table_id)
+        async with self.core.lock(table_id), self.core.store.transaction() as tx:
+            loaded = await self.core.load(tx, table_id)
             if loaded is None:  # a forged or long gone button
                 return Answer(t(lang, "This button is not valid any more."), alert=True)
             if loaded.row.status != "lobby":
@@ -300,15 +295,15 @@ class LobbyService:
             row.version += 1
             row.state = state.to_json()
             row.ui = {"deal": None, "table_key": None, "hands": {}, "ai_levels": row.ui.get("ai_levels", {})}
-            if self.clocks is not None:  # issue 18: the first turn's deadline
-                await self.clocks.moved(tx, row, seats, state)
+            if self.core.clocks is not None:  # issue 18: the first turn's deadline
+                await self.core.clocks.moved(tx, row, seats, state)
             await tx.save_table(row)
             chat_lang = await tx.chat_lang(row.chat_id)
-            await self._show_lobby(tx, row, seats, chat_lang)
-            await self._publish(tx, row, seats, state, [], mover=None, chat_lang=chat_lang)
+            await self.show(tx, row, seats, chat_lang)
+            await self.publisher.publish(tx, row, seats, state, [], mover=None, chat_lang=chat_lang)
             await tx.save_table(row)
-        self._cache[table_id] = (row.version, state)
-        self.outbox.wake()
+        self.core.remember(row, state)
+        self.core.outbox.wake()
         game_log.started(table_id, row.game, len(seats), sum(s.is_ai for s in seats))
-        self._schedule_ai(table_id)
+        self.play.schedule_ai(table_id)
         return Answer(t(lang, "Let's play!"))

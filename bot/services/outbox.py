@@ -29,7 +29,9 @@ from aiogram.exceptions import (
 )
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
 
-from bot.store.sqlite import OutboxRow, Store, Tx, is_busy
+from bot.store.contract import Store
+from bot.store.contract import StoreTx as Tx
+from bot.store.sqlite import OutboxRow, is_busy
 from bot.ui.clip import CAPTION_LIMIT, TEXT_LIMIT, clip_html
 
 log = logging.getLogger(__name__)
@@ -38,7 +40,7 @@ log = logging.getLogger(__name__)
 # parametrized models only in a weak cache, so the garbage collector frees them and the next call builds
 # the model again: 2-7 ms of CPU with the event loop blocked, about once per 20 calls under load
 # (measured with bench/bot.py). Holding them here builds each once.
-_RESPONSE_MODELS = tuple(Response[m.__returning__] for m in (
+_RESPONSE_MODELS = tuple(Response[m.__returning__] for m in (  # type: ignore[name-defined]  # a runtime type
     api.SendMessage, api.EditMessageText, api.AnswerCallbackQuery, api.SendPhoto, api.EditMessageMedia,
     api.SendDocument, api.DeleteMessage, api.GetChatMember, api.EditMessageReplyMarkup))
 
@@ -220,6 +222,7 @@ class Outbox:
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._inflight: set[int] = set()
+        self._deliveries: set[asyncio.Task[None]] = set()  # kept until done (the loop holds tasks weakly)
         self._chats: dict[int, None] = {}  # chats that may have pending rows, least recently served first
         self._rescan_at = 0.0
         self._task: asyncio.Task[None] | None = None
@@ -332,8 +335,15 @@ class Outbox:
             self._inflight.add(row.chat_id)
             self._chats.pop(row.chat_id, None)  # served: to the back of the line
             self._chats[row.chat_id] = None
-            asyncio.create_task(self._deliver(row))
+            task = asyncio.create_task(self._deliver(row), name=f"outbox-row-{row.id}")
+            self._deliveries.add(task)
+            task.add_done_callback(self._delivered)
         return max(delay, 0.005)
+
+    def _delivered(self, task: asyncio.Task[None]) -> None:
+        self._deliveries.discard(task)
+        if not task.cancelled() and task.exception() is not None:  # recording the outcome itself failed
+            log.error("%s: delivery failed; the row stays pending", task.get_name(), exc_info=task.exception())
 
     async def _deliver(self, row: OutboxRow) -> None:
         chat_id = row.chat_id  # the row may move to a supergroup's id on the way
@@ -435,6 +445,7 @@ class Outbox:
             if method == "photo":
                 sent = await self.bot.send_photo(row.chat_id, media, caption=p["caption"], reply_markup=markup,
                                                  message_thread_id=thread)
+                assert sent.photo, "Telegram answers sendPhoto with the photo's sizes"
                 learned = {"slot_message": sent.message_id, "blob": key, "file_id": sent.photo[-1].file_id}
             else:
                 result = await self.bot.edit_message_media(

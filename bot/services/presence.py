@@ -7,10 +7,17 @@ work again as they were once the bot is back); presses, AI seats and timers all 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from bot.services import outbox as out
-from bot.store.sqlite import TableRow, Tx
+from bot.services.core import TableCore
+from bot.store.contract import StoreTx as Tx
+from bot.store.rows import TableRow
 from bot.ui import words
 from bot.ui.i18n import t
+
+if TYPE_CHECKING:
+    from bot.services.tables import Play
 
 
 def is_paused(row: TableRow) -> bool:
@@ -18,7 +25,11 @@ def is_paused(row: TableRow) -> bool:
 
 
 class PresenceService:
-    """Pausing and resuming a chat's tables (a mixin of ``Tables``)."""
+    """Pausing and resuming a chat's tables."""
+
+    def __init__(self, core: TableCore, play: Play) -> None:
+        self.core = core
+        self.play = play
 
     async def bot_removed(self, chat_id: int) -> int:
         """The bot left or was removed from the group: pause its tables, tell the players in their DMs."""
@@ -28,18 +39,18 @@ class PresenceService:
         """The bot is a member again: resume the paused tables, tell the players and the group."""
         count = await self._set_paused(chat_id, False)
         for table_id in await self._open_ids(chat_id):
-            self._schedule_ai(table_id)
+            self.play.schedule_ai(table_id)
         return count
 
     async def _open_ids(self, chat_id: int) -> list[int]:
-        async with self.store.read() as tx:
+        async with self.core.store.read() as tx:
             return [row.id for row in await tx.open_tables_of_chat(chat_id)]
 
     async def _set_paused(self, chat_id: int, paused: bool) -> int:
         changed = 0
         for table_id in await self._open_ids(chat_id):
-            async with self.lock(table_id), self.store.transaction() as tx:
-                loaded = await self._load(tx, table_id)
+            async with self.core.lock(table_id), self.core.store.transaction() as tx:
+                loaded = await self.core.load(tx, table_id)
                 if loaded is None or loaded.row.status not in ("lobby", "playing") or is_paused(loaded.row) == paused:
                     continue
                 row = loaded.row
@@ -55,9 +66,9 @@ class PresenceService:
                         lang = await tx.chat_lang(row.chat_id)
                         await out.log_line(tx, row.chat_id, t(lang, "I am back: the game goes on."), row.thread_id)
                 changed += 1
-            self._cache.pop(table_id, None)
+            self.core.forget(table_id)
         if changed:
-            self.outbox.wake()
+            self.core.outbox.wake()
         return changed
 
     async def _tell_players(self, tx: Tx, row: TableRow, user_ids: list[int], paused: bool) -> None:

@@ -19,8 +19,12 @@ from bot.rummy import is_rummy
 from bot.rummy.marks import mark_view
 from bot.services import outbox as out
 from bot.services.clocks import clock_line
+from bot.services.core import TableCore
+from bot.services.pictures import Pictures
+from bot.services.rummy_hand import rummy_hand
 from bot.services.slots import hand_slot
-from bot.store.sqlite import SeatRow, TableRow, Tx
+from bot.store.contract import StoreTx as Tx
+from bot.store.rows import SeatRow, TableRow
 from bot.ui import words
 from bot.ui.clip import visible_units
 from bot.ui.i18n import t
@@ -55,11 +59,14 @@ def with_recent(head: str, recent: list[str], limit: int) -> str:
 
 
 class Publisher:
-    """Publishing part of ``Tables`` (a mixin)."""
+    """Tells people about a change, in the change's transaction: the table message, hands, sheet, standings."""
 
-    ping_after: float = 20.0  # seconds: a player who acted more recently is not pinged, their hand is edited
+    def __init__(self, core: TableCore, pictures: Pictures | None = None, ping_after: float = 20.0) -> None:
+        self.core = core
+        self.pictures = pictures
+        self.ping_after = ping_after  # seconds: a player who acted more recently is not pinged, their hand is edited
 
-    async def _publish(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State,
+    async def publish(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State,
                        events: list[dict[str, Any]], mover: int | None, chat_lang: str) -> None:
         names = [s.name for s in seats]
         view = state.view(None)
@@ -78,13 +85,13 @@ class Publisher:
                 await out.log_line(tx, row.chat_id, line, row.thread_id)
             lines, results = [], []
         if any(e.get("type") == "deal_end" for e in events):  # the deal's sheet, before the next deal's table
-            await self._grid(tx, row, state, names, chat_lang)
-        await self._table_message(tx, row, view, names, chat_lang, lines, results)
-        await self._hands(tx, row, seats, state, names, mover, view.get("deal_no", 0))
+            await self.grid(tx, row, state, names, chat_lang)
+        await self.table_message(tx, row, view, names, chat_lang, lines, results)
+        await self.hands(tx, row, seats, state, names, mover, view.get("deal_no", 0))
         if state.over:
-            await self._final(tx, row, state, names, state.scores(), chat_lang)
+            await self.final(tx, row, state, names, state.scores(), chat_lang)
 
-    async def _hands(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State, names: list[str],
+    async def hands(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State, names: list[str],
                      mover: int | None, deal: Any) -> None:
         """Each human's DM: a new message at a new deal, a ping or an edit for the player to act,
         the mover's hand without its keyboard."""
@@ -103,16 +110,16 @@ class Publisher:
                 if key in numbers:  # the last deal's message keeps its text, loses its keyboard
                     await out.clear_keyboard(tx, s.user_id or 0, hand_slot(row, s.seat))
                 numbers[key] = numbers.get(key, -1) + 1
-                await self._hand_message(tx, row, s, state, names, live=live, new=True)
+                await self.hand_message(tx, row, s, state, names, live=live, new=True)
             elif state.over or s.seat == mover:
-                await self._hand_message(tx, row, s, state, names, live=live)
+                await self.hand_message(tx, row, s, state, names, live=live)
             elif live:
                 ping = now - acted.get(key, 0.0) >= self.ping_after
                 if ping:
                     numbers[key] = numbers.get(key, 0) + 1
-                await self._hand_message(tx, row, s, state, names, live=True, new=ping)
+                await self.hand_message(tx, row, s, state, names, live=True, new=ping)
 
-    async def _table_message(self, tx: Tx, row: TableRow, view: dict[str, Any], names: list[str],
+    async def table_message(self, tx: Tx, row: TableRow, view: dict[str, Any], names: list[str],
                              lang: str, lines: list[str], results: list[str]) -> bool:
         """The one group message of this deal (or chapter), edited as cards fall; True when it is new."""
         deal = view.get("deal_no", 0)
@@ -155,7 +162,7 @@ class Publisher:
             await out.edit_text(tx, row.chat_id, slot, text, thread_id=row.thread_id)
         return fresh
 
-    async def _grid(self, tx: Tx, row: TableRow, state: State, names: list[str], lang: str,
+    async def grid(self, tx: Tx, row: TableRow, state: State, names: list[str], lang: str,
                     chat_id: int | None = None, thread_id: int | None = None) -> bool:
         """Post the score grid picture (games that have one); False when there is none to post."""
         if self.pictures is None or not self.pictures.has_grid(row.game):
@@ -169,17 +176,18 @@ class Publisher:
                                thread_id=row.thread_id if thread_id is None else thread_id)
         return True
 
-    async def _hand_message(self, tx: Tx, row: TableRow, seat: SeatRow, state: State, names: list[str],
+    async def hand_message(self, tx: Tx, row: TableRow, seat: SeatRow, state: State, names: list[str],
                             live: bool, new: bool = False, group: int | None = None,
                             pick: tuple[str, int] | None = None) -> None:
         assert seat.user_id is not None
-        if is_rummy(row.game):  # issue 16: the toggle hand (bot/services/rummy_turns.py)
-            await self._rummy_hand(tx, row, seat, state, names, live, new)  # type: ignore[attr-defined]  # RummyTurns, mixed into Tables
+        if is_rummy(row.game):  # issue 16: the toggle hand (bot/services/rummy_hand.py)
+            now = self.core.clocks.now() if self.core.clocks else None
+            await rummy_hand(tx, row, seat, state, names, live, new, now)
             return
         lang = await tx.user_lang(seat.user_id)
         view = state.view(seat.seat)
         text = words.hand_text(view, names, lang, await tx.chat_title(row.chat_id), live)
-        if live and (line := clock_line(row, lang, self.clocks.clock.now() if self.clocks else None)):
+        if live and (line := clock_line(row, lang, self.core.clocks.now() if self.core.clocks else None)):
             text += "\n" + line  # issue 18: the control and the time left
         markup = None
         if live:
@@ -195,7 +203,7 @@ class Publisher:
         else:
             await out.edit_text(tx, seat.user_id, slot, text, markup, priority=priority)
 
-    async def _closed_hands(self, tx: Tx, row: TableRow, seats: list[SeatRow]) -> None:
+    async def closed_hands(self, tx: Tx, row: TableRow, seats: list[SeatRow]) -> None:
         """The table was cancelled mid-game: every hand message loses its keyboard and says so."""
         for s in seats:
             if s.user_id is None or str(s.seat) not in row.ui.get("hand_n", {}):
@@ -206,7 +214,7 @@ class Publisher:
                                            t(lang, "This table was cancelled.")]))
             await out.edit_text(tx, s.user_id, hand_slot(row, s.seat), text, None, priority=out.REPLY)
 
-    async def _final(self, tx: Tx, row: TableRow, state: State, names: list[str], totals: list[int],
+    async def final(self, tx: Tx, row: TableRow, state: State, names: list[str], totals: list[int],
                      lang: str) -> None:
         text = words.standings_text(row.game, names, totals, lang)
         if self.pictures is not None:

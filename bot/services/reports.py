@@ -3,44 +3,57 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 import games
 from bot.services import outbox as out
+from bot.services.core import TableCore
 from bot.services.public_log import FINISHED, public_log
+from bot.services.publish import Publisher
 from bot.services.types import Actor, Where
 from bot.ui import words
 from bot.ui.i18n import t
 from engine.core import State
 from engine.record import dumps, make_record
 
+if TYPE_CHECKING:
+    from bot.services.lobby import LobbyService
+    from bot.services.people import People
+
 
 class Reports:
-    """Reporting part of ``Tables`` (a mixin)."""
+    """The score sheet, the game record, and /start (which completes a join from a Join link)."""
+
+    def __init__(self, core: TableCore, publisher: Publisher, lobby: LobbyService, people: People) -> None:
+        self.core = core
+        self.publisher = publisher
+        self.lobby = lobby
+        self.people = people
 
     async def score(self, where: Where) -> None:
-        async with self.store.read() as tx:
+        async with self.core.store.read() as tx:
             row = await tx.open_table(where.chat_id, where.thread_id) or await tx.last_table(where.chat_id,
                                                                                                 where.thread_id)
             seats = await tx.seats(row.id) if row else []
         if row is None or row.state is None:
-            await self.say(where, t(where.lang, "No game has been played here yet."))
+            await self.core.say(where, t(where.lang, "No game has been played here yet."))
             return
         state = State.from_json(row.state)
         names = [s.name for s in seats]
-        async with self.store.transaction() as tx:
-            if not await self._grid(tx, row, state, names, where.lang, where.chat_id, where.thread_id):
+        async with self.core.store.transaction() as tx:
+            if not await self.publisher.grid(tx, row, state, names, where.lang, where.chat_id, where.thread_id):
                 text = words.sheet_text(row.game, state.sheet(), names, state.scores(), where.lang)
                 await out.send_text(tx, where.chat_id, text, thread_id=where.thread_id)  # clipped there
-        self.outbox.wake()
+        self.core.outbox.wake()
 
     async def record(self, where: Where) -> None:
-        async with self.store.read() as tx:
+        async with self.core.store.read() as tx:
             row = await tx.open_table(where.chat_id, where.thread_id) or await tx.last_table(where.chat_id,
                                                                                                 where.thread_id)
             seats = await tx.seats(row.id) if row else []
             actions = await tx.actions(row.id) if row else []
         if row is None or row.state is None:
-            await self.say(where, t(where.lang, "No game has been played here yet."))
+            await self.core.say(where, t(where.lang, "No game has been played here yet."))
             return
         names = [s.name for s in seats]
         if row.status in FINISHED:
@@ -53,9 +66,9 @@ class Reports:
             filename = f"kozyr-{row.game}-{row.id}-so-far.txt"
             caption = t(where.lang, "The game is still on: this is its public log. "
                                     "The full record, to replay, comes when the game ends.")
-        async with self.store.transaction() as tx:
+        async with self.core.store.transaction() as tx:
             await out.send_document(tx, where.chat_id, data, filename, caption, thread_id=where.thread_id)
-        self.outbox.wake()
+        self.core.outbox.wake()
 
     async def deep_start(self, actor: Actor, payload: str,
                          is_member: Callable[[int], Awaitable[bool]] | None = None) -> None:
@@ -64,22 +77,22 @@ class Reports:
         The link must carry the table's secret token, and the user must be a member of the table's
         group (``is_member(chat_id)`` asks Telegram): a stranger learns nothing, not even the title."""
         lang = actor.lang
-        async with self.store.transaction() as tx:
+        async with self.core.store.transaction() as tx:
             await tx.set_user_started(actor.user_id)
         actor.started = True  # read before this /start was recorded
         if payload.startswith("j"):
-            async with self.store.read() as tx:
+            async with self.core.store.read() as tx:
                 table = await tx.token_table(payload[1:]) if len(payload) > 1 else None
             if table is None or is_member is None or not await is_member(table.chat_id):
                 text = t(lang, "This link does not open a table for you. Press Join in the group's lobby.")
             else:
-                text = (await self.join(table.id, actor, lang)).text
+                text = (await self.lobby.join(table.id, actor, lang)).text
         else:
             text = t(lang, "Hello! Add me to a group and type /new carnival to open a table. /help lists commands.")
-        async with self.store.transaction() as tx:
+        async with self.core.store.transaction() as tx:
             await out.send_text(tx, actor.user_id, text)
-        self.outbox.wake()
-        await self.resend_hands(actor.user_id)
+        self.core.outbox.wake()
+        await self.people.resend_hands(actor.user_id)
 
 
 def rules_text(game_id: str, lang: str) -> str | None:

@@ -17,11 +17,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from bot.services.periodic import Periodic
-from bot.store.sqlite import Store
+from bot.store.contract import Store, StoreTx
 
 log = logging.getLogger(__name__)
 
@@ -59,13 +59,12 @@ class Retention:
             log.info("retention deleted %s", counts)
         return counts
 
-    async def _batches(self, sql: str, *args: object) -> int:
-        """Run a ``DELETE ... LIMIT``-style statement until it deletes nothing; one transaction a batch."""
+    async def _batches(self, prune: Callable[[StoreTx], Awaitable[int]]) -> int:
+        """Run one pruning query until it deletes less than a batch; one short transaction a batch."""
         total = 0
         while True:
             async with self.store.transaction(durable=False) as tx:  # losing a deletion loses nothing
-                cur = await tx.db.execute(sql, (*args, BATCH))
-                n = cur.rowcount
+                n = await prune(tx)
             total += max(n, 0)
             if n < BATCH:
                 return total
@@ -75,56 +74,28 @@ class Retention:
         latest = self.latest_update()
         if latest is None:
             async with self.store.read() as tx:
-                row = await tx._one("SELECT MAX(update_id) AS m FROM updates")
-            latest = row["m"] if row else None
+                latest = await tx.latest_update()
         if latest is None:
             return 0
-        return await self._batches(
-            "DELETE FROM updates WHERE update_id IN (SELECT update_id FROM updates "
-            "WHERE update_id < ? OR update_id > ? LIMIT ?)", latest - self.keep_updates, latest)
+        low, high = latest - self.keep_updates, latest
+        return await self._batches(lambda tx: tx.prune_updates(low, high, BATCH))
 
     async def _failed_rows(self) -> int:
-        async with self.store.read() as tx:
-            row = await tx._one("SELECT id FROM outbox WHERE status = 'failed' ORDER BY id DESC LIMIT 1 OFFSET ?",
-                                self.keep_failed - 1)
-        if row is None:
-            return 0
-        return await self._batches("DELETE FROM outbox WHERE id IN (SELECT id FROM outbox "
-                                   "WHERE status = 'failed' AND id < ? LIMIT ?)", row["id"])
+        return await self._batches(lambda tx: tx.prune_failed(self.keep_failed, BATCH))
 
     async def _slots(self, now: float) -> int:
         """Slots of tables over for ``slot_grace``; each such table is marked (``ui.slots_pruned``) once done."""
         total = 0
         while True:
             async with self.store.read() as tx:
-                rows = await tx._all("SELECT id FROM tables WHERE status IN ('finished', 'cancelled') "
-                                     "AND updated_at < ? AND json_extract(ui, '$.slots_pruned') IS NULL LIMIT ?",
-                                     now - self.slot_grace, BATCH // 10)
-            if not rows:
+                table_ids = await tx.ended_with_slots(now - self.slot_grace, BATCH // 10)
+            if not table_ids:
                 return total
             async with self.store.transaction(durable=False) as tx:
-                for row in rows:
-                    table_id = row["id"]
-                    for prefix in (f"t{table_id}:", f"h{table_id}:"):
-                        cur = await tx.db.execute("DELETE FROM slots WHERE slot >= ? AND slot < ?",
-                                                  (prefix, prefix[:-1] + ";"))  # ';' sorts right after ':'
-                        total += max(cur.rowcount, 0)
-                    cur = await tx.db.execute("DELETE FROM slots WHERE slot = ?", (f"lobby:{table_id}",))
-                    total += max(cur.rowcount, 0)
-                    await tx.db.execute("UPDATE tables SET ui = json_set(ui, '$.slots_pruned', 1) WHERE id = ?",
-                                        (table_id,))
+                for table_id in table_ids:
+                    total += await tx.prune_slots(table_id)
             await asyncio.sleep(0)
 
     async def _blobs(self) -> int:
-        documents = await self._batches(
-            "DELETE FROM blobs WHERE rowid IN (SELECT rowid FROM blobs WHERE length(data) > 0 AND key NOT IN "
-            "(SELECT json_extract(payload, '$.blob') FROM outbox WHERE method = 'document' "
-            "AND json_extract(payload, '$.blob') IS NOT NULL) LIMIT ?)")
-        async with self.store.read() as tx:
-            row = await tx._one("SELECT rowid AS r FROM blobs WHERE length(data) = 0 ORDER BY rowid DESC "
-                                "LIMIT 1 OFFSET ?", self.keep_file_ids - 1)
-        if row is None:
-            return documents
-        return documents + await self._batches(
-            "DELETE FROM blobs WHERE rowid IN (SELECT rowid FROM blobs WHERE length(data) = 0 AND rowid < ? LIMIT ?)",
-            row["r"])
+        documents = await self._batches(lambda tx: tx.prune_documents(BATCH))
+        return documents + await self._batches(lambda tx: tx.prune_file_ids(self.keep_file_ids, BATCH))

@@ -15,15 +15,16 @@ from typing import TYPE_CHECKING, Any
 from bot.rummy import is_rummy, jokers, selection
 from bot.rummy import words as rwords
 from bot.rummy.callbacks import OPS
-from bot.rummy.keyboard import PAGE, VERBS, hand_keyboard, joker_keyboard, proposal_keyboard
+from bot.rummy.keyboard import PAGE, VERBS, joker_keyboard, proposal_keyboard
 from bot.rummy.marks import changed
 from bot.rummy.selection import Proposal, Selection
 from bot.services import outbox as out
-from bot.services.clocks import clock_line
-from bot.services.publish import mark_pressed
-from bot.services.slots import hand_slot
+from bot.services.core import TableCore
+from bot.services.publish import Publisher, mark_pressed
+from bot.services.rummy_hand import rummy_hand
 from bot.services.types import Actor, Answer
-from bot.store.sqlite import SeatRow, TableRow, Tx
+from bot.store.contract import StoreTx as Tx
+from bot.store.rows import SeatRow, TableRow
 from bot.ui import words
 from bot.ui.i18n import nt, t
 from engine.ai.rummy import largest_lay
@@ -32,12 +33,7 @@ from engine.core import IllegalAction, State
 from engine.rummy.base import RummyState, lay_text, meld_kind, parse_lay, table_str
 
 if TYPE_CHECKING:
-    import asyncio
-
-    from bot.services.clocks import ClockService
-    from bot.services.outbox import Outbox
-    from bot.services.pictures import Pictures
-    from bot.store.sqlite import Store
+    from bot.services.tables import Play
 
 
 def rummy_forced(game: str, state: State) -> bool:
@@ -54,20 +50,13 @@ def _not_available(lang: str) -> Answer:
 
 
 class RummyTurns:
-    """Mixed into ``Tables`` (it uses the store, the outbox, the locks, ``_turn`` and ``_apply``)."""
+    """The rummy presses; built by ``Tables`` with the core, the play service (its turn checks, moves
+    and AI loop) and the publisher (its pictures)."""
 
-    if TYPE_CHECKING:  # what Tables provides
-        store: Store
-        outbox: Outbox
-        pictures: Pictures | None
-        clocks: ClockService | None
-
-        def lock(self, table_id: int) -> asyncio.Lock: ...
-        def _schedule_ai(self, table_id: int) -> None: ...
-        async def _turn(self, tx: Tx, table_id: int, version: int, actor: Actor,
-                        lang: str) -> tuple[TableRow, list[SeatRow], State, int] | Answer: ...
-        async def _apply(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State, seat: int,
-                         action: str) -> list[dict[str, Any]]: ...
+    def __init__(self, core: TableCore, play: Play, publisher: Publisher) -> None:
+        self.core = core
+        self.play = play
+        self.publisher = publisher
 
     async def rummy(self, table_id: int, version: int, op: str, arg: int, actor: Actor, lang: str,
                     update_id: int | None = None) -> Answer:
@@ -75,24 +64,24 @@ class RummyTurns:
         if op not in OPS:
             return _not_available(lang)
         moved = False
-        async with self.lock(table_id):
-            async with self.store.transaction() as tx:
+        async with self.core.lock(table_id):
+            async with self.core.store.transaction() as tx:
                 if op in ("ok", "do") and update_id is not None and not await tx.mark_update(update_id):
                     return Answer(t(lang, "Already done."))
-                checked = await self._turn(tx, table_id, version, actor, lang)
+                checked = await self.play.turn(tx, table_id, version, actor, lang)
                 if isinstance(checked, Answer):
                     return checked
                 row, seats, state, seat = checked
                 if not is_rummy(row.game) or not isinstance(state, RummyState):
                     return _not_available(lang)
                 sel = selection.load(row, seat)
-                answer, moved = await self._rummy_op(tx, row, seats, state, seat, sel, op, arg, lang)
-        self.outbox.wake()
+                answer, moved = await self._op(tx, row, seats, state, seat, sel, op, arg, lang)
+        self.core.outbox.wake()
         if moved:
-            self._schedule_ai(table_id)
+            self.play.schedule_ai(table_id)
         return answer
 
-    async def _rummy_op(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: RummyState, seat: int,
+    async def _op(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: RummyState, seat: int,
                         sel: Selection, op: str, arg: int, lang: str) -> tuple[Answer, bool]:
         hand = state.hands[seat]
         names = [s.name for s in seats]
@@ -124,19 +113,19 @@ class RummyTurns:
             if (sel.chosen, sel.page) == shown:  # nothing to redraw (Telegram refuses an identical edit)
                 return answer, False
             selection.save(row, seat, sel)
-            await self._rummy_hand(tx, row, user, state, names, live=True)
+            await self._hand(tx, row, user, state, names)
             await tx.save_table(row, touch=False)  # a selection is not a move: the turn's clock runs on
             return answer, False
         if op == "lay":
-            return await self._rummy_lay(tx, row, seats, state, seat, sel, lang), False
+            return await self._lay(tx, row, seats, state, seat, sel, lang), False
         if op == "jk":
-            return await self._rummy_joker(tx, row, seats, state, seat, sel, arg, lang), False
+            return await self._joker(tx, row, seats, state, seat, sel, arg, lang), False
         if op == "back":
             if sel.proposal is None:
                 return Answer(), False
             await out.clear_keyboard(tx, user.user_id or 0, proposal_slot(row, seat, sel))
             sel.proposal = None
-            await self._rummy_save(tx, row, seat, sel)
+            await self._save(tx, row, seat, sel)
             return Answer(t(lang, "Back to your hand.")), False
         if op == "ok":
             prop = sel.proposal
@@ -149,7 +138,7 @@ class RummyTurns:
                 return Answer(rwords.reason(exc.reason, lang), alert=True), False
             await out.clear_keyboard(tx, user.user_id or 0, proposal_slot(row, seat, sel))
             mark_pressed(row, seat)
-            await self._apply(tx, row, seats, state, seat, action)
+            await self.play.apply(tx, row, seats, state, seat, action)
             return Answer(words.action_label(row.game, action, lang)), True
         # op == "do": a verb
         if not 0 <= arg < len(VERBS) or not state.is_legal(seat, VERBS[arg]):
@@ -157,14 +146,14 @@ class RummyTurns:
         if sel.proposal is not None:
             await out.clear_keyboard(tx, user.user_id or 0, proposal_slot(row, seat, sel))
         mark_pressed(row, seat)
-        await self._apply(tx, row, seats, state, seat, VERBS[arg])
+        await self.play.apply(tx, row, seats, state, seat, VERBS[arg])
         return Answer(words.action_label(row.game, VERBS[arg], lang)), True
 
-    async def _rummy_save(self, tx: Tx, row: TableRow, seat: int, sel: Selection) -> None:
+    async def _save(self, tx: Tx, row: TableRow, seat: int, sel: Selection) -> None:
         selection.save(row, seat, sel)
         await tx.save_table(row, touch=False)  # a selection is not a move: the turn's clock runs on
 
-    async def _rummy_lay(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: RummyState, seat: int,
+    async def _lay(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: RummyState, seat: int,
                          sel: Selection, lang: str) -> Answer:
         """Ask the solver for the table with the chosen cards; show it, or say in one line why not."""
         if not state.may_lay():
@@ -184,11 +173,11 @@ class RummyTurns:
             await out.clear_keyboard(tx, seats[seat].user_id or 0, proposal_slot(row, seat, sel))
         sel.serial += 1
         sel.proposal = Proposal(cards, table, sel.serial, asks)
-        await self._rummy_save(tx, row, seat, sel)
-        await self._rummy_proposal(tx, row, seats, state, seat, sel, new=True)
+        await self._save(tx, row, seat, sel)
+        await self._proposal(tx, row, seats, state, seat, sel, new=True)
         return Answer(t(lang, "Here is the table with your cards."))
 
-    async def _rummy_joker(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: RummyState, seat: int,
+    async def _joker(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: RummyState, seat: int,
                            sel: Selection, choice: int, lang: str) -> Answer:
         prop = sel.proposal
         if prop is None or not prop.asks or not 0 <= choice < len(prop.asks[0]) - 2:
@@ -203,11 +192,11 @@ class RummyTurns:
         assert settled is not None
         prop.table = settled
         prop.asks = prop.asks[1:]
-        await self._rummy_save(tx, row, seat, sel)
-        await self._rummy_proposal(tx, row, seats, state, seat, sel, new=False)
+        await self._save(tx, row, seat, sel)
+        await self._proposal(tx, row, seats, state, seat, sel, new=False)
         return Answer()
 
-    async def _rummy_proposal(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: RummyState, seat: int,
+    async def _proposal(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: RummyState, seat: int,
                               sel: Selection, new: bool) -> None:
         """The proposal in the DM: a picture of the new table (a text without pictures), with Confirm
         and Back, or first the joker question."""
@@ -231,7 +220,7 @@ class RummyTurns:
             lines.append(t(lang, "Confirm to lay it down, or go back to your hand."))
             markup = proposal_keyboard(row.id, row.version, prop.serial, lang)
         slot = proposal_slot(row, seat, sel)
-        if self.pictures is not None:
+        if self.publisher.pictures is not None:
             picture = {"kind": "table", "view": view, "names": [s.name for s in seats], "lang": lang}
             caption = "\n".join(lines)
             if new:
@@ -245,36 +234,10 @@ class RummyTurns:
         else:
             await out.edit_text(tx, user_id, slot, text, markup, priority=out.REPLY)
 
-    async def _rummy_hand(self, tx: Tx, row: TableRow, seat: SeatRow, state: State, names: list[str],
-                          live: bool, new: bool = False) -> None:
-        """A rummy player's DM hand: the table in short, the hand as toggle buttons and the verbs."""
-        assert seat.user_id is not None and isinstance(state, RummyState)
-        lang = await tx.user_lang(seat.user_id)
-        view = state.view(seat.seat)
-        sel = selection.load(row, seat.seat)
-        text = rwords.hand_text(view, names, lang, await tx.chat_title(row.chat_id), live, sel.chosen)
-        if live and (line := clock_line(row, lang, self.clocks.clock.now() if self.clocks else None)):
-            text += "\n" + line  # issue 18: the control and the time left
-        markup = None
-        if live:
-            markup = hand_keyboard(row.id, row.version, view.get("hand") or [], sel, _verbs(row, state, seat.seat),
-                                   state.may_lay(), lang)
-        slot = hand_slot(row, seat.seat)
-        priority = out.REPLY if live else out.GAME
-        if new:
-            await out.send_text(tx, seat.user_id, text, markup, slot=slot, priority=priority)
-        else:
-            await out.edit_text(tx, seat.user_id, slot, text, markup, priority=priority)
-
-
-def _verbs(row: TableRow, state: RummyState, seat: int) -> list[str]:
-    """The verbs legal now, remembered per version (whether ``pass`` is legal may take the solver)."""
-    memo = row.ui.get("rverbs") or {}
-    if memo.get("v") == row.version and memo.get("s") == seat:
-        return list(memo["verbs"])
-    verbs = [v for v in VERBS if state.is_legal(seat, v)]
-    row.ui["rverbs"] = {"v": row.version, "s": seat, "verbs": verbs}
-    return verbs
+    async def _hand(self, tx: Tx, row: TableRow, seat: SeatRow, state: State, names: list[str]) -> None:
+        """Redraw the live hand after a toggle (the same message, edited)."""
+        clocks = self.core.clocks
+        await rummy_hand(tx, row, seat, state, names, live=True, now=clocks.now() if clocks else None)
 
 
 def hint_cards(state: RummyState) -> list[int]:

@@ -7,13 +7,20 @@ The group is told, the leaver's hand message loses its keyboard, and the AI move
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from bot.services import outbox as out
-from bot.services.publish import hand_slot
+from bot.services.core import TableCore
+from bot.services.publish import Publisher, hand_slot
 from bot.services.types import Actor, Answer, Where
-from bot.store.sqlite import SeatRow, TableRow, Tx
+from bot.store.contract import StoreTx as Tx
+from bot.store.rows import SeatRow, TableRow
 from bot.ui import words
 from bot.ui.i18n import t
 from bot.ui.keyboards import leave_keyboard, take_seat_keyboard
+
+if TYPE_CHECKING:
+    from bot.services.tables import Play
 
 
 def ai_name(taken: set[str]) -> str:
@@ -33,13 +40,19 @@ def find_seat(seats: list[SeatRow], arg: str) -> int | None:
 
 
 class SeatService:
-    """Seat hand-over of ``Tables`` (a mixin: it uses the store, outbox, locks and publishing of Tables)."""
+    """Handing a seat in play to an AI player, and someone from the group taking it back."""
+
+    def __init__(self, core: TableCore, publisher: Publisher, play: Play, bot_username: str) -> None:
+        self.core = core
+        self.publisher = publisher
+        self.play = play
+        self.bot_username = bot_username
 
     async def ask_leave(self, where: Where, actor: Actor, arg: str, is_admin: bool) -> bool:
         """Ask to confirm handing a seat to an AI; False when no game is running here (the lobby's
         /leave applies then)."""
         lang = where.lang
-        async with self.store.read() as tx:
+        async with self.core.store.read() as tx:
             row = await tx.open_table(where.chat_id, where.thread_id)
             seats = await tx.seats(row.id) if row is not None else []
         if row is None or row.status != "playing":
@@ -47,28 +60,28 @@ class SeatService:
         if arg:
             seat = find_seat(seats, arg)
             if seat is None or seats[seat].is_ai:
-                await self.say(where, t(lang, "There is no such player at this table: {who}.",
+                await self.core.say(where, t(lang, "There is no such player at this table: {who}.",
                                         who=words.name(arg[:64])))
                 return True
             if seats[seat].user_id != actor.user_id and actor.user_id != row.creator_id and not is_admin:
-                await self.say(where, t(lang, "Only the table's creator or an admin can hand another player's "
+                await self.core.say(where, t(lang, "Only the table's creator or an admin can hand another player's "
                                               "seat to an AI."))
                 return True
         else:
             seat = next((s.seat for s in seats if s.user_id == actor.user_id), None)
             if seat is None:
-                await self.say(where, t(lang, "You are not at this table."))
+                await self.core.say(where, t(lang, "You are not at this table."))
                 return True
         who = words.name(seats[seat].name)
-        await self.say(where, t(lang, "{who}: leave the game? An AI player takes the seat and plays on.", who=who),
+        await self.core.say(where, t(lang, "{who}: leave the game? An AI player takes the seat and plays on.", who=who),
                        leave_keyboard(row.id, seat, lang))
         return True
 
     async def confirm_leave(self, table_id: int, seat: int, actor: Actor, lang: str, is_admin: bool,
                             chat_id: int, prompt_id: int | None, offer: bool = False) -> Answer:
         """The confirmation press: checked against the chat it came from, the seat and the presser's rights."""
-        async with self.lock(table_id), self.store.transaction() as tx:
-            loaded = await self._load(tx, table_id)
+        async with self.core.lock(table_id), self.core.store.transaction() as tx:
+            loaded = await self.core.load(tx, table_id)
             if loaded is None or loaded.row.chat_id != chat_id:
                 return Answer(t(lang, "This button is not valid any more."), alert=True)
             row, seats = loaded.row, loaded.seats
@@ -103,14 +116,14 @@ class SeatService:
                                     thread_id=row.thread_id)
                 await tx.save_table(row, touch=False)
             await self._after_seat_change(tx, row, seats)
-        self.outbox.wake()
-        self._schedule_ai(table_id)
+        self.core.outbox.wake()
+        self.play.schedule_ai(table_id)
         return Answer(t(lang, "Done: an AI player took the seat."))
 
     async def take_seat(self, table_id: int, seat: int, actor: Actor, lang: str, chat_id: int) -> Answer:
         """Someone from the group takes a seat that was offered: they play it on from now."""
-        async with self.lock(table_id), self.store.transaction() as tx:
-            loaded = await self._load(tx, table_id)
+        async with self.core.lock(table_id), self.core.store.transaction() as tx:
+            loaded = await self.core.load(tx, table_id)
             if loaded is None or loaded.row.chat_id != chat_id or loaded.row.status != "playing":
                 return Answer(t(lang, "This button is not valid any more."), alert=True)
             row, seats = loaded.row, loaded.seats
@@ -132,26 +145,26 @@ class SeatService:
             await out.edit_text(tx, row.chat_id, f"offer:{row.id}:{seat}",
                                 "✋ " + t(chat_lang, "{who} takes the seat of {ai}.", who=words.name(actor.name),
                                          ai=words.name(ai)), None, thread_id=row.thread_id, priority=out.GAME)
-            state = self._state(row)
+            state = self.core.state(row)
             numbers: dict[str, int] = row.ui.setdefault("hand_n", {})
             numbers[str(seat)] = numbers.get(str(seat), -1) + 1  # a fresh hand message for the new player
-            await self._hand_message(tx, row, seats[seat], state, [s.name for s in seats],
+            await self.publisher.hand_message(tx, row, seats[seat], state, [s.name for s in seats],
                                      live=state.to_act == seat, new=True)
             await tx.save_table(row)
             await self._after_seat_change(tx, row, seats, skip=seat)
-        self.outbox.wake()
+        self.core.outbox.wake()
         return Answer(t(lang, "You are in."))
 
     async def _after_seat_change(self, tx: Tx, row: TableRow, seats: list[SeatRow], skip: int | None = None) -> None:
         """The version moved on: the player to act needs a keyboard of the new version."""
-        state = self._state(row)
+        state = self.core.state(row)
         to_act = state.to_act
         if to_act is not None and to_act != skip and not seats[to_act].is_ai:
-            await self._hand_message(tx, row, seats[to_act], state, [s.name for s in seats], live=True)
-        self._cache[row.id] = (row.version, state)
+            await self.publisher.hand_message(tx, row, seats[to_act], state, [s.name for s in seats], live=True)
+        self.core.remember(row, state)
 
     async def close_prompt(self, chat_id: int, message_id: int) -> None:
         """'No, stay': the question's buttons go away."""
-        async with self.store.transaction() as tx:
+        async with self.core.store.transaction() as tx:
             await tx.enqueue(chat_id, "clear_markup", {"message_id": message_id}, priority=out.REPLY)
-        self.outbox.wake()
+        self.core.outbox.wake()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.store.sqlite import TableRow
+from bot.store.rows import TableRow
 
 
 def hand_slot(row: TableRow, seat: int, n: int | None = None) -> str:

@@ -1,9 +1,9 @@
-"""The application layer for tables: moves, AI seats and turn timers (with the lobby, publishing
-and reports mixed in from their own modules).
+"""The application layer for tables: moves and AI seats (``Play``), and ``Tables``, which builds every
+table service (lobby, publishing, reports, seats, presence, hints, people) around one ``TableCore``.
 
-Every change is one SQLite transaction: the action log, the version bump, the engine
-snapshot and the outgoing messages commit together. The engine decides every rule; this
-module only checks who may press what (seat, turn, version) and asks the engine.
+Every change is one transaction: the action log, the version bump, the engine snapshot and the
+outgoing messages commit together. The engine decides every rule; this module only checks who may
+press what (seat, turn, version) and asks the engine.
 """
 
 from __future__ import annotations
@@ -15,21 +15,24 @@ from typing import TYPE_CHECKING, Any
 import games
 from bot.league.matches import record_finished
 from bot.services import events as game_log
-from bot.services import outbox as out
 from bot.services.ai_seats import AiSeats
 from bot.services.capture import CaptureBuilder
+from bot.services.core import TableCore
 from bot.services.handover import on_autopilot
 from bot.services.hints import Hints
 from bot.services.lobby import LobbyService
 from bot.services.outbox import Outbox
+from bot.services.people import People
 from bot.services.pictures import Pictures
 from bot.services.presence import PresenceService, is_paused
 from bot.services.publish import Publisher, hand_slot, mark_pressed
 from bot.services.reports import Reports, rules_text
 from bot.services.rummy_turns import RummyTurns, rummy_forced
 from bot.services.seats import SeatService
-from bot.services.types import Actor, Answer, Loaded, Where
-from bot.store.sqlite import SeatRow, Store, TableRow, Tx
+from bot.services.types import Actor, Answer, Where
+from bot.store.contract import Store
+from bot.store.contract import StoreTx as Tx
+from bot.store.rows import SeatRow, TableRow
 from bot.ui import words
 from bot.ui.i18n import t
 from bot.ui.keyboards import selected_action, selection_candidates
@@ -38,7 +41,7 @@ from engine.core import State
 if TYPE_CHECKING:
     from bot.services.clocks import ClockService
 
-__all__ = ["Actor", "Answer", "Tables", "Where", "rules_text"]
+__all__ = ["Actor", "Answer", "Play", "Tables", "Where", "rules_text"]
 
 log = logging.getLogger(__name__)
 
@@ -46,54 +49,23 @@ PAUSE_AFTER = frozenset({"trick", "round", "deal_end", "war"})
 AI_RETRY_MAX = 30.0  # seconds between retries of a failed AI move, at most
 
 
-class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, SeatService, Hints, RummyTurns):
-    """Lobby and play for every table; one lock per table serializes its moves."""
+class Play:
+    """Moves at tables in play: the players' buttons, and the AI seats (and forced moves) in between."""
 
-    def __init__(self, store: Store, outbox: Outbox, bot_username: str, ai_delay: float = 1.0,
-                 pictures: Pictures | None = None, ai: AiSeats | None = None) -> None:
-        self.ai = ai or AiSeats()
-        self.store = store
-        self.outbox = outbox
-        self.bot_username = bot_username
+    def __init__(self, core: TableCore, publisher: Publisher, ai: AiSeats, ai_delay: float = 1.0) -> None:
+        self.core = core
+        self.publisher = publisher
+        self.ai = ai
         self.ai_delay = ai_delay
-        self.pictures = pictures
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._cache: dict[int, tuple[int, State]] = {}
-        self._ai_tasks: dict[int, asyncio.Task[None]] = {}
+        self._ai_tasks: dict[int, asyncio.Task[None]] = {}  # only tables whose AI loop runs (a done task goes)
         self.moves = 0
-        self.clocks: ClockService | None = None  # issue 18: set by ClockService; keeps deadlines current
 
-    # -- helpers ------------------------------------------------------------------
-    def lock(self, table_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(table_id, asyncio.Lock())
-
-    def _state(self, row: TableRow) -> State:
-        cached = self._cache.get(row.id)
-        if cached is not None and cached[0] == row.version:
-            return cached[1].clone()
-        assert row.state is not None
-        return State.from_json(row.state)
-
-    async def say(self, where: Where, text: str, markup: Any = None, chatter: bool = False) -> None:
-        """A reply: ahead of table edits; ``chatter`` (/games, /help ...) goes last and expires unsent."""
-        async with self.store.transaction() as tx:
-            await out.send_text(tx, where.chat_id, text, markup, thread_id=where.thread_id,
-                                priority=out.CHATTER if chatter else out.REPLY,
-                                ttl=out.CHATTER_TTL if chatter else None)
-        self.outbox.wake()
-
-    async def _load(self, tx: Tx, table_id: int) -> Loaded | None:
-        row = await tx.table(table_id)
-        if row is None:
-            return None
-        seats = await tx.seats(table_id)
-        return Loaded(row, seats, names=[s.name for s in seats])
     # -- play ------------------------------------------------------------------------
-    async def _turn(self, tx: Tx, table_id: int, version: int, actor: Actor,
-                    lang: str) -> tuple[TableRow, list[SeatRow], State, int] | Answer:
+    async def turn(self, tx: Tx, table_id: int, version: int, actor: Actor,
+                   lang: str) -> tuple[TableRow, list[SeatRow], State, int] | Answer:
         """Checks every play button passes: the game runs, the presser owns a seat, the button's
         version is current and it is the presser's turn. An Answer says which check failed."""
-        loaded = await self._load(tx, table_id)
+        loaded = await self.core.load(tx, table_id)
         if loaded is None or loaded.row.status != "playing":
             return Answer(t(lang, "This game is not running."), alert=True)
         row, seats = loaded.row, loaded.seats
@@ -107,7 +79,7 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, 
             return Answer(t(lang, "The AI plays your seat now: you missed too many moves."), alert=True)
         if version != row.version:
             return Answer(t(lang, "That button is out of date; use the latest message."), alert=True, stale=True)
-        state = self._state(row)
+        state = self.core.state(row)
         if state.to_act != seat:
             return Answer(t(lang, "It is not your turn."), alert=True)
         return row, seats, state, seat
@@ -115,11 +87,11 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, 
     async def press(self, table_id: int, version: int, index: int, actor: Actor, lang: str,
                     update_id: int | None = None) -> Answer:
         """A player's button: checked against seat, turn, version and the legal list, then applied."""
-        async with self.lock(table_id):
-            async with self.store.transaction() as tx:
+        async with self.core.lock(table_id):
+            async with self.core.store.transaction() as tx:
                 if update_id is not None and not await tx.mark_update(update_id):
                     return Answer(t(lang, "Already done."))
-                checked = await self._turn(tx, table_id, version, actor, lang)
+                checked = await self.turn(tx, table_id, version, actor, lang)
                 if isinstance(checked, Answer):
                     return checked
                 row, seats, state, seat = checked
@@ -128,31 +100,33 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, 
                     return Answer(t(lang, "That move is not available."), alert=True)
                 action = legal[index]
                 mark_pressed(row, seat)
-                await self._apply(tx, row, seats, state, seat, action)
-        self.outbox.wake()
-        self._schedule_ai(table_id)
+                await self.apply(tx, row, seats, state, seat, action)
+        self.core.outbox.wake()
+        self.schedule_ai(table_id)
         return Answer(words.action_label(row.game, action, lang))
 
     async def menu(self, table_id: int, version: int, group: int, actor: Actor, lang: str) -> Answer:
         """The second step of a choice (joker over or under ...): swap the hand keyboard."""
-        async with self.lock(table_id), self.store.transaction() as tx:
-            checked = await self._turn(tx, table_id, version, actor, lang)
+        async with self.core.lock(table_id), self.core.store.transaction() as tx:
+            checked = await self.turn(tx, table_id, version, actor, lang)
             if isinstance(checked, Answer):
                 return checked
             row, seats, state, seat = checked
             names = [s.name for s in seats]
-            await self._hand_message(tx, row, seats[seat], state, names, live=True, group=None if group < 0 else group)
-        self.outbox.wake()
+            await self.publisher.hand_message(tx, row, seats[seat], state, names, live=True,
+                                              group=None if group < 0 else group)
+        self.core.outbox.wake()
         return Answer()
 
     async def pick(self, table_id: int, version: int, verb: str, mask: int, submit: bool, actor: Actor,
                    lang: str, update_id: int | None = None) -> Answer:
         """Choosing several cards (a discard): toggle a card, or submit the selection as one action."""
-        async with self.lock(table_id):
-            async with self.store.transaction() as tx:
+        action: str | None
+        async with self.core.lock(table_id):
+            async with self.core.store.transaction() as tx:
                 if submit and update_id is not None and not await tx.mark_update(update_id):
                     return Answer(t(lang, "Already done."))
-                checked = await self._turn(tx, table_id, version, actor, lang)
+                checked = await self.turn(tx, table_id, version, actor, lang)
                 if isinstance(checked, Answer):
                     return checked
                 row, seats, state, seat = checked
@@ -161,7 +135,7 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, 
                     return Answer(t(lang, "That move is not available."), alert=True)
                 if not submit:
                     names = [s.name for s in seats]
-                    await self._hand_message(tx, row, seats[seat], state, names, live=True, pick=(verb, mask))
+                    await self.publisher.hand_message(tx, row, seats[seat], state, names, live=True, pick=(verb, mask))
                     action = None
                 else:
                     index = selected_action(legal, verb, mask)
@@ -169,11 +143,11 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, 
                         return Answer(t(lang, "Those cards are not a legal choice."), alert=True)
                     action = legal[index]
                     mark_pressed(row, seat)
-                    await self._apply(tx, row, seats, state, seat, action)
-        self.outbox.wake()
+                    await self.apply(tx, row, seats, state, seat, action)
+        self.core.outbox.wake()
         if action is None:
             return Answer()
-        self._schedule_ai(table_id)
+        self.schedule_ai(table_id)
         return Answer(words.action_label(row.game, action, lang))
 
     async def clear_stale_keyboard(self, table_id: int, user_id: int, chat_id: int, message_id: int) -> None:
@@ -183,8 +157,8 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, 
         leaves the first copy's keyboard behind. The seat's current hand message is left alone:
         a fresh keyboard for it may be on its way.
         """
-        async with self.store.transaction() as tx:
-            loaded = await self._load(tx, table_id)
+        async with self.core.store.transaction() as tx:
+            loaded = await self.core.load(tx, table_id)
             if loaded is None:
                 return
             seat = next((s.seat for s in loaded.seats if s.user_id == user_id), None)
@@ -194,20 +168,20 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, 
             if loaded.row.status == "playing" and await tx.slot_message(current) == message_id:
                 return
             await tx.enqueue(chat_id, "clear_markup", {"message_id": message_id})
-        self.outbox.wake()
+        self.core.outbox.wake()
 
-    async def _apply(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State, seat: int,
-                     action: str) -> list[dict[str, Any]]:
+    async def apply(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State, seat: int,
+                    action: str) -> list[dict[str, Any]]:
         """One move: act, log it, bump the version, store the snapshot, enqueue the news."""
         idx = await tx.action_count(row.id)
         events = state.act(seat, action)
         await tx.append_action(row.id, idx, seat, action)
         row.version += 1
         row.state = state.to_json()
-        if self.clocks is not None:  # issue 18: the next turn's deadline, in this transaction
-            await self.clocks.moved(tx, row, seats, state)
+        if self.core.clocks is not None:  # issue 18: the next turn's deadline, in this transaction
+            await self.core.clocks.moved(tx, row, seats, state)
         chat_lang = await tx.chat_lang(row.chat_id)
-        await self._publish(tx, row, seats, state, events, mover=seat, chat_lang=chat_lang)
+        await self.publisher.publish(tx, row, seats, state, events, mover=seat, chat_lang=chat_lang)
         if state.over:
             row.status = "finished"
             totals = state.scores()
@@ -215,15 +189,24 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, 
             game_log.finished(row.id, row.game, idx + 1)
             await record_finished(tx, row, seats, state)  # the league: every finished table is a match
         await tx.save_table(row)
-        self._cache[row.id] = (row.version, state)
+        self.core.remember(row, state)  # a finished table is forgotten
         self.moves += 1
         return events
 
     # -- AI seats ----------------------------------------------------------------------
-    def _schedule_ai(self, table_id: int) -> None:
+    def schedule_ai(self, table_id: int) -> None:
+        """Start the table's AI loop unless it runs; the task is kept until it ends, and a crash is logged."""
         task = self._ai_tasks.get(table_id)
         if task is None or task.done():
-            self._ai_tasks[table_id] = asyncio.create_task(self._ai_loop(table_id))
+            task = asyncio.create_task(self._ai_loop(table_id), name=f"ai-{table_id}")
+            self._ai_tasks[table_id] = task
+            task.add_done_callback(lambda done: self._ai_done(table_id, done))
+
+    def _ai_done(self, table_id: int, task: asyncio.Task[None]) -> None:
+        if self._ai_tasks.get(table_id) is task:
+            del self._ai_tasks[table_id]
+        if not task.cancelled() and task.exception() is not None:
+            log.error("the AI loop of table %s crashed", table_id, exc_info=task.exception())
 
     def _autoplay(self, row: TableRow, seat: SeatRow, legal: list[str], state: State | None = None) -> bool:
         """AI seats always play themselves; so do forced moves in games where most moves are forced
@@ -264,13 +247,13 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, 
 
         The AI thinks with no transaction open (in a worker thread); the table's lock keeps its moves in
         order, and a version check drops a decision that a newer state replaced."""
-        async with self.lock(table_id):
-            async with self.store.read() as tx:
-                loaded = await self._load(tx, table_id)
+        async with self.core.lock(table_id):
+            async with self.core.store.read() as tx:
+                loaded = await self.core.load(tx, table_id)
             if loaded is None or loaded.row.status != "playing" or is_paused(loaded.row):
                 return None
             row, seats = loaded.row, loaded.seats
-            state = self._state(row)
+            state = self.core.state(row)
             seat = state.to_act
             if seat is None:
                 return None
@@ -279,14 +262,14 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, 
                 return None
             level = row.ui.get("ai_levels", {}).get(seats[seat].name) if seats[seat].is_ai else None
             action = await self.ai.choose(state.clone(), seat, row.seed ^ row.version, level)
-            async with self.store.transaction() as tx:
-                loaded = await self._load(tx, table_id)
+            async with self.core.store.transaction() as tx:
+                loaded = await self.core.load(tx, table_id)
                 if loaded is None or loaded.row.status != "playing" or loaded.row.version != row.version \
                         or is_paused(loaded.row):
                     return 0.0  # the table moved on meanwhile: look again
                 row, seats = loaded.row, loaded.seats
-                events = await self._apply(tx, row, seats, state, seat, action)
-        self.outbox.wake()
+                events = await self.apply(tx, row, seats, state, seat, action)
+        self.core.outbox.wake()
         # A forced move waits a full beat where something happened the group should see, and a
         # quarter beat otherwise, so the group can follow (not 70 moves in 5 seconds).
         pause = seats[seat].is_ai or any(e.get("type") in PAUSE_AFTER for e in events)
@@ -295,84 +278,111 @@ class Tables(LobbyService, Publisher, Reports, CaptureBuilder, PresenceService, 
     def ai_busy(self) -> bool:
         return any(not task.done() for task in self._ai_tasks.values())
 
+    def ai_running(self, table_id: int) -> bool:
+        return table_id in self._ai_tasks
+
     async def resume(self) -> int:
         """After a restart: AI seats to act get moving again. Returns how many tables are in play."""
-        async with self.store.read() as tx:
+        async with self.core.store.read() as tx:
             rows = await tx.playing_tables()
         for row in rows:
-            self._schedule_ai(row.id)
+            self.schedule_ai(row.id)
         return len(rows)
 
     async def stop(self) -> None:
-        for task in self._ai_tasks.values():
+        """Cancel every AI loop and wait for it to end."""
+        tasks = list(self._ai_tasks.values())
+        for task in tasks:
             task.cancel()
-        for task in self._ai_tasks.values():
-            try:
-                await task
-            except (asyncio.CancelledError, Exception):
-                pass
+        await asyncio.gather(*tasks, return_exceptions=True)  # an error is logged by _ai_done
         self._ai_tasks.clear()
         self.ai.close()
 
-    # -- chats and people ---------------------------------------------------------------
-    async def chat_migrated(self, old_id: int, new_id: int) -> None:
-        """The group became a supergroup: tables, queues and the league move to the new id."""
-        async with self.store.transaction() as tx:
-            await tx.migrate_chat(old_id, new_id)
-        self.outbox.wake()
 
-    async def set_language(self, scope: str, owner_id: int, lang: str) -> None:
-        """A user's DM language (scope "u") or a chat's (scope "c")."""
-        async with self.store.transaction() as tx:
-            if scope == "c":
-                await tx.set_chat_lang(owner_id, lang)
-            else:
-                await tx.set_user_lang(owner_id, lang)
+class Tables:
+    """Every table service, built around one ``TableCore``; the handlers reach them through here.
 
-    async def dm_blocked(self, user_id: int) -> None:
-        async with self.store.transaction() as tx:
-            await self.user_unreachable(tx, user_id, blocked=True)
-        self.outbox.wake()
+    Each service receives what it uses at construction; the methods below are the doors the
+    handlers and the app call (``tables.press`` is ``tables.play.press``, and so on)."""
 
-    async def dm_unblocked(self, user_id: int) -> None:
-        async with self.store.transaction() as tx:
-            await tx.set_user_started(user_id)
-        await self.resend_hands(user_id)
+    def __init__(self, store: Store, outbox: Outbox, bot_username: str, ai_delay: float = 1.0,
+                 pictures: Pictures | None = None, ai: AiSeats | None = None, ping_after: float = 20.0) -> None:
+        self.core = TableCore(store, outbox)
+        self.publisher = Publisher(self.core, pictures, ping_after)
+        self.play = Play(self.core, self.publisher, ai or AiSeats(), ai_delay)
+        self.people = People(self.core, self.publisher)
+        self.lobby = LobbyService(self.core, self.publisher, self.play, bot_username)
+        self.seats = SeatService(self.core, self.publisher, self.play, bot_username)
+        self.presence = PresenceService(self.core, self.play)
+        self.reports = Reports(self.core, self.publisher, self.lobby, self.people)
+        self.hints = Hints(self.core, self.play.ai)
+        self.builder = CaptureBuilder(self.core, self.play)
+        self.rummies = RummyTurns(self.core, self.play, self.publisher)  # issue 16
+        self._clocks: ClockService | None = None
+        # play
+        self.press = self.play.press
+        self.menu = self.play.menu
+        self.pick = self.play.pick
+        self.capture = self.builder.capture
+        self.rummy = self.rummies.rummy
+        self.clear_stale_keyboard = self.play.clear_stale_keyboard
+        self.ai_busy = self.play.ai_busy
+        self.resume = self.play.resume
+        # the lobby
+        self.say = self.core.say
+        self.new_table = self.lobby.new_table
+        self.open_table_id = self.lobby.open_table_id
+        self.table_is_here = self.lobby.table_is_here
+        self.join_payload = self.lobby.join_payload
+        self.join = self.lobby.join
+        self.leave = self.lobby.leave
+        self.add_ai = self.lobby.add_ai
+        self.lobby_options = self.lobby.lobby_options
+        self.cancel = self.lobby.cancel
+        self.start = self.lobby.start
+        # seats in play, the bot's presence, reports, hints, people
+        self.ask_leave = self.seats.ask_leave
+        self.confirm_leave = self.seats.confirm_leave
+        self.take_seat = self.seats.take_seat
+        self.close_prompt = self.seats.close_prompt
+        self.bot_removed = self.presence.bot_removed
+        self.bot_added = self.presence.bot_added
+        self.score = self.reports.score
+        self.record = self.reports.record
+        self.deep_start = self.reports.deep_start
+        self.hint = self.hints.hint
+        self.chat_migrated = self.people.chat_migrated
+        self.set_language = self.people.set_language
+        self.dm_blocked = self.people.dm_blocked
+        self.dm_unblocked = self.people.dm_unblocked
+        self.user_unreachable = self.people.user_unreachable
+        self.resend_hands = self.people.resend_hands
 
-    # -- players the bot cannot write to ------------------------------------------------
-    async def user_unreachable(self, tx: Tx, user_id: int, blocked: bool) -> None:
-        """A DM got 403 (or the user blocked the bot): remember it and, once, tell every group where
-        they play, so the table does not wait for them in silence. Runs in the caller's transaction."""
-        user = await tx.user(user_id)
-        was_reachable = user is None or (bool(user["started"]) and not user["blocked"])
-        if blocked:
-            await tx.set_user_blocked(user_id)
-        else:
-            await tx.set_user_started(user_id, False)
-        if not was_reachable:
-            return
-        for table in await tx.tables_of_user(user_id):
-            seat = next((s for s in await tx.seats(table.id) if s.user_id == user_id), None)
-            if seat is not None:
-                lang = await tx.chat_lang(table.chat_id)
-                await out.log_line(tx, table.chat_id, t(
-                    lang, "{who}, I cannot send you your cards: open the bot and press Start "
-                          "(unblock it if you blocked it). The game waits for you.",
-                    who=words.name(seat.name)), table.thread_id)
+    @property
+    def store(self) -> Store:
+        return self.core.store
 
-    async def resend_hands(self, user_id: int) -> None:
-        """The user can be written to again (/start, unblocked): show their hand at every game they play."""
-        async with self.store.read() as tx:
-            table_ids = [row.id for row in await tx.tables_of_user(user_id)]
-        for table_id in table_ids:
-            async with self.lock(table_id), self.store.transaction() as tx:
-                loaded = await self._load(tx, table_id)
-                if loaded is None or loaded.row.status != "playing":
-                    continue
-                row, seats = loaded.row, loaded.seats
-                state = self._state(row)
-                for seat in seats:
-                    if seat.user_id == user_id:
-                        await self._hand_message(tx, row, seat, state, loaded.names, live=state.to_act == seat.seat)
-        if table_ids:
-            self.outbox.wake()
+    @property
+    def outbox(self) -> Outbox:
+        return self.core.outbox
+
+    @property
+    def pictures(self) -> Pictures | None:
+        return self.publisher.pictures
+
+    @property
+    def bot_username(self) -> str:
+        return self.lobby.bot_username
+
+    @property
+    def clocks(self) -> ClockService | None:
+        """The clocks service (issue 18), once attached; moves then keep the deadlines current."""
+        return self._clocks
+
+    @clocks.setter
+    def clocks(self, clocks: ClockService | None) -> None:
+        self._clocks = clocks
+        self.core.clocks = clocks
+
+    async def stop(self) -> None:
+        await self.play.stop()

@@ -3,7 +3,7 @@ due, when the reminders go, what a slow move costs the bank. Pure functions: no 
 
 from __future__ import annotations
 
-from bot.store.clocks import ClockRow
+from bot.store.rows import ClockRow
 from bot.ui.i18n import t
 
 MINUTE, HOUR, DAY = 60.0, 3600.0, 86400.0

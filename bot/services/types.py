@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.store.sqlite import SeatRow, TableRow
+from bot.store.rows import SeatRow, TableRow
 from engine.core import State
 
 

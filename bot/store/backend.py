@@ -12,6 +12,7 @@ import sqlite3
 from typing import Any
 
 from bot.config import Settings
+from bot.store.contract import Store
 from bot.store.lock import AlreadyRunning, ProcessLock
 
 SINGLE_WORKER_LOCK = 0x4B6F7A31  # pg_advisory_lock key of the only worker ("Koz1"), with the schema's hash
@@ -53,14 +54,14 @@ class Backend:
 
             from bot.store.postgres import PgStore
 
-            self.store: Any = PgStore(settings.database_url)
+            self.store: Store = PgStore(settings.database_url)  # mypy checks it fulfils the contract
             shared = bool(settings.webhook_url and settings.redis_url)
             self.lock = None if shared else PgSingleWorker(settings.database_url)
             self.open_errors: tuple[type[BaseException], ...] = (OSError, asyncpg.PostgresError)
         else:
-            from bot.store.sqlite import Store
+            from bot.store.sqlite import Store as SqliteStore
 
-            self.store = Store(settings.database_path, settings.sqlite_driver)
+            self.store = SqliteStore(settings.database_path, settings.sqlite_driver)
             self.lock = ProcessLock(settings.database_path)
             self.open_errors = (sqlite3.DatabaseError,)
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -28,9 +29,10 @@ from typing import Any
 
 import asyncpg
 
-from bot.store.pg_dialect import SqliteDialect, _rowcount, translate
 from bot.store.pg_migrate import upgrade
-from bot.store.sqlite import LEAGUE_CHAT_TABLES, OutboxRow, SeatRow, TableRow, _outbox, _table
+from bot.store.queries import SharedQueries
+from bot.store.rows import OutboxRow, SeatRow, TableRow, UserRow
+from bot.store.sqlite import LEAGUE_CHAT_TABLES, _outbox, _table
 
 POOL_SIZE = 10
 PRESENCE = 0x4B6F7A77  # pg_advisory_lock(PRESENCE, worker) is held by every live worker for its whole life
@@ -43,24 +45,55 @@ def _json(payload: dict[str, Any]) -> str:
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
 
 
-class PgTx:
+def _rowcount(status: str) -> int:
+    """The rows a statement changed, from its command tag ("DELETE 3")."""
+    tail = status.rsplit(" ", 1)[-1]
+    return int(tail) if tail.isdigit() else -1
+
+
+_MARK = re.compile(r"\?")
+
+
+def numbered(sql: str) -> str:
+    """The shared queries' ``?`` placeholders as PostgreSQL's ``$1, $2, ...`` (no query has a literal '?')."""
+    count = iter(range(1, 10**6))
+    return _MARK.sub(lambda _: f"${next(count)}", sql)
+
+
+def _user(row: asyncpg.Record) -> UserRow:
+    return UserRow(row["user_id"], row["first_name"], row["username"], row["lang"], bool(row["started"]),
+                   bool(row["blocked"]))
+
+
+class PgTx(SharedQueries):
     """The queries of one transaction (``locking``: tables read are locked until it ends) or of one read."""
+
+    _UI_PRUNED = "(ui::jsonb ->> 'slots_pruned')"
+    _MARK_PRUNED = "(ui::jsonb || jsonb_build_object('slots_pruned', 1))::text"
+    _PAYLOAD_BLOB = "(payload::jsonb ->> 'blob')"
+    _BLOB_ORDER = "key"  # no insertion order here: file ids beyond the newest are chosen by key
+    _NAMES_AND_SCORES = "string_agg(s.name || ' ' || s.score, ', ' ORDER BY s.seat)"
 
     def __init__(self, conn: asyncpg.Connection, locking: bool, worker: int = 0,
                  queued: set[int] | None = None) -> None:
         self.conn = conn
         self.queued = queued  # chats that got an outbox row: this worker's outbox looks at them first
         self.worker = worker
-        self.db = SqliteDialect(conn)  # for the modules that still write SQLite-flavoured SQL (pg_dialect.py)
         self._locking = locking
         self._last_outbox: int | None = None
 
     async def _one(self, sql: str, *args: Any) -> asyncpg.Record | None:
-        """A query in SQLite's dialect (``?``), as the SQLite store's ``_one``: for the league and retention."""
-        return await self.conn.fetchrow(translate(sql)[0], *args)
+        return await self.conn.fetchrow(numbered(sql), *args)
 
     async def _all(self, sql: str, *args: Any) -> list[asyncpg.Record]:
-        return list(await self.conn.fetch(translate(sql)[0], *args))
+        return list(await self.conn.fetch(numbered(sql), *args))
+
+    async def _run(self, sql: str, *args: Any) -> int:
+        return _rowcount(await self.conn.execute(numbered(sql), *args))
+
+    async def _run_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        if rows:
+            await self.conn.executemany(numbered(sql), rows)
 
     # -- updates ------------------------------------------------------------------
     async def seen_update(self, update_id: int) -> bool:
@@ -80,8 +113,9 @@ class PgTx:
             "lang = CASE WHEN users.lang_set <> 0 THEN users.lang ELSE excluded.lang END",
             user_id, first_name, username, lang)
 
-    async def user(self, user_id: int) -> asyncpg.Record | None:
-        return await self.conn.fetchrow("SELECT * FROM users WHERE user_id = $1", user_id)
+    async def user(self, user_id: int) -> UserRow | None:
+        row = await self.conn.fetchrow("SELECT * FROM users WHERE user_id = $1", user_id)
+        return _user(row) if row else None
 
     async def set_user_started(self, user_id: int, started: bool = True) -> None:
         await self.conn.execute("UPDATE users SET started = $1, blocked = CASE WHEN $1 = 1 THEN 0 ELSE blocked END "
@@ -282,8 +316,9 @@ class PgTx:
         rows = [r for r in [await self.next_row(c) for c in await self.pending_chats()] if r is not None]
         return sorted(rows, key=lambda r: r.id)[:limit]
 
-    async def inbox_orphans(self) -> list[tuple[int, str]]:
-        """Updates taken by workers that died (or by none) before handling them, claimed for this worker."""
+    async def inbox_waiting(self) -> list[tuple[int, str]]:
+        """Several workers: only updates taken by workers that died (or by none) before handling them,
+        claimed for this worker (a live worker's updates are its own)."""
         rows = await self.conn.fetch(
             f"UPDATE inbox SET worker = $1 WHERE worker IS NULL OR (worker <> $1 AND {DEAD.format(col='worker')}) "
             "RETURNING update_id, payload", self.worker)

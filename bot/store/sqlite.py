@@ -8,18 +8,22 @@ so a crash at any moment loses nothing and applies nothing twice.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import sqlite3
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
 from bot.store.migrate import upgrade
+from bot.store.queries import SharedQueries
+from bot.store.rows import OutboxRow, SeatRow, TableRow, UserRow
+
+__all__ = ["OutboxRow", "SeatRow", "Store", "TableRow", "Tx", "UserRow"]
 
 OPEN = ("lobby", "playing")
 LEAGUE_CHAT_TABLES = ("league_config", "league_matches", "league_ratings", "league_excluded", "league_seasons",
@@ -35,47 +39,6 @@ def is_busy(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
 
 
-@dataclass
-class TableRow:
-    id: int
-    chat_id: int
-    thread_id: int
-    game: str
-    status: str
-    creator_id: int
-    options: dict[str, Any]
-    seed: int
-    version: int
-    state: dict[str, Any] | None
-    ui: dict[str, Any]
-    updated_at: float = 0.0
-
-
-@dataclass
-class SeatRow:
-    seat: int
-    user_id: int | None
-    name: str
-
-    @property
-    def is_ai(self) -> bool:
-        return self.user_id is None
-
-
-@dataclass
-class OutboxRow:
-    id: int
-    chat_id: int
-    method: str
-    slot: str | None
-    merge_key: str | None
-    payload: dict[str, Any]
-    attempts: int
-    priority: int = 1
-    expires_at: float | None = None
-    created_at: float | None = None
-
-
 def _table(row: sqlite3.Row) -> TableRow:
     return TableRow(
         id=row["id"], chat_id=row["chat_id"], thread_id=row["thread_id"], game=row["game"],
@@ -86,7 +49,12 @@ def _table(row: sqlite3.Row) -> TableRow:
     )
 
 
-class Tx:
+def _user(row: sqlite3.Row) -> UserRow:
+    return UserRow(row["user_id"], row["first_name"], row["username"], row["lang"], bool(row["started"]),
+                   bool(row["blocked"]))
+
+
+class Tx(SharedQueries):
     """The queries of one transaction (or of one read under the store's lock)."""
 
     def __init__(self, db: Any, queued: set[int] | None = None) -> None:
@@ -101,6 +69,21 @@ class Tx:
 
     async def _all(self, sql: str, *args: Any) -> list[sqlite3.Row]:
         return list(await self.db.execute_fetchall(sql, args))
+
+    async def _run(self, sql: str, *args: Any) -> int:
+        cur = await self.db.execute(sql, args)
+        return int(cur.rowcount)
+
+    async def _run_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        if rows:
+            await self.db.executemany(sql, rows)
+
+    async def _tuples(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        """Rows as plain tuples: a rebuild reads every seat of every match, and sqlite3.Row costs twice the time."""
+        cur = await self.db.execute(sql, args)
+        cur.row_factory = None
+        rows = cur.fetchall()
+        return list(await rows) if inspect.isawaitable(rows) else rows  # aiosqlite's fetchall is a coroutine
 
     # -- updates ------------------------------------------------------------------
     async def seen_update(self, update_id: int) -> bool:
@@ -120,8 +103,9 @@ class Tx:
             (user_id, first_name, username, lang),
         )
 
-    async def user(self, user_id: int) -> sqlite3.Row | None:
-        return await self._one("SELECT * FROM users WHERE user_id = ?", user_id)
+    async def user(self, user_id: int) -> UserRow | None:
+        row = await self._one("SELECT * FROM users WHERE user_id = ?", user_id)
+        return _user(row) if row else None
 
     async def set_user_started(self, user_id: int, started: bool = True) -> None:
         await self.db.execute(

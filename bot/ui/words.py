@@ -108,14 +108,13 @@ def seat_names(names: Sequence[str], seat: int | None) -> str:
 
 def trick_event_line(event: dict[str, Any], names: Sequence[str], lang: str) -> str | None:
     """A trick game's log line: bids, tricks taken, the points of a deal."""
-    kind = event.get("type")
-    who = seat_names(names, event.get("seat"))
+    kind = event["type"]  # the common events' fields are always there (engine/events.py)
     if kind == "bid":
-        return t(lang, "{who} bids {bid}", who=who, bid=event.get("bid"))
+        return t(lang, "{who} bids {bid}", who=seat_names(names, event["seat"]), bid=event["bid"])
     if kind == "trick":
-        return t(lang, "{who} takes the trick", who=seat_names(names, event.get("winner")))
-    if kind == "deal_end" and "points" in event:
-        parts = [f"{name(n)} {p:+d}" for n, p in zip(names, event["points"], strict=False)]
+        return t(lang, "{who} takes the trick", who=seat_names(names, event["winner"]))
+    if kind == "deal_end":
+        parts = [f"{name(n)} {p:+d}" for n, p in zip(names, event["scores"], strict=False)]
         return t(lang, "Deal over: {points}", points=", ".join(parts))
     return None
 

@@ -71,13 +71,19 @@ def next_code(code: int, joker: bool, cap: int | None) -> int:
     return (code & TOP) | cls << 2 | j
 
 
+# (new runs, naturals to sets, naturals used, jokers used, plan, short runs, runs of one, a TOP run)
+Move = tuple[tuple[int, ...], int, int, int, tuple[int, ...], int, int, bool]
+# (position index, suit, open runs per suit, naturals put aside per suit, free jokers: mandatory, optional)
+State = tuple[int, int, tuple[tuple[int, ...], ...], tuple[int, ...], int, int]
+
+
 @lru_cache(maxsize=200_000)
 def _suit_moves(runs: tuple[int, ...], total: int, jokers: int, cap: int | None, allow_sets: bool,
-                can_continue: bool) -> tuple[tuple[tuple[int, ...], int, int, int, tuple], ...]:
+                can_continue: bool) -> tuple[Move, ...]:
     """Ways one suit's open ``runs`` (codes ``cls*4 + j``) meet ``total`` naturals and at most
     ``jokers`` jokers at one position: (new runs, naturals to sets, naturals used, jokers used,
     plan) where plan says per old run: 0 natural, 1 joker, 2 stop; then new runs (cls 1)."""
-    out = []
+    out: list[Move] = []
     groups: list[tuple[int, int]] = []
     for r in runs:
         if groups and groups[-1][0] == r:
@@ -176,6 +182,7 @@ None: any number (plain feasibility)."""
 
         def choose(key: tuple) -> tuple:
             choice = self.memo[(*key, bud[0])][1]
+            assert choice is not None, "the chosen path was solved"
             bud[0] = choice[-1]
             return choice
 
@@ -211,6 +218,9 @@ None: any number (plain feasibility)."""
                 row[o] = mask
             self.comp.append(row)
         self.mmemo: dict[tuple, list[int]] = {}
+        self.fmemo: dict[tuple, int] = {}
+        self.steps: dict[tuple, list[tuple[int, State]]] = {}
+        self.move_cache: dict[tuple, list[tuple]] = {}
         self._init_totals()
 
     def _res_of(self, r: int) -> tuple[int, ...]:
@@ -271,57 +281,116 @@ None: any number (plain feasibility)."""
 
     def _m(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int, want: int | None = None) -> int:
         """Some non-empty part of ``want`` (kept-aces vectors) for which this state can be
-        completed, or 0 if none of ``want`` can. Memo: bits known good, bits known bad."""
+        completed, or 0 if none of ``want`` can. Memo: bits known good, bits known bad, asked.
+
+        The first question explores with ``want`` and stops at the first answer (fast when an
+        arrangement exists). A state asked again about other bits gets its full mask computed
+        once (:meth:`_full`): without that, every kept-aces vector chosen at the low end would
+        search the same states again, up to 81 times when no arrangement exists."""
         want = self.all if want is None else want
         key = (pi, s, runs, x, fm, fo)
         known = self.mmemo.get(key)
         if known is None:
-            known = self.mmemo[key] = [0, 0]
+            known = self.mmemo[key] = [0, 0, 0]
         if want & known[0]:
             return want & known[0]
         want &= ~known[1]
         if not want:
             return 0
+        if known[2]:
+            full = self._full(pi, s, runs, x, fm, fo)
+            known[0], known[1] = full, self.all & ~full
+            return want & full
+        known[2] = 1
         found = 0
         if pi == self.last:
             if fm == 0 and all((r >> 2) & 3 == 3 for rs in runs for r in rs):
                 found = want
         elif s == 4:
-            cap = 4 if self.cap is None else self.cap
-            for j in range(0, fm + fo + 1):
-                if set_split(x, j, cap, self.v.max_set, self.v.min_meld) is None:
-                    continue
-                jm = min(j, fm)
-                found = self._m(pi + 1, 0, runs, (0, 0, 0, 0), fm - jm, fo - (j - jm), want)
+            for nxt in self._set_steps(pi, runs, x, fm, fo):
+                found = self._m(*nxt, want)
                 if found:
                     break
         else:
-            future_suits, future_cards = self.future[pi][s]
-            capj = 4 if self.cap is None else self.cap
-            for total, comp in self.totals[pi][s]:
+            for comp, nxt in self._suit_steps(pi, s, runs, x, fm, fo):
                 w = comp & want
-                if not w:
-                    continue
-                for _move, new_runs, xs, jm, jo in self._moves(pi, s, runs, fm, fo, total):
-                    nx = x[:s] + (xs,) + x[s + 1:]
-                    nfm, nfo = fm - jm, fo - jo
-                    if xs or any(nx):
-                        # the cards put aside for sets at this rank must still make sets of 3+
-                        jl = nfm + nfo
-                        if (sum(1 for v in nx if v) + future_suits + min(jl, capj) < self.v.min_meld
-                                or sum(nx) + future_cards + jl < self.v.min_meld * max(nx)):
-                            continue
-                    nruns = runs[:s] + (new_runs,) + runs[s + 1:]
-                    found = self._m(pi, s + 1, nruns, nx, nfm, nfo, w)
+                if w:
+                    found = self._m(*nxt, w)
                     if found:
                         break
-                if found:
-                    break
         if found:
             known[0] |= found
         else:
             known[1] |= want
         return found
+
+    def _full(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int) -> int:
+        """Every kept-aces vector for which this state can be completed (each state once)."""
+        key = (pi, s, runs, x, fm, fo)
+        hit = self.fmemo.get(key)
+        if hit is not None:
+            return hit
+        full = 0
+        if pi == self.last:
+            if fm == 0 and all((r >> 2) & 3 == 3 for rs in runs for r in rs):
+                full = self.all
+        elif s == 4:
+            for nxt in self._set_steps(pi, runs, x, fm, fo):
+                full |= self._full(*nxt)
+                if full == self.all:
+                    break
+        else:
+            for comp, nxt in self._suit_steps(pi, s, runs, x, fm, fo):
+                if comp & ~full:
+                    full |= comp & self._full(*nxt)
+                    if full == self.all:
+                        break
+        self.fmemo[key] = full
+        return full
+
+    def _set_steps(self, pi: int, runs: tuple, x: tuple, fm: int, fo: int) -> list[State]:
+        """The states after splitting the cards put aside at a position into sets."""
+        cap = 4 if self.cap is None else self.cap
+        out: list[State] = []
+        for j in range(0, fm + fo + 1):
+            if set_split(x, j, cap, self.v.max_set, self.v.min_meld) is None:
+                continue
+            jm = min(j, fm)
+            out.append((pi + 1, 0, runs, (0, 0, 0, 0), fm - jm, fo - (j - jm)))
+        return out
+
+    def _suit_steps(self, pi: int, s: int, runs: tuple, x: tuple, fm: int, fo: int) -> list[tuple[int, State]]:
+        """(kept-aces mask, next state) for every move of suit ``s`` at position index ``pi``."""
+        key = (pi, s, runs, x, fm, fo)
+        hit = self.steps.get(key)
+        if hit is not None:
+            return hit
+        mkey = (pi, s, runs[s], fm, fo)
+        moves = self.move_cache.get(mkey)
+        if moves is None:
+            moves = [(comp, new_runs, xs, jm, jo) for total, comp in self.totals[pi][s]
+                     for _move, new_runs, xs, jm, jo in self._moves(pi, s, runs, fm, fo, total)]
+            self.move_cache[mkey] = moves
+        future_suits, future_cards = self.future[pi][s]
+        capj = 4 if self.cap is None else self.cap
+        min_meld = self.v.min_meld
+        nz = sum(1 for v in x if v)
+        sm = sum(x)
+        mx = max(x)
+        head, tail = runs[:s], runs[s + 1:]
+        xhead, xtail = x[:s], x[s + 1:]
+        out: list[tuple[int, State]] = []
+        for comp, new_runs, xs, jm, jo in moves:
+            nfm, nfo = fm - jm, fo - jo
+            if xs or sm:
+                # the cards put aside for sets at this rank must still make sets of 3+
+                jl = nfm + nfo
+                if (nz + (1 if xs else 0) + future_suits + min(jl, capj) < min_meld
+                        or sm + xs + future_cards + jl < min_meld * max(mx, xs)):
+                    continue
+            out.append((comp, (pi, s + 1, (*head, new_runs, *tail), (*xhead, xs, *xtail), nfm, nfo)))
+        self.steps[key] = out
+        return out
 
     def _pick(self, key: tuple, r: int, res: tuple) -> tuple:
         """The first move at ``key`` that keeps kept-aces vector ``r`` completable."""
@@ -391,10 +460,10 @@ None: any number (plain feasibility)."""
                 break
             nres = res
             if self.both and p == 1:
-                nres = list(res)
-                nres[s] = flex - used_flex
-                nres[4 + s] = optn - used_o
-                nres = tuple(nres)
+                kept = list(res)
+                kept[s] = flex - used_flex
+                kept[4 + s] = optn - used_o
+                nres = tuple(kept)
             for move, new_runs, xs, jm, jo in self._moves(pi, s, runs, fm, fo, total):
                 nruns = runs[:s] + (new_runs,) + runs[s + 1:]
                 nx = x[:s] + (xs,) + x[s + 1:]
@@ -420,6 +489,7 @@ None: any number (plain feasibility)."""
                 rank = 14 if p == 1 else p
                 cap = 4 if self.cap is None else self.cap
                 witness = set_split(x, j, cap, self.v.max_set, self.v.min_meld)
+                assert witness is not None, "the chosen split exists"
                 for suits, k in witness:
                     meld = [set_cards[su].pop() for su in suits]
                     missing = [su for su in range(4) if su not in suits][:k]
@@ -438,7 +508,7 @@ None: any number (plain feasibility)."""
             old = sorted(open_runs[s], key=lambda r: r[0])
             nxt: list[tuple[int, list[int]]] = []
             i = 0
-            groups = []
+            groups: list[list[int]] = []
             for code_r, _ in old:
                 if groups and groups[-1][0] == code_r:
                     groups[-1][1] += 1

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine import cards
+from engine.melds.best import most_down
 from engine.melds.dp import RankDP
 from engine.melds.jokers import OldJoker, identity_matters, old_jokers, release_choices, release_sources
 from engine.melds.layout import is_single
@@ -115,9 +116,9 @@ def partition(variant: Variant, mand: Counter[int], opt: Counter[int] | None = N
     if budget is not None:  # more free jokers than a real game has: try each subset
         for size in range(sum(opt.values()), sum(opt.values()) - budget - 1, -1):
             for sub in sorted(set(itertools.combinations(sorted(opt.elements()), size))):
-                found = Search(variant, mand + Counter(sub)).run()
-                if found is not None:
-                    return found[0], Counter(sub)
+                searched = Search(variant, mand + Counter(sub)).run()
+                if searched is not None:
+                    return searched[0], Counter(sub)
         return None
     return Search(variant, mand, opt).run()
 
@@ -242,22 +243,22 @@ def solve(variant: Variant, table: Sequence[Sequence[int]], added: Sequence[int]
 
     Tried in turn, the first that works wins: the added cards alone (every old meld kept);
     the added cards with the old melds near them (the others kept); the whole table."""
-    table = [list(m) for m in table]
+    rows = [list(m) for m in table]
     keep_all = partition(variant, Counter(FREE if c == cards.JOKER else c for c in added))
     if keep_all is not None:
-        return _finish(variant, table, [*table, *keep_all[0]])
+        return _finish(variant, rows, [*rows, *keep_all[0]])
     tried: set[int] = set()
     for radius in (1, 2):
-        near = _near_melds(variant, table, added, radius)
-        if not near or len(near) == len(table) or len(near) in tried:
+        near = _near_melds(variant, rows, added, radius)
+        if not near or len(near) == len(rows) or len(near) in tried:
             continue
         tried.add(len(near))
-        local = _solve_all(variant, [table[i] for i in near], added)
+        local = _solve_all(variant, [rows[i] for i in near], added)
         if local is not None:
-            rest = [m for i, m in enumerate(table) if i not in near]
-            return _finish(variant, table, [*rest, *local])
-    found = _solve_all(variant, table, added)
-    return None if found is None else _finish(variant, table, found)
+            rest = [m for i, m in enumerate(rows) if i not in near]
+            return _finish(variant, rows, [*rest, *local])
+    found = _solve_all(variant, rows, added)
+    return None if found is None else _finish(variant, rows, found)
 
 
 def _positions(c: int) -> list[int]:
@@ -340,8 +341,8 @@ def best_subset(variant: Variant, table: Sequence[Sequence[int]], hand: Sequence
     card can. Among parts of that size the first the search meets wins (deterministic).
 
     For each way of releasing the old jokers (a joker released by a hand card makes that card
-    go down), the rank programme bisects on how many hand cards may stay out. Tahiti's loose
-    singles (they may go down or not, at no gain) are tried as every subset that goes down."""
+    go down), one pass of the rank programme maximises the hand cards put down (``best.py``);
+    Tahiti's loose singles are optional cards of no weight in that pass."""
     table = [list(m) for m in table]
     everything = [x for m in table for x in m] + list(hand)
     usable = sorted(c for c in hand if c == cards.JOKER or _fits_somewhere(variant, everything, c))
@@ -349,35 +350,71 @@ def best_subset(variant: Variant, table: Sequence[Sequence[int]], hand: Sequence
         return []
     if solve(variant, table, usable) is not None:
         return usable
-    singles = sorted(m[0] for m in table if is_single(variant, m))
-    core = [m for m in table if not is_single(variant, m)]
     best: list[int] = []
-    for size in range(len(singles) + 1):
-        for down in sorted(set(itertools.combinations(singles, size))):
-            for forced, inst in _subset_instances(variant, core, usable, list(down)):
-                opt = Counter(FREE if c == cards.JOKER else c for c in usable) - Counter(forced)
-                n = sum(opt.values())
-                if len(forced) + n <= len(best):
-                    continue  # cannot put down more than the best so far
-                subset = _most_down(variant, inst, forced, opt, len(best) + 1)
-                if len(subset) > len(best):
-                    best = subset
+    for forced, inst in _subset_instances(variant, table, usable):
+        opt = Counter(FREE if c == cards.JOKER else c for c in usable) - Counter(forced)
+        if len(forced) + sum(opt.values()) <= len(best):
+            continue  # cannot put down more than the best so far
+        subset = _most_down(variant, inst, forced, opt, len(best) + 1)
+        if len(subset) > len(best):
+            best = subset
+            if len(best) == len(usable) - 1:
+                break  # all of them cannot go down (solve said so)
     return best
 
 
 def _most_down(variant: Variant, inst: _Instance, forced: list[int], opt: Counter[int], at_least: int) -> list[int]:
-    """``forced`` plus as many of ``opt`` as can go down, if that makes ``at_least`` cards:
-    the number left out is searched 0, 1, 2, 4, ... then bisected (small budgets are cheap)."""
+    """``forced`` plus as many of the hand cards ``opt`` as can go down, if that makes
+    ``at_least`` cards; else []. ``inst.opt`` (Tahiti's loose singles) may go down too, at no gain."""
+    if inst.partners and any(inst.mand[k] for k in inst.partners):
+        return _most_down_pinned(variant, inst, forced, opt, at_least)
+    pool = opt + inst.opt
+    mand = [inst.mand[c] for c in range(64)]
+    o = [pool[c] for c in range(64)]
+    h = [opt[c] for c in range(64)]
+    if variant.max_jokers_per_meld is None and inst.mand[FREE] + pool[FREE] > variant.min_meld - 1:
+        return _most_down_bisect(variant, inst, forced, opt, at_least)
+    found = most_down(variant, mand, o, h, inst.mand[FREE], pool[FREE], opt[FREE])
+    if found is None:
+        return []
+    _, opt_used, free_used = found
+    down = [c for c in range(64) for _ in range(min(opt_used[c], opt[c]))]
+    down += [cards.JOKER] * min(free_used, opt[FREE])
+    if len(forced) + len(down) < at_least:
+        return []
+    return sorted(forced + down)
+
+
+def _most_down_pinned(variant: Variant, inst: _Instance, forced: list[int], opt: Counter[int],
+                      at_least: int) -> list[int]:
+    """Vatican's jokers that keep their meaning: the pass without their rule bounds the answer
+    from above; the exact search then starts at that bound."""
+    relaxed: Counter[int] = Counter()
+    for k, n in inst.mand.items():
+        relaxed[meaning(k) if k >= PIN else k] += n
+    bound = _most_down(variant, _Instance(inst.fixed, relaxed, inst.opt, {}, inst.natural_like), forced, opt,
+                       at_least)
+    if not bound:
+        return []
+    return _most_down_bisect(variant, inst, forced, opt, at_least, len(forced) + sum(opt.values()) - len(bound))
+
+
+def _most_down_bisect(variant: Variant, inst: _Instance, forced: list[int], opt: Counter[int], at_least: int,
+                      lo: int = 0) -> list[int]:
+    """The decision version, asked for more and more hand cards left out (from ``lo``, a
+    lower bound on how many must stay out), then bisected. Only for Vatican's pinned jokers and
+    for more free jokers than a real deck has: never with Tahiti's loose singles."""
+    assert not inst.opt, "loose singles take the rank programme"
     n = sum(opt.values())
     limit = min(n - (0 if forced else 1), len(forced) + n - at_least)  # most cards left out worth trying
-    if limit < 0:
+    if limit < lo:
         return []
-    lo, b = 0, 0
+    b = lo
     found = partition(variant, inst.mand, opt, inst.partners, b)
     while found is None:
         if b >= limit:
             return []
-        lo, b = b + 1, min(limit, max(1, 2 * b))
+        lo, b = b + 1, min(limit, max(b + 1, 2 * b))
         found = partition(variant, inst.mand, opt, inst.partners, b)
     hi = b
     while lo < hi:
@@ -390,9 +427,8 @@ def _most_down(variant: Variant, inst: _Instance, forced: list[int], opt: Counte
     return sorted(forced + [cards.JOKER if c == FREE else c for c in found[1].elements()])
 
 
-def _subset_instances(variant: Variant, table: Sequence[Sequence[int]], hand: Sequence[int], down: list[int]):
-    """(hand cards that must go down, instance) for every way of releasing old jokers;
-    ``down``: loose table singles that go down this time."""
+def _subset_instances(variant: Variant, table: Sequence[Sequence[int]], hand: Sequence[int]):
+    """(hand cards that must go down, instance) for every way of releasing old jokers."""
     jokers = old_jokers(table)
     on_table = Counter() if variant.swap_from_hand_only else release_sources(variant, table, [])
     in_hand = Counter(hand)
@@ -402,11 +438,12 @@ def _subset_instances(variant: Variant, table: Sequence[Sequence[int]], hand: Se
     per_meaning = []
     for c, idx in sorted(by_meaning.items()):
         options = []
-        for k in range(min(len(idx), on_table[c] + in_hand[c]) + 1):
+        # releasing never loses an arrangement, so a joker a table card can release is released
+        for k in range(min(len(idx), on_table[c]), min(len(idx), on_table[c] + in_hand[c]) + 1):
             combos = itertools.combinations(idx, k) if identity_matters(variant) else [tuple(idx[:k])]
             options += [(combo, max(0, k - on_table[c]) * [c]) for combo in combos]
         per_meaning.append(options)
     for choice in itertools.product(*per_meaning):
         released = frozenset(i for combo, _ in choice for i in combo)
         forced = sorted(c for _, cs in choice for c in cs)
-        yield forced, _instance(variant, table, forced + down, jokers, released)
+        yield forced, _instance(variant, table, forced, jokers, released)

@@ -7,7 +7,7 @@ structure, deals and scoring belong to the game modules.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 AceRule = Literal["both", "low", "high"]
 
@@ -49,7 +49,7 @@ class Variant:
         return range(1, 15)
 
 
-_CAROUSEL = dict(jokers_allowed=True, released_joker_used_at_once=True)
+_CAROUSEL: dict[str, Any] = dict(jokers_allowed=True, released_joker_used_at_once=True)
 
 VARIANTS: dict[str, Variant] = {
     "carousel": Variant("carousel", **_CAROUSEL),

@@ -11,8 +11,9 @@ games, a pass with the stock out), the solver's best subset. Every candidate is 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from engine import melds
 from engine.cards import JOKER, rank_of, suit_of
@@ -37,6 +38,14 @@ class LaySampler:
     table: list[list[int]]
     LAY_SAMPLE: ClassVar[int] = 10  # lay-downs listed at most
     SOLVER_TRIES: ClassVar[int] = 1  # hand cards tried one by one with the solver for the sample
+
+    if TYPE_CHECKING:  # what RummyState provides (declared for the type checker only: no stub may shadow it)
+        @property
+        def variant(self) -> melds.Variant: ...
+        def _lay_rule(self, seat: int, hand_cards: list[int], layout: list[list[int]]) -> str | None: ...
+        def _may_add_singly(self, seat: int) -> bool: ...
+        def _needs_exact_ability(self) -> bool: ...
+        def _normalised(self, table: Sequence[Sequence[int]]) -> list[list[int]]: ...
 
     def _pool(self, seat: int) -> list[tuple[int, bool]]:
         """Cards a new meld may use: (card, from_hand); Tahiti's loose singles after the hand."""

@@ -53,13 +53,14 @@ class PenaltyState(RummyState):
             "points": points, "totals": list(self.totals),
         })
         events: list[Event] = [{"type": "deal_end", "out": out, "penalties": penalties,
-                                "points": points, "totals": list(self.totals)}]
+                                "points": points, "scores": list(points), "totals": list(self.totals)}]
         opts = self.options
         done = (opts.deals and self.deal_no >= opts.deals) or (opts.target and -min(self.totals) >= opts.target)
         if done:
             self.phase = "over"
             self.turn = None
-            events.append({"type": "game_over", "scores": self.scores(), "winners": self.winners()})
+            events.append({"type": "game_over", "scores": self.scores(), "totals": self.scores(),
+                           "winners": self.winners()})
         else:
             events.append(self._start_deal())
         return events

@@ -10,4 +10,5 @@ DECLARATION = Declaration(
     options=(
         Option('deals', 'dealings in a game (3: the deal returns to the first dealer)'),
     ),
+    quick=(("deals", "1"),),
 )

@@ -236,7 +236,8 @@ class CalabrasellaState(State):
         elif all(d is not None for d in self.declarations):
             self.history.append({"deal_no": self.deal_no, "dealer": self.dealer, "annulled": "all passed",
                                  "declarations": list(self.declarations), "points": [0, 0, 0]})
-            events.append({"type": "deal_end", "annulled": "all passed", "points": [0, 0, 0]})
+            events.append({"type": "deal_end", "annulled": "all passed", "points": [0, 0, 0], "scores": [0, 0, 0],
+                           "totals": list(self.totals)})
             events.extend(self._next_deal())
         return events
 
@@ -254,7 +255,7 @@ class CalabrasellaState(State):
     def _play(self, seat: int, card: int) -> list[Event]:
         self.hands[seat].remove(card)
         self.trick.append([seat, card])
-        events: list[Event] = [{"type": "play", "seat": seat, "card": card_str(card)}]
+        events: list[Event] = [{"type": "play", "seat": seat, "card": card_str(card), "cards": [card_str(card)]}]
         if len(self.trick) < 3:
             return events
         cards = [c for _, c in self.trick]
@@ -286,13 +287,14 @@ class CalabrasellaState(State):
         events: list[Event] = [{"type": "deal_end", "soloist": soloist, "soloist_points": solo,
                                 "partner_points": partners, "last_trick": last_winner,
                                 "pile": cards_str(hand_order(self.pile)), "points": points,
-                                "scores": list(self.totals)}]
+                                "scores": list(points), "totals": list(self.totals)}]
         return events + self._next_deal()
 
     def _next_deal(self) -> list[Event]:
         if self.deal_no >= self.options.deals:
             self.phase = "over"
-            return [{"type": "game_over", "scores": list(self.totals)}]
+            return [{"type": "game_over", "scores": list(self.totals), "totals": list(self.totals),
+                     "winners": self.winners()}]
         return [self._deal()]
 
     # -- views ------------------------------------------------------------------------
@@ -478,4 +480,4 @@ class CalabrasellaState(State):
 
 
 GAME = register(Game(id="calabrasella", name="Calabrasella", min_players=3, max_players=3,
-                     options=CalabrasellaOptions, state=CalabrasellaState, family="tricks"))
+                     options=CalabrasellaOptions, state=CalabrasellaState))

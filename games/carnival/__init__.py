@@ -15,4 +15,5 @@ DECLARATION = Declaration(
             choices=('next_card', 'no_trump'),
         ),
     ),
+    quick=(("quarters", "1"),),
 )

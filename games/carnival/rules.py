@@ -449,8 +449,9 @@ class CarnivalState(TurnIsCurrent, State):
         self.last_trick = {**trick, "winner": winner}
         self.trick = None
         self.turn = winner
-        events: list[Event] = [{"type": "trick", "winner": winner, "count": count, "kind": trick["kind"],
-                                "cards": _plays_view(trick["plays"])}]
+        events: list[Event] = [{"type": "trick", "leader": trick["leader"], "winner": winner, "count": count,
+                                "kind": trick["kind"], "plays": _plays_view(trick["plays"]),
+                                "cards": [_TEXT[c] for play in trick["plays"] for c in play[1]]}]
         if not self.hands[winner]:
             events.extend(self._finish_deal())
         return events
@@ -463,14 +464,16 @@ class CarnivalState(TurnIsCurrent, State):
         card = -1 if self.trump_card is None else self.trump_card
         self.log = [*self.log, [self.dealer, self.trump, card, *bids, *self.tricks]]
         events: list[Event] = [{"type": "deal_end", "deal_no": index + 1, "quarter": index // n + 1,
-                                "bids": list(bids), "tricks": list(self.tricks), "points": points}]
+                                "bids": list(bids), "tricks": list(self.tricks), "points": points,
+                                "scores": list(points), "totals": self.scores()}]
         if index % n == n - 1:
             events.append({"type": "quarter_end", **self.quarter_results()[-1]})
         if index + 1 >= self.deals_total:
             self.phase = "over"
             self.turn = None
             self.trick = None
-            events.append({"type": "game_over", "scores": self.scores(), "winners": self.winners()})
+            events.append({"type": "game_over", "scores": self.scores(), "totals": self.scores(),
+                           "winners": self.winners()})
             return events
         return events + self._start_deal(index + 1)
 
@@ -758,7 +761,9 @@ class CarnivalState(TurnIsCurrent, State):
         new = object.__new__(cls)
         new.n = int(data["players"])
         new.seed = int(data["seed"])
-        new.options = GAME.parse_options(data.get("options") or {})
+        options = GAME.parse_options(data.get("options") or {})
+        assert isinstance(options, CarnivalOptions)  # GAME's options class
+        new.options = options
         new.deals = _copy(list(data.get("deals") or []))
         new._legal_cache = None
         fields = _copy(dict(data["state"]))
@@ -897,4 +902,4 @@ def _trick_view(trick: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 GAME = register(Game(id="carnival", name="Carnival", min_players=3, max_players=6,
-                     options=CarnivalOptions, state=CarnivalState, family="tricks"))
+                     options=CarnivalOptions, state=CarnivalState))

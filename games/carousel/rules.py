@@ -187,7 +187,8 @@ class CarouselState(RummyState):
                              "out": out, "values": values, "winners": winners, "points": points,
                              "totals": list(self.totals)})
         events: list[Event] = [{"type": "deal_end", "knocker": self.knocker, "out": out, "values": values,
-                                "winners": winners, "points": points, "totals": list(self.totals)}]
+                                "winners": winners, "points": points, "scores": list(points),
+                                "totals": list(self.totals)}]
         if max(self.totals) < self.options.target:
             return events + [self._start_deal()]
         game_bonus = [GAME_BONUS if t >= self.options.target else 0 for t in self.totals]
@@ -199,7 +200,7 @@ class CarouselState(RummyState):
         self.phase = "over"
         self.turn = None
         return events + [{"type": "game_over", "game_bonus": game_bonus, "hand_bonus": hand_bonus,
-                          "scores": self.scores(), "settlement": settlement(self.totals),
+                          "scores": self.scores(), "totals": self.scores(), "settlement": settlement(self.totals),
                           "winners": self.winners()}]
 
     def sheet(self) -> dict[str, Any]:
@@ -209,4 +210,4 @@ class CarouselState(RummyState):
 
 
 GAME = register(Game(id="carousel", name="Carousel", min_players=2, max_players=5,
-                     options=CarouselOptions, state=CarouselState, family="rummy"))
+                     options=CarouselOptions, state=CarouselState))

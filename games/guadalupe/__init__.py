@@ -12,4 +12,5 @@ DECLARATION = Declaration(
         Option('deals', 'deals in the match (0: until the target)', choices=(1, 2, 3, 5)),
         Option('target', "the match ends when someone's penalties reach this (0: off)", choices=(0, 20, 50)),
     ),
+    quick=(("deals", "1"),),
 )

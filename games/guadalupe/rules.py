@@ -35,4 +35,4 @@ class GuadalupeState(PlayOrDrawState, PenaltyState):
 
 
 GAME = register(Game(id="guadalupe", name="Guadalupe", min_players=2, max_players=5,
-                     options=GuadalupeOptions, state=GuadalupeState, family="rummy"))
+                     options=GuadalupeOptions, state=GuadalupeState))

@@ -12,4 +12,5 @@ DECLARATION = Declaration(
         Option('point_per', '1 point per spade (seed) or per ace', choices=('spade', 'ace')),
         Option('target', 'the game ends when a side reaches this'),
     ),
+    quick=(("target", "10"),),
 )

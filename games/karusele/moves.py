@@ -262,7 +262,7 @@ def number_captures_sample(card: int, table: list[Item], limit: int = SAMPLE_CAP
             forced.append((list(cards), build))
         elif iv is not None and iv < v and not build:
             loose.append(cards[0])
-    if sum([_VALUES[c] for c in loose]) < v:  # no group of loose cards adds up: only the equal items
+    if sum([_VALUES[c] or 0 for c in loose]) < v:  # no group of loose cards adds up: only the equal items
         return [_take_text(card, forced)] if forced else []
     moves = []
     for taken, groups in packings(loose, v, limit)[0]:
@@ -319,7 +319,7 @@ def builds(card: int, hand: list[int], table: list[Item],
         moves.append(head)
         loose = [cards[0] for i, (cards, build, iv) in enumerate(info)
                  if i != idx and not build and (iv or 99) < total]
-        if sum([_VALUES[c] for c in loose]) < total:  # no extra group can add up to the total
+        if sum([_VALUES[c] or 0 for c in loose]) < total:  # no extra group can add up to the total
             continue
         for taken, groups in packings(loose, total, MAX_EXTRA)[0]:
             if taken:

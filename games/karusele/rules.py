@@ -380,13 +380,14 @@ class KaruseleState(State):
         self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
         self.history.append({"deal_no": self.deal_no, "dealer": self.dealer, **detail,
                              "points": points, "totals": list(self.totals)})
-        events.append({"type": "deal_end", "points": points, "totals": list(self.totals)})
+        events.append({"type": "deal_end", "points": points, "scores": list(points), "totals": list(self.totals)})
         side_totals = [self.totals[side[0]] for side in self.sides()]
         best = max(side_totals)
         if best >= self.options.target and side_totals.count(best) == 1:
             self.phase = "over"
             self.turn = None
-            events.append({"type": "game_over", "scores": list(self.totals), "winners": self.winners()})
+            events.append({"type": "game_over", "scores": list(self.totals), "totals": list(self.totals),
+                           "winners": self.winners()})
         else:
             events.append(self._start_deal())
         return events
@@ -491,4 +492,4 @@ def table_item_view(item: dict[str, Any]) -> dict[str, Any]:
 
 
 GAME = register(Game(id="karusele", name="Karusele", min_players=2, max_players=4,
-                     options=KaruseleOptions, state=KaruseleState, family="fishing"))
+                     options=KaruseleOptions, state=KaruseleState))

@@ -11,4 +11,5 @@ DECLARATION = Declaration(
         Option('target', 'points that end the game'),
         Option('bete', 'what the opponent of a losing maker scores', choices=('both_totals', 'double_own')),
     ),
+    quick=(("target", "150"),),
 )

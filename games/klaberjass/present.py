@@ -86,7 +86,7 @@ def event_line(event: dict[str, Any], names: Sequence[str], lang: str) -> str | 
             return t(lang, "The deal is thrown in (schmeiss accepted).")
         if event.get("annulled"):
             return t(lang, "Both passed twice: the deal is thrown in.")
-        detail = ", ".join(f"{who(names, s)} {event['totals'][s]}" for s in (0, 1))
+        detail = ", ".join(f"{who(names, s)} {event['counted'][s]}" for s in (0, 1))
         return t(lang, "Deal over: {detail}; {result}. Points: {points}", detail=detail,
                  result=_result(event["result"], lang), points=points(names, event["points"]))
     return None

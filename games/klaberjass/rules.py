@@ -337,7 +337,8 @@ class KlaberjassState(State):
             "deal_no": self.deal_no, "dealer": self.dealer, "annulled": reason,
             "auction": [a["bid"] for a in self.auction], "points": [0, 0],
         })
-        return [{"type": "deal_end", "annulled": reason, "points": [0, 0]}, self._deal()]
+        return [{"type": "deal_end", "annulled": reason, "points": [0, 0], "scores": [0, 0],
+                 "totals": list(self.totals)}, self._deal()]
 
     def _play(self, seat: int, card: int) -> list[Event]:
         events: list[Event] = []
@@ -346,9 +347,9 @@ class KlaberjassState(State):
         self.hands[seat].remove(card)
         self.played[seat].append(card)
         self.trick.append([seat, card])
-        events.append({"type": "play", "seat": seat, "card": card_str(card)})
+        events.append({"type": "play", "seat": seat, "card": card_str(card), "cards": [card_str(card)]})
         if suit_of(card) == self.trump and rank_of(card) == QUEEN:
-            king = make(KING, self.trump)  # type: ignore[arg-type]
+            king = make(KING, self.trump)
             if king in self.hands[seat] or king in self.played[seat]:
                 self.bella_seat = seat
                 events.append({"type": "bella", "seat": seat})
@@ -412,12 +413,13 @@ class KlaberjassState(State):
             "result": result, "points": points,
         })
         events: list[Event] = [{"type": "deal_end", "card_points": cp, "last_trick": last_winner, "sequences": seq,
-                                "bella": bella, "totals": totals, "maker": maker, "result": result,
-                                "points": points, "scores": list(self.totals)}]
+                                "bella": bella, "counted": totals, "maker": maker, "result": result,
+                                "points": points, "scores": list(points), "totals": list(self.totals)}]
         top = max(self.totals)
         if top >= self.options.target and self.totals.count(top) == 1:
             self.phase = "over"
-            events.append({"type": "game_over", "scores": list(self.totals)})
+            events.append({"type": "game_over", "scores": list(self.totals), "totals": list(self.totals),
+                           "winners": self.winners()})
         else:
             events.append(self._deal())
         return events
@@ -558,4 +560,4 @@ for _card in deck(32):
 
 
 GAME = register(Game(id="klaberjass", name="Klaberjass", min_players=2, max_players=2,
-                     options=KlaberjassOptions, state=KlaberjassState, family="tricks"))
+                     options=KlaberjassOptions, state=KlaberjassState))

@@ -44,4 +44,4 @@ class MachiavelliState(PlayOrDrawState, PenaltyState):
 
 
 GAME = register(Game(id="machiavelli", name="Machiavelli", min_players=2, max_players=5,
-                     options=MachiavelliOptions, state=MachiavelliState, family="rummy"))
+                     options=MachiavelliOptions, state=MachiavelliState))

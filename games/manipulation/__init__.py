@@ -12,4 +12,5 @@ DECLARATION = Declaration(
         Option('deals', 'deals in the match (0: until the target)', choices=(0, 1, 3)),
         Option('target', "the match ends when someone's penalties reach this (200 or 300)", choices=(200, 300, 100)),
     ),
+    quick=(("deals", "1"), ("target", "0")),
 )

@@ -52,4 +52,4 @@ class ManipulationState(MustMeldState, PenaltyState):
 
 
 GAME = register(Game(id="manipulation", name="Manipulation", min_players=3, max_players=8,
-                     options=ManipulationOptions, state=ManipulationState, family="rummy"))
+                     options=ManipulationOptions, state=ManipulationState))

@@ -16,4 +16,5 @@ DECLARATION = Declaration(
         ),
         Option('last_deal_no_trump', 'the last deal of the game is played without trumps', choices=(False, True)),
     ),
+    quick=(("hand_sizes", "2,1"),),
 )

@@ -37,6 +37,7 @@ from engine.tricks import (
     follow_suit,
     hook_forbidden_bid,
     plain_winning_index,
+    seated_plays,
     sort_key_table,
     trump_from_letter,
     trump_letter,
@@ -287,7 +288,7 @@ class OhHellState(TurnIsCurrent, State):
         trick = self.trick
         trick.append(card)
         self.played.append(card)
-        events: list[Event] = [{"type": "play", "seat": seat, "card": CARD_TEXT[card]}]
+        events: list[Event] = [{"type": "play", "seat": seat, "card": CARD_TEXT[card], "cards": [CARD_TEXT[card]]}]
         if len(trick) < n:
             self.turn = (seat + 1) % n
             return events
@@ -298,7 +299,8 @@ class OhHellState(TurnIsCurrent, State):
         self.trick = []
         self.trick_leader = winner
         self.turn = winner
-        events.append({"type": "trick", "leader": leader, "cards": [CARD_TEXT[c] for c in trick], "winner": winner})
+        events.append({"type": "trick", "leader": leader, "cards": [CARD_TEXT[c] for c in trick], "winner": winner,
+                       "plays": seated_plays(leader, n, trick)})
         if not self.hands[winner]:
             events.extend(self._end_deal())
         return events
@@ -317,14 +319,14 @@ class OhHellState(TurnIsCurrent, State):
             "bids": list(bids), "tricks": list(self.won), "points": points, "totals": list(self.totals),
         })
         events: list[Event] = [{"type": "deal_end", "bids": list(bids), "tricks": list(self.won), "points": points,
-                                "scores": list(self.totals)}]
+                                "scores": list(points), "totals": list(self.totals)}]
         if self.deal_index + 1 < len(self.sizes):
             events.append(self._deal(self.deal_index + 1))
         else:
             self.phase = "over"
             self.turn = None
             best = max(self.totals)
-            events.append({"type": "game_over", "scores": list(self.totals),
+            events.append({"type": "game_over", "scores": list(self.totals), "totals": list(self.totals),
                            "winners": [s for s, t in enumerate(self.totals) if t == best]})
         return events
 
@@ -448,7 +450,7 @@ class OhHellState(TurnIsCurrent, State):
             return None
         n = self.n
         leader = self.trick_leader
-        plays = [{"seat": (leader + i) % n, "cards": [card_str(c)]} for i, c in enumerate(self.trick)]
+        plays = seated_plays(leader, n, self.trick)
         best = (leader + plain_winning_index(self.trick, self.trump)) % n
         return {"leader": leader, "plays": plays, "best": best}
 
@@ -457,7 +459,7 @@ class OhHellState(TurnIsCurrent, State):
         if last is None:
             return None
         n = self.n
-        plays = [{"seat": (last["leader"] + i) % n, "cards": [card_str(c)]} for i, c in enumerate(last["cards"])]
+        plays = seated_plays(last["leader"], n, last["cards"])
         return {"leader": last["leader"], "plays": plays, "winner": last["winner"]}
 
     def scores(self) -> list[int]:
@@ -523,4 +525,4 @@ class OhHellState(TurnIsCurrent, State):
 
 
 GAME = register(Game(id="oh_hell", name="Oh Hell", min_players=3, max_players=7, options=OhHellOptions,
-                     state=OhHellState, family="tricks"))
+                     state=OhHellState))

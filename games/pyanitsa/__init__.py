@@ -27,4 +27,5 @@ DECLARATION = Declaration(
             choices=('auto', 'button'),
         ),
     ),
+    quick=(("max_rounds", "25"),),
 )

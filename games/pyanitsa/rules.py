@@ -230,7 +230,8 @@ class PyanitsaState(State):
         self.stage = "over"
         self.winner_seats = winners
         self.reason = reason
-        events.append({"type": "game_over", "scores": self.scores(), "winners": list(winners), "reason": reason,
+        events.append({"type": "game_over", "scores": self.scores(), "totals": self.scores(), "winners": list(winners),
+                       "reason": reason,
                        "places": self.places()})
 
     # -- views and results -----------------------------------------------------------------
@@ -244,6 +245,7 @@ class PyanitsaState(State):
         n = self.n
         counts = [len(p) for p in self.piles]
         out_at = {s: i for i, group in enumerate(self.out) for s in group}
+        keys: list[tuple[int, ...]]
         if self.options.winner == "first_out":
             keys = [(0 if s in self.winner_seats else 1, counts[s]) for s in range(n)]
         else:
@@ -304,5 +306,5 @@ PyanitsaState.ACTIONS.fix(0, "flip")
 
 GAME = register(Game(
     id="pyanitsa", name="Пьяница (Drunkard)", min_players=2, max_players=8, options=PyanitsaOptions,
-    state=PyanitsaState, family="war",
+    state=PyanitsaState,
 ))

@@ -38,4 +38,4 @@ class ShanghaiState(MustMeldState, PenaltyState):
 
 
 GAME = register(Game(id="shanghai", name="Shanghai", min_players=3, max_players=5,
-                     options=ShanghaiOptions, state=ShanghaiState, family="rummy"))
+                     options=ShanghaiOptions, state=ShanghaiState))

@@ -399,7 +399,8 @@ class SvinyaState(State):
         self.phase = "over"
         self.winner_seats = winners
         self.reason = reason
-        events.append({"type": "game_over", "scores": self.scores(), "winners": list(winners), "reason": reason})
+        events.append({"type": "game_over", "scores": self.scores(), "totals": self.scores(), "winners": list(winners),
+                       "reason": reason})
 
     # -- views and results --------------------------------------------------------------------
     def _view(self, seat: int | None) -> View:
@@ -499,5 +500,4 @@ for _card, _text in CARD_TEXT.items():
 
 GAME = register(Game(
     id="svinya", name="Свинья (Pig)", min_players=2, max_players=8, options=SvinyaOptions, state=SvinyaState,
-    family="shedding",
 ))

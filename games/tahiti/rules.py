@@ -54,4 +54,4 @@ class TahitiState(PlayOrDrawState, PenaltyState):
 
 
 GAME = register(Game(id="tahiti", name="Tahiti", min_players=2, max_players=5,
-                     options=TahitiOptions, state=TahitiState, family="rummy"))
+                     options=TahitiOptions, state=TahitiState))

@@ -10,4 +10,5 @@ DECLARATION = Declaration(
     options=(
         Option('deals', 'deals in the tour (8: each player deals twice)'),
     ),
+    quick=(("deals", "1"),),
 )

@@ -48,6 +48,7 @@ from engine.tricks import (
     follow_or_any,
     follow_suit,
     plain_winning_index,
+    seated_plays,
     sort_key_table,
     trump_letter,
     why_card_refused,
@@ -237,7 +238,7 @@ class VarietyState(TurnIsCurrent, State):
 
     def _bid(self, contract: int) -> list[Event]:
         seat: int = self.turn  # type: ignore[assignment]
-        events: list[Event] = [{"type": "bid", "seat": seat, "contract": contract}]
+        events: list[Event] = [{"type": "bid", "seat": seat, "bid": contract, "contract": contract}]
         partner = next((s for s, c in self.auction if c == contract and s != seat), None)
         self.auction.append([seat, contract])
         if partner is None:
@@ -262,7 +263,7 @@ class VarietyState(TurnIsCurrent, State):
         self.hands[seat].remove(card)
         trick = self.trick
         trick.append(card)
-        events: list[Event] = [{"type": "play", "seat": seat, "card": CARD_TEXT[card]}]
+        events: list[Event] = [{"type": "play", "seat": seat, "card": CARD_TEXT[card], "cards": [CARD_TEXT[card]]}]
         if len(trick) < PLAYERS:
             self.turn = (seat + 1) % PLAYERS
             return events
@@ -273,7 +274,8 @@ class VarietyState(TurnIsCurrent, State):
         self.last_trick = {"leader": leader, "cards": trick, "winner": winner}
         self.trick = []
         self.trick_leader = self.turn = winner
-        events.append({"type": "trick", "leader": leader, "cards": [CARD_TEXT[c] for c in trick], "winner": winner})
+        events.append({"type": "trick", "leader": leader, "cards": [CARD_TEXT[c] for c in trick], "winner": winner,
+                       "plays": seated_plays(leader, PLAYERS, trick)})
         if not self.hands[winner]:
             events.extend(self._end_deal())
         return events
@@ -295,14 +297,15 @@ class VarietyState(TurnIsCurrent, State):
         events: list[Event] = [{"type": "deal_end", "contract": contract, "attackers": list(self.attackers),
                                 "tricks": list(self.won), "card_points": card_points,
                                 "side_points": dict(result["side_points"]), "attackers_won": result["attackers_won"],
-                                "points": list(result["points"]), "scores": list(self.totals)}]
+                                "points": list(result["points"]), "scores": list(result["points"]),
+                                "totals": list(self.totals)}]
         if self.deal_index + 1 < self.options.deals:
             events.append(self._deal(self.deal_index + 1))
         else:
             self.phase = "over"
             self.turn = None
             best = max(self.totals)
-            events.append({"type": "game_over", "scores": list(self.totals),
+            events.append({"type": "game_over", "scores": list(self.totals), "totals": list(self.totals),
                            "winners": [s for s, t in enumerate(self.totals) if t == best]})
         return events
 
@@ -404,7 +407,7 @@ class VarietyState(TurnIsCurrent, State):
         if not self.trick:
             return None
         leader = self.trick_leader
-        plays = [{"seat": (leader + i) % PLAYERS, "cards": [card_str(c)]} for i, c in enumerate(self.trick)]
+        plays = seated_plays(leader, PLAYERS, self.trick)
         best = (leader + plain_winning_index(self.trick, self.trump, self.contract == 6)) % PLAYERS
         return {"leader": leader, "plays": plays, "best": best}
 
@@ -412,7 +415,7 @@ class VarietyState(TurnIsCurrent, State):
         last = self.last_trick
         if last is None:
             return None
-        plays = [{"seat": (last["leader"] + i) % PLAYERS, "cards": [card_str(c)]} for i, c in enumerate(last["cards"])]
+        plays = seated_plays(last["leader"], PLAYERS, last["cards"])
         return {"leader": last["leader"], "plays": plays, "winner": last["winner"]}
 
     def scores(self) -> list[int]:
@@ -485,4 +488,4 @@ class VarietyState(TurnIsCurrent, State):
 
 
 GAME = register(Game(id="variety", name="Variety", min_players=4, max_players=4, options=VarietyOptions,
-                     state=VarietyState, family="tricks"))
+                     state=VarietyState))

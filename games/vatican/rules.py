@@ -75,12 +75,12 @@ class VaticanState(PlayOrDrawState):
                              "totals": list(points)})
         self.phase = "over"
         self.turn = None
-        return [{"type": "deal_end", "out": out, "points": points, "totals": list(points)},
-                {"type": "game_over", "scores": self.scores(), "winners": self.winners()}]
+        return [{"type": "deal_end", "out": out, "points": points, "scores": list(points), "totals": list(points)},
+                {"type": "game_over", "scores": self.scores(), "totals": self.scores(), "winners": self.winners()}]
 
     def sheet(self) -> dict[str, Any]:
         return {"deals": self.history, "totals": list(self.totals), "no_scoring": True}
 
 
 GAME = register(Game(id="vatican", name="Vatican", min_players=2, max_players=5,
-                     options=VaticanOptions, state=VaticanState, family="rummy"))
+                     options=VaticanOptions, state=VaticanState))

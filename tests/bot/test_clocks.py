@@ -15,7 +15,7 @@ from bot.services.deadlines import FakeClock
 from bot.services.outbox import Outbox, RateLimiter
 from bot.services.quiet import quiet_until
 from bot.services.tables import Actor, Tables, Where
-from bot.store import clocks as sql
+from bot.store.rows import ClockRow, Prefs
 from bot.store.sqlite import Store
 
 GROUP = -1001
@@ -60,9 +60,9 @@ async def _table(tables: Tables, humans: list[Actor], ais: int, clock_presses: d
     return table_id
 
 
-async def _clock(store: Store, table_id: int) -> sql.ClockRow:
+async def _clock(store: Store, table_id: int) -> ClockRow:
     async with store.read() as tx:
-        c = await sql.clock(tx, table_id)
+        c = await tx.clock(table_id)
     assert c is not None
     return c
 
@@ -84,7 +84,7 @@ async def _to_act(store: Store, tables: Tables, table_id: int) -> tuple[int | No
     async with store.read() as tx:
         row = await tx.table(table_id)
     assert row is not None
-    return tables._state(row).to_act, row.version
+    return tables.core.state(row).to_act, row.version
 
 
 async def test_a_deadline_that_passed_while_down_fires_once_at_start_and_never_again(tmp_path):
@@ -157,7 +157,7 @@ async def test_a_reminder_in_quiet_hours_waits_for_their_end_and_one_too_late_is
     store, tables, clocks, clock = await _service(tmp_path / "k.sqlite3", T0, per_move=DAY)
     try:
         async with store.transaction() as tx:
-            await sql.save_prefs(tx, ANN.user_id, sql.Prefs("Europe/Moscow", 23 * 60, 8 * 60))
+            await tx.save_prefs(ANN.user_id, Prefs("Europe/Moscow", 23 * 60, 8 * 60))
         table_id = await _table(tables, [ANN], 2)
         # Half time is 20:00 UTC = 23:00 in Moscow: quiet. It waits until 08:00 Moscow = 05:00 UTC.
         clock.advance(12 * HOUR)

@@ -127,7 +127,7 @@ async def test_item13_a_wall_clock_jump_plays_nothing_and_downtime_catches_up_on
     async with FakeTelegram(limits=RateLimits.loose()) as fake:
         ann = fake.user(first_name="Ann")
         group = fake.group("Cards", creator=ann)
-        hour = {"KOZYR_REMIND_AFTER": 0, "KOZYR_AUTOPLAY_AFTER": 3600}
+        hour = {"KOZYR_AUTOPLAY_AFTER": 3600}
         async with running_bot(fake, db, **hour) as app:
             await ann.start_bot()
             await settle(fake, app)

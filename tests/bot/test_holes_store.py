@@ -115,7 +115,7 @@ async def test_item14_standings_caption_is_cut_on_text_not_inside_an_entity(tmp_
         names = [f"{i} " + "&" * 60 + " <b>" for i in range(6)]
         row = TableRow(1, -100, 0, "carnival", "finished", 1, {}, 1, 1, None, {})
         async with store.transaction() as tx:
-            await tables._final(tx, row, None, names, [10, 20, 30, 40, 50, 60], "en")  # type: ignore[arg-type]
+            await tables.publisher.final(tx, row, None, names, [10, 20, 30, 40, 50, 60], "en")  # type: ignore[arg-type]
             payload = json.loads((await tx._one("SELECT payload FROM outbox"))["payload"])
         plain, _ = parse_html(payload["caption"])  # raises on a broken entity or tag, as Telegram does
         assert u16len(plain) <= 1024

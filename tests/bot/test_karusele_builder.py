@@ -40,7 +40,7 @@ async def _designed_table(fake: FakeTelegram, app: Any, ann: FakeUser, boris: Fa
         row.state = state.to_json()
         row.version += 1
         await tx.save_table(row)
-    app.tables._cache.pop(row.id, None)
+    app.tables.core.forget(row.id)
     await app.tables.resend_hands(boris.id)
     await settle(fake, app)
     return row.id

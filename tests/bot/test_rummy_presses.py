@@ -41,9 +41,9 @@ async def _table(fake: FakeTelegram, app: Any, ann: FakeUser, boris: FakeUser, g
         row.state = state.to_json()
         row.version += 1
         await tx.save_table(row)
-    app.tables._cache.pop(row.id, None)
+    app.tables.core.forget(row.id)
     await app.tables.resend_hands(ann.id)
-    app.tables._schedule_ai(row.id)  # a forced move (Carousel's first draw) plays itself
+    app.tables.play.schedule_ai(row.id)  # a forced move (Carousel's first draw) plays itself
     await settle(fake, app)
     return row.id
 

@@ -161,8 +161,8 @@ async def test_undeliverable_rows_are_kept_as_failed_and_the_rest_goes_on(tmp_pa
             assert sorted({r[0] for r in failed}) == sorted([never.id, quitter.id])
             assert len(failed) == 4 and not [r for r in rows(db) if r[5] != "failed"]
             async with store.read() as tx:
-                assert (await tx.user(quitter.id))["blocked"] == 1
-                assert (await tx.user(never.id))["started"] == 0
+                assert (await tx.user(quitter.id)).blocked
+                assert not (await tx.user(never.id)).started
                 assert await tx.outbox_counts() == {"failed": 4}
 
 

@@ -13,8 +13,7 @@ async def test_a_slow_player_is_reminded_then_played_for(tmp_path):
     async with FakeTelegram(limits=RateLimits.loose()) as fake:
         alice = fake.user(first_name="Alice")
         group = fake.group("Cards", members=[alice], creator=alice)
-        async with running_bot(fake, tmp_path / "k.sqlite3", KOZYR_REMIND_AFTER=0.3,
-                               KOZYR_AUTOPLAY_AFTER=1.5) as app:
+        async with running_bot(fake, tmp_path / "k.sqlite3", KOZYR_AUTOPLAY_AFTER=1.5) as app:
             await alice.start_bot()
             await settle(fake, app)
             await alice.send(group, "/new carnival quarters=1")

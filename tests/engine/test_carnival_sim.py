@@ -105,7 +105,7 @@ def check_events(state: CarnivalState, events: list[dict[str, Any]], quarters: i
             size, taken, per_seat = event["hand_size"], 0, [0] * n
         elif kind == "trick":
             assert event["count"] == (2 if event["kind"] == "carnival" else 1)
-            assert all(len(p["cards"]) == event["count"] for p in event["cards"]) and len(event["cards"]) == n
+            assert all(len(p["cards"]) == event["count"] for p in event["plays"]) and len(event["plays"]) == n
             taken += event["count"]
             per_seat[event["winner"]] += event["count"]
         elif kind == "deal_end":
@@ -117,7 +117,8 @@ def check_events(state: CarnivalState, events: list[dict[str, Any]], quarters: i
             assert {k: event[k] for k in ("quarter", "raw", "premium", "penalty", "final")} == \
                 sheet["quarter_results"][deal_ends // n - 1]
     assert deal_ends == quarters * n
-    assert events[-1] == {"type": "game_over", "scores": state.scores(), "winners": state.winners()}
+    assert events[-1] == {"type": "game_over", "scores": state.scores(), "totals": state.scores(),
+                          "winners": state.winners()}
 
 
 def drive(players: int, seed: int, policy: str, options: dict[str, Any], views: bool) -> tuple[CarnivalState, list]:

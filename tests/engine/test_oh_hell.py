@@ -161,7 +161,9 @@ def test_void_player_may_discard_instead_of_trumping() -> None:
         state.act(2, "play AS")
     assert state.legal_actions() == ["play 3S"]
     events = state.act(2, "play 3S")
-    assert events[-1] == {"type": "trick", "leader": 0, "cards": ["AS", "2C", "3S"], "winner": 1}
+    assert events[-1] == {"type": "trick", "leader": 0, "cards": ["AS", "2C", "3S"], "winner": 1,
+                          "plays": [{"seat": 0, "cards": ["AS"]}, {"seat": 1, "cards": ["2C"]},
+                                    {"seat": 2, "cards": ["3S"]}]}
     assert state.to_act == 1
     state.act(1, "play 3H")
     assert state.legal_actions() == ["play KH"]  # must follow hearts

@@ -223,7 +223,8 @@ def test_reserve_phase_open_hand_priority_and_turn_end():
     events = act(state, "shop 0 9H")
     # now nothing fits for anybody: seat 0 keeps QH (1 non-Ace), seat 1 keeps JC 6D (2)
     assert state.over and state.reason == "blocked" and state.winner_seats == [0]
-    assert events[-1] == {"type": "game_over", "scores": [-1, -2], "winners": [0], "reason": "blocked"}
+    assert events[-1] == {"type": "game_over", "scores": [-1, -2], "totals": [-1, -2], "winners": [0],
+                          "reason": "blocked"}
 
 
 def test_reserve_phase_keeps_playing_while_cards_fit_and_wins_with_only_aces():

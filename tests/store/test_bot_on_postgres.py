@@ -52,7 +52,7 @@ async def test_a_carnival_game_on_postgres_to_the_end_with_record_and_league(tmp
             await alice.press(lobby, "▶️ Start")
             # settle() may look between getUpdates and the inbox commit (a network round trip on PostgreSQL)
             await fake.wait_until(lambda: live_hand([alice, bob, carol]), timeout=20, what="the first hand")
-            async with app.store.read() as tx:  # the game's clock is stored (bot/store/clocks.py's SQL on PostgreSQL)
+            async with app.store.read() as tx:  # the game's clock is stored (bot/store/queries.py on PostgreSQL)
                 clocked = await tx._all("SELECT table_id, deadline FROM clocks")
             assert len(clocked) == 1 and clocked[0]["deadline"] is not None
             await play_out(fake, app, group, [alice, bob, carol], random.Random(1))

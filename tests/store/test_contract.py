@@ -13,6 +13,7 @@ import pytest
 
 from bot.store.contract import StoreTx, contract_methods
 from bot.store.postgres import PgTx
+from bot.store.rows import UserRow
 from bot.store.sqlite import SeatRow, Tx
 from tests.store.backends import opened
 
@@ -64,13 +65,12 @@ async def test_users_keep_a_chosen_language_and_flags(store):
         await tx.set_user_blocked(1)
     async with store.read() as tx:
         user = await tx.user(1)
-        assert (user["first_name"], user["username"], user["lang"], user["started"], user["blocked"]) == \
-            ("Anna", "a", "ru", 0, 1)
+        assert user == UserRow(1, "Anna", "a", "ru", started=False, blocked=True)
         assert await tx.user(2) is None and await tx.user_lang(2) == "en"
     async with store.transaction() as tx:
         await tx.set_user_started(1, True)
         user = await tx.user(1)
-        assert (user["started"], user["blocked"]) == (1, 0)
+        assert (user.started, user.blocked) == (True, False)
 
 
 async def test_chats_titles_and_languages(store):
@@ -203,7 +203,7 @@ async def test_blobs_slots_results_and_chat_migration(store):
         assert (await tx.chat_title(-100), await tx.chat_lang(-100)) == ("Old", "ru")
         assert (await tx.table(tid)).chat_id == -100
         assert [h.chat_id for h in await tx.heads()] == [-100]
-        rows = await tx.db.execute_fetchall("SELECT score FROM results ORDER BY seat")
+        rows = await tx._all("SELECT score FROM results ORDER BY seat")
         assert [r["score"] for r in rows] == [11, -3]
 
 
@@ -274,8 +274,8 @@ async def test_postgres_a_chat_is_sent_by_one_worker_even_when_an_urgent_row_jum
 
 
 async def test_clocks_and_user_prefs(store):
-    """bot/store/clocks.py's SQL (run through pg_dialect on PostgreSQL) answers alike on both stores."""
-    from bot.store import clocks
+    """The clock queries (bot/store/queries.py, one SQL text) answer alike on both stores."""
+    from bot.store import rows as clocks
 
     async with store.transaction() as tx:
         tid = await tx.create_table(-1, 0, "carnival", 1, {}, 1)
@@ -284,33 +284,33 @@ async def test_clocks_and_user_prefs(store):
             table = await tx.table(t)
             table.status = "playing"
             await tx.save_table(table)
-        assert await clocks.clock(tx, tid) is None
-        assert sorted(await clocks.playing_without_clock(tx)) == [tid, other]
-        await clocks.save_clock(tx, clocks.ClockRow(tid, 60, bank=120, banks={"0": 120.5}, due=1000.5,
+        assert await tx.clock(tid) is None
+        assert sorted(await tx.playing_without_clock()) == [tid, other]
+        await tx.save_clock(clocks.ClockRow(tid, 60, bank=120, banks={"0": 120.5}, due=1000.5,
                                                      deadline=1010, turn_version=3, turn_seat=0, votes=[7]))
-        await clocks.save_clock(tx, clocks.ClockRow(other, 30.0))
-        assert await clocks.playing_without_clock(tx) == []
+        await tx.save_clock(clocks.ClockRow(other, 30.0))
+        assert await tx.playing_without_clock() == []
     async with store.transaction() as tx:
-        c = await clocks.clock(tx, tid)
+        c = await tx.clock(tid)
         assert (c.per_move, c.bank, c.banks, c.due, c.deadline, c.votes, c.paused) == \
             (60, 120, {"0": 120.5}, 1000.5, 1010, [7], False)
         c.paused, c.due, c.stage = True, 999, 1
-        await clocks.save_clock(tx, c)
-        assert await clocks.due_tables(tx, 999.5) == [(tid, 999)]
-        assert await clocks.due_tables(tx, 998) == []
-        assert await clocks.next_due(tx) == 999
-        got = await clocks.clocks_of(tx, [tid, other, 12345])
+        await tx.save_clock(c)
+        assert await tx.due_tables(999.5) == [(tid, 999)]
+        assert await tx.due_tables(998) == []
+        assert await tx.next_due() == 999
+        got = await tx.clocks_of([tid, other, 12345])
         assert sorted(got) == [tid, other] and got[tid].paused and got[tid].stage == 1
-        assert await clocks.clocks_of(tx, []) == {}
-        assert await clocks.prefs(tx, 5) == clocks.Prefs()
-        await clocks.save_prefs(tx, 5, clocks.Prefs("Europe/Kyiv", 1320, 480))
-        await clocks.save_prefs(tx, 5, clocks.Prefs("+03:00", None, None))
-        assert await clocks.prefs(tx, 5) == clocks.Prefs("+03:00", None, None)
+        assert await tx.clocks_of([]) == {}
+        assert await tx.prefs(5) == clocks.Prefs()
+        await tx.save_prefs(5, clocks.Prefs("Europe/Kyiv", 1320, 480))
+        await tx.save_prefs(5, clocks.Prefs("+03:00", None, None))
+        assert await tx.prefs(5) == clocks.Prefs("+03:00", None, None)
         await tx.enqueue(5, "send", {"text": "hand"}, slot=f"hand:{tid}:0", merge_key=f"slot:hand:{tid}:0")
         await tx.enqueue(5, "send", {"text": "other"})
         await tx.set_slot(f"hand:{tid}:0:1", 5, 77)
         await tx.set_slot(f"hand:{other}:0", 5, 78)
-        assert await clocks.forget_hand(tx, 5, f"hand:{tid}:") == [77]
+        assert await tx.forget_hand(5, f"hand:{tid}:") == [77]
         assert [h.payload["text"] for h in await tx.heads()] == ["other"]
         assert await tx.slot_message(f"hand:{other}:0") == 78
 
@@ -349,7 +349,6 @@ async def test_postgres_serialises_a_table_across_connections_and_skips_claimed_
 
 
 async def test_postgres_workers_claim_chats_and_take_over_what_a_dead_worker_held(tmp_path):
-    from bot.store import inbox
     from bot.store.postgres import PgStore
     from tests.store.backends import PG_URL
 
@@ -360,12 +359,12 @@ async def test_postgres_workers_claim_chats_and_take_over_what_a_dead_worker_hel
                 await tx.enqueue(-1, "send", {"text": "1"})
                 await tx.enqueue(-1, "send", {"text": "2"})
                 await tx.enqueue(-2, "send", {"text": "3"})
-                assert await inbox.put(tx, 10, "{}")
+                assert await tx.inbox_put(10, "{}")
             async with a.read() as tx:
                 assert [h.payload["text"] for h in await tx.heads()] == ["1", "3"]  # both chats are a's now
             async with b.read() as tx:
                 assert await tx.heads() == []  # a is alive: its chats stay with it
-                assert await inbox.waiting(tx) == []  # and so does the update it is handling
+                assert await tx.inbox_waiting() == []  # and so does the update it is handling
             async with a.transaction() as tx:
                 first = (await tx.heads())[0]
                 assert await tx.outbox_done(first)
@@ -374,8 +373,8 @@ async def test_postgres_workers_claim_chats_and_take_over_what_a_dead_worker_hel
             await a.close()  # a dies (its presence lock goes with its connection)
             async with b.read() as tx:
                 assert [h.payload["text"] for h in await tx.heads()] == ["2", "3"]
-                assert await inbox.waiting(tx) == [(10, "{}")]
+                assert await tx.inbox_waiting() == [(10, "{}")]
             async with b.read() as tx:
-                assert await inbox.waiting(tx) == []  # taken once
+                assert await tx.inbox_waiting() == []  # taken once
         finally:
             await b.close()
