@@ -146,7 +146,7 @@ def action_label(action: str, lang: str) -> str | None:
 
 
 def event_line(event: dict[str, Any], names: Sequence[str], lang: str) -> str | None:
-    """One log line for the group ("" to show nothing)."""
+    """One log line for the group (None: the log does not show it)."""
     kind = event.get("type")
     who = _who(names, event.get("seat"))
     if kind == "deal":
@@ -171,7 +171,7 @@ def event_line(event: dict[str, Any], names: Sequence[str], lang: str) -> str | 
     if kind == "final_round":
         return t(lang, "The stock is out: one last turn each.")
     if kind == "end_turn":
-        return ""
+        return None
     if kind == "deal_end":
         totals = ", ".join(f"{words.name(n)} {v}" for n, v in zip(names, event.get("totals", []), strict=False))
         if "penalties" in event:

@@ -14,7 +14,7 @@ from typing import Literal
 from engine.ai.heuristic import HeuristicPlayer, heuristic_action, shortlist
 from engine.ai.random import RandomPlayer
 from engine.ai.rummy import rummy_action
-from engine.ai.search import MAX_BRANCH, ROOT_KEEP, ismcts, searched_phase, supports
+from engine.ai.search import MAX_BRANCH, MAX_ITERATIONS, ROOT_KEEP, ismcts, searched_phase, supports
 from engine.core import State
 from engine.rummy.base import RummyState
 
@@ -62,9 +62,10 @@ def choose_action(
         candidates: list[str] | None = shortlist(state, seat, legal, keep, rng)
     else:
         candidates = shortlist(state, seat, legal, ROOT_KEEP, rng) if len(legal) > MAX_BRANCH else None
-    kwargs = {} if max_iterations is None else {"max_iterations": max_iterations}
     left = budget - 1000 * (time.perf_counter() - started)  # the shortlist's time counts too
-    return ismcts(state, seat, budget_ms=max(left, 1.0), rng=rng, candidates=candidates, **kwargs).action
+    iterations = MAX_ITERATIONS if max_iterations is None else max_iterations
+    return ismcts(state, seat, budget_ms=max(left, 1.0), max_iterations=iterations, rng=rng,
+                  candidates=candidates).action
 
 
 __all__ = ["BUDGET_MS", "LEVELS", "HeuristicPlayer", "RandomPlayer", "choose_action", "heuristic_action"]
