@@ -64,6 +64,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot import heap  # noqa: E402
 from bot.app import App  # noqa: E402
 from tests.bot.harness import settings_for  # noqa: E402
 from tests.fakebot.models import StoredMessage  # noqa: E402
@@ -93,6 +94,7 @@ class Config:
     profile: str | None = None  # write a cProfile of the event loop thread during play to this file
     backlog: int = 0  # pending outbox rows queued for one extra chat before play (issue 9, item 10)
     telegram: bool = False  # Telegram's limits in the fake and the bot's own pacing at production values
+    freeze: bool = True  # gc.freeze() after start, as ``python -m bot`` does (bot/heap.py)
 
 
 class BenchFake(FakeTelegram):
@@ -290,9 +292,9 @@ class Bench:
             if cfg.feed == "polling":
                 commit = await self._wait_commit(update_id, loop.time() + cfg.timeout)
             else:
-                commit = self.commits.pop(update_id, None)
-                if commit is None:
+                if update_id not in self.commits:
                     raise AssertionError(f"table {run.table_id}: a press of a live button was not applied")
+                commit = self.commits.pop(update_id)
             sample = Sample(run.moves, commit - start, None if handled is None else handled - start)
             if run.moves >= cfg.warmup:
                 self.samples.append(sample)
@@ -363,11 +365,14 @@ async def _run_bench(config: Config) -> dict[str, Any]:
         limits = RateLimits() if config.telegram else RateLimits.off()
         pacing = {"KOZYR_PER_CHAT_INTERVAL": 1.05, "KOZYR_GROUP_PER_MINUTE": 20,
                   "KOZYR_GLOBAL_PER_SECOND": 30} if config.telegram else {}
-        async with BenchFake(limits=limits, callback_timeout=15.0) as fake:
+        fake = BenchFake(limits=limits, callback_timeout=15.0)
+        async with fake:
             settings = settings_for(fake, Path(tmp) / "bench.sqlite3", KOZYR_POLLING_TIMEOUT=1,
                                     KOZYR_SQLITE_DRIVER=config.driver, KOZYR_PICTURES=config.pictures, **pacing)
             app = App(settings)
             await app.start()
+            if config.freeze:  # as App.serve does in production (bot/heap.py)
+                heap.settle()
             bench = Bench(config, fake, app)
             if config.feed == "polling":
                 app.start_polling()
@@ -382,6 +387,9 @@ async def _run_bench(config: Config) -> dict[str, Any]:
                 served_429_before = fake.limiter.served_429
                 handle_before = fake.handle_seconds
                 callbacks_before = len(fake.callbacks)
+                syncs_before, commits_before = app.store.wal.syncs, app.store.wal.committed
+                drawn_before = app.outbox.pictures_drawn
+                replaced_before = app.outbox.pictures_replaced
                 gc.collect()
                 profiler = cProfile.Profile() if config.profile else None
                 cpu0, loop_cpu0, wall0 = time.process_time(), time.thread_time(), time.perf_counter()
@@ -393,13 +401,17 @@ async def _run_bench(config: Config) -> dict[str, Any]:
                     async with app.store.transaction() as tx:
                         await tx.db.execute("DELETE FROM outbox WHERE chat_id = ?", (BACKLOG_CHAT,))
                 await bench.settle()
-                if profiler is not None:
+                if profiler is not None and config.profile:
                     profiler.disable()
                     profiler.dump_stats(config.profile)
                 drain_s = time.perf_counter() - wall0 - play_s
                 cpu_s, loop_cpu_s = time.process_time() - cpu0, time.thread_time() - loop_cpu0
                 calls = [c for c in fake.calls[calls_before:] if c.method != "getUpdates"]
                 late = sum(1 for c in list(fake.callbacks.values())[callbacks_before:] if c.late)
+                setup_member_calls = sum(1 for c in fake.calls[:calls_before] if c.method == "getChatMember")
+                syncs, commits = app.store.wal.syncs - syncs_before, app.store.wal.committed - commits_before
+                drawn = app.outbox.pictures_drawn - drawn_before
+                replaced = app.outbox.pictures_replaced - replaced_before
                 unanswered = len(fake.unanswered_callbacks())
                 group_lags = list(app.outbox.group_lags)[lags_before:]
                 async with app.store.read() as tx:
@@ -433,6 +445,10 @@ async def _run_bench(config: Config) -> dict[str, Any]:
         "by_method": dict(by_method.most_common()),
         "errors": dict(errors.most_common()), "late_answers": late, "unanswered_callbacks": unanswered,
         "outbox_left": outbox, "db_bytes": size,
+        "cpu_ms_per_move": round(cpu_s * 1000 / moves, 2) if moves else 0.0,
+        "bot_cpu_ms_per_move": round((loop_cpu_s - handle_s) * 1000 / moves, 2) if moves else 0.0,
+        "commits": commits, "fsyncs": syncs, "setup_get_chat_member": setup_member_calls,
+        "pictures_drawn": drawn, "pictures_replaced": replaced,
         "group_lag_s": _summary(group_lags), "served_429": fake.limiter.served_429 - served_429_before,
         "group_new_messages": sum(1 for c in calls if c.method in ("sendMessage", "sendPhoto") and _chat(c) < 0),
         "loadavg_before": load_before, "loadavg_after": os.getloadavg(),
@@ -499,6 +515,11 @@ def report(r: dict[str, Any]) -> str:
     if cfg.get("backlog"):
         lines.append(f"(with {cfg['backlog']} rows queued for one other, rate-limited chat during the whole run)")
     lines += ["", f"moves handled per second: {r['moves_per_s']}",
+              f"CPU per move: {r['cpu_ms_per_move']:.2f} ms for the whole process (bot, fake server and simulated "
+              f"players); about {r['bot_cpu_ms_per_move']:.2f} ms without the fake server's request handling",
+              f"commits {r['commits']}, fsyncs {r['fsyncs']} (group commit: {r['commits'] / max(1, r['fsyncs']):.1f} "
+              f"commits per fsync); getChatMember calls during setup {r['setup_get_chat_member']}",
+              f"pictures drawn {r['pictures_drawn']}, replaced while drawn (not sent) {r['pictures_replaced']}",
               f"new group messages: {r['group_new_messages']} ({r['group_new_messages'] / moves:.3f} per move)",
               f"Bot API calls: {r['api_calls']} = {r['api_calls_per_move']:.2f} per move; "
               f"answerCallbackQuery {r['answer_callback_calls']} ({r['answer_callback_calls'] / moves:.2f} per move); "

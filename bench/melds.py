@@ -8,13 +8,15 @@ A position is a random table of 30..90 cards laid as valid melds from the varian
 one card swapped), see engine/melds/positions.py. Targets (issue 15): p99 <= 50 ms and
 mean <= 10 ms per solve, best_subset p99 <= 200 ms; ``--selfplay K`` (default 5) also plays K
 random 4-player Machiavelli games (target: each under 2 s), so every number of the issue prints
-from one run. Prints numbers; asserts nothing.
+from one run; ``--worst`` also prints the slowest position of each variant (to study it). The
+load average prints last (timings on a busy machine are high). Prints numbers; asserts nothing.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -23,7 +25,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.melds import VARIANTS, best_subset, check_layout, solve  # noqa: E402
+from engine.cards import card_str  # noqa: E402
+from engine.melds import VARIANTS, best_subset, check_layout, meld_str, solve  # noqa: E402
 from engine.melds.positions import random_position, random_table  # noqa: E402
 
 KINDS = ("random", "feasible", "near")
@@ -36,20 +39,27 @@ def _stats(ms: list[float]) -> dict[str, float]:
             "mean": round(sum(ms) / n, 2), "max": round(ms[-1], 2)}
 
 
+def _json_table(table: list[list[int]]) -> str:
+    """A table as ``python -m engine meld --table`` takes it."""
+    return json.dumps([meld_str(m) for m in table])
+
+
 def bench_solve(name: str, positions: int, seed: int) -> dict[str, Any]:
     variant = VARIANTS[name]
     rng = random.Random(f"{seed}/{name}")
     times: list[float] = []
     feasible = 0
+    worst = (-1.0, "")
     for i in range(positions):
         table, added = random_position(variant, rng, rng.randint(30, 90), rng.randint(1, 12), KINDS[i % 3])
         t0 = time.process_time()
         sol = solve(variant, table, added)
         times.append(1000 * (time.process_time() - t0))
+        worst = max(worst, (times[-1], f"--table '{_json_table(table)}' --add '{' '.join(map(card_str, added))}'"))
         if sol is not None:
             feasible += 1
             assert check_layout(variant, table, added, sol.table) is None
-    return {"variant": name, "solve": _stats(times), "feasible": feasible}
+    return {"variant": name, "solve": _stats(times), "feasible": feasible, "solve_worst": worst[1]}
 
 
 def bench_best_subset(name: str, hands: int, seed: int) -> dict[str, Any]:
@@ -57,14 +67,18 @@ def bench_best_subset(name: str, hands: int, seed: int) -> dict[str, Any]:
     rng = random.Random(f"{seed}/best/{name}")
     times: list[float] = []
     sizes = []
+    worst = (-1.0, "")
     for _ in range(hands):
         table, rest = random_table(variant, rng, rng.randint(30, 90))
         hand = rest[:15]
         t0 = time.process_time()
         subset = best_subset(variant, table, hand)
         times.append(1000 * (time.process_time() - t0))
+        worst = max(worst, (times[-1], f"--table '{_json_table(table)}' --best-subset --hand "
+                                       f"'{' '.join(map(card_str, hand))}'"))
         sizes.append(len(subset))
-    return {"variant": name, "best_subset": _stats(times), "mean_cards_down": round(sum(sizes) / len(sizes), 2)}
+    return {"variant": name, "best_subset": _stats(times), "mean_cards_down": round(sum(sizes) / len(sizes), 2),
+            "best_subset_worst": worst[1]}
 
 
 def bench_selfplay(games: int, seed: int) -> dict[str, Any]:
@@ -84,6 +98,7 @@ def main() -> None:
     parser.add_argument("--variant", action="append", default=None)
     parser.add_argument("--selfplay", type=int, default=5, help="random 4-player Machiavelli games")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--worst", action="store_true", help="print each variant's slowest position")
     args = parser.parse_args()
     rows = []
     all_ms: list[float] = []
@@ -107,6 +122,10 @@ def main() -> None:
                 b = row["best_subset"]
                 line += f" | best_subset p50 {b['p50']:7.2f}  p99 {b['p99']:7.2f}  max {b['max']:8.2f} ms"
             print(line, flush=True)
+            if args.worst:
+                for key in ("solve_worst", "best_subset_worst"):
+                    if key in row:
+                        print(f"  slowest {key[:-6]}: python -m engine meld --variant {name} {row[key]}")
     if args.selfplay:
         rows.append(bench_selfplay(args.selfplay, args.seed))
         if not args.json:
@@ -115,6 +134,8 @@ def main() -> None:
                   f"({sp['games']} games, CPU time)")
     if args.json:
         print(json.dumps(rows, indent=1))
+    else:
+        print("load average: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 
 
 if __name__ == "__main__":

@@ -40,6 +40,11 @@ def p95(values: list[float]) -> float:
 
 def measure(name: str, make: Callable[[], Layout], runs: int) -> bool:
     """Layout + encoding (what the bot does per picture), CPU p95 and median wall."""
+    return cost(name, make, runs)[0]
+
+
+def cost(name: str, make: Callable[[], Layout], runs: int) -> tuple[bool, float, int]:
+    """As ``measure``; also returns the CPU p95 (ms) and the bytes, for bench/hotpath.py."""
     t0 = time.perf_counter()
     data = make().png()
     cold = (time.perf_counter() - t0) * 1000
@@ -53,7 +58,7 @@ def measure(name: str, make: Callable[[], Layout], runs: int) -> bool:
     print(f"{name:32s} CPU p95 {p95(cpu):5.1f} ms, median {statistics.median(cpu):5.1f} ms; wall median "
           f"{statistics.median(wall):5.1f} ms (first {cold:6.1f} ms)  {len(data):6d} bytes  "
           f"{'ok' if ok else 'MISSED'}")
-    return ok
+    return ok, p95(cpu), len(data)
 
 
 def encodings(name: str, layout: Layout, runs: int) -> None:
@@ -110,13 +115,8 @@ def encodings(name: str, layout: Layout, runs: int) -> None:
         print(f"    {label:32s} {statistics.median(cpu):6.1f} ms  {len(data):7d} bytes")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=40)
-    args = parser.parse_args()
-    t = time.perf_counter()
-    fixed_palette()
-    print(f"one-time palette setup: {(time.perf_counter() - t) * 1000:.0f} ms")
+def all_pictures() -> dict[str, Callable[[], Layout]]:
+    """The pictures measured: every kind the bot sends, at its largest."""
     full = ex.sheet_example(6, 24)
     plain = ["Ann", "Борис", "Chen", "Dora", "Екатерина", "Frank"]
     emoji = ex.NAMES_6
@@ -129,6 +129,17 @@ def main() -> int:
         "grid 6, emoji names": lambda: layout_grid(full, emoji, None),
         "standings 6": lambda: layout_standings(plain, full["totals"]),
     }
+    return pictures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=40)
+    args = parser.parse_args()
+    t = time.perf_counter()
+    fixed_palette()
+    print(f"one-time palette setup: {(time.perf_counter() - t) * 1000:.0f} ms")
+    pictures = all_pictures()
     print(f"per picture, layout + encoding (targets: CPU p95 <= {TARGET_MS:.0f} ms, <= {TARGET_BYTES // 1000} KB)")
     results = [measure(name, make, args.runs) for name, make in pictures.items()]
     print()

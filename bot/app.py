@@ -18,6 +18,7 @@ from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramUnauthorizedError
 from aiogram.types import BotCommand, User
 
+from bot import heap
 from bot.config import Settings
 from bot.handlers import routers
 from bot.handlers.context import Context, Dedup
@@ -200,6 +201,7 @@ class App:
     async def serve(self) -> None:
         """Start, then take updates until stopped (polling, or the webhook server)."""
         await self.start()
+        heap.settle()  # start-up's objects out of every later full collection (bot/heap.py)
         assert self.intake is not None
         if self.settings.webhook_url:
             secret = self.settings.webhook_secret or new_secret()

@@ -39,17 +39,22 @@ class Intake:
         self.bot = bot
         self.tasks: set[asyncio.Task[None]] = set()
         self.handled = 0
+        self.accepting = 0  # updates being stored (their commit waits for an fsync, bot/store/walsync.py)
         self.fatal: BaseException | None = None  # a reason to stop (a revoked token)
 
     @property
     def in_flight(self) -> int:
-        return len(self.tasks)
+        return len(self.tasks) + self.accepting
 
     async def accept(self, update: Update) -> bool:
         """Persist the update, then start handling it. False when it was seen before (nothing is done)."""
         payload = update.model_dump_json(exclude_unset=True)
-        async with self.store.transaction() as tx:
-            fresh = await tx.inbox_put(update.update_id, payload)
+        self.accepting += 1
+        try:
+            async with self.store.transaction() as tx:
+                fresh = await tx.inbox_put(update.update_id, payload)
+        finally:
+            self.accepting -= 1
         if fresh:
             self._spawn(update)
         return fresh

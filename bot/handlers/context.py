@@ -9,6 +9,7 @@ from aiogram import BaseMiddleware, Bot
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, User
 
+from bot.handlers import members
 from bot.services.people import People
 from bot.services.tables import Actor, Tables, Where
 from bot.ui.i18n import lang_of, t
@@ -105,22 +106,29 @@ class Context(BaseMiddleware):
 
 
 async def is_admin(event: Message | CallbackQuery, user_id: int) -> bool:
-    """Whether the user is the group's creator or an administrator (asks Telegram)."""
+    """Whether the user is the group's creator or an administrator (asks Telegram, or remembers its
+    answer for a few seconds: bot/handlers/members.py)."""
     chat = event.chat if isinstance(event, Message) else (event.message.chat if event.message else None)
     if chat is None or chat.type == "private" or event.bot is None:
         return False
-    member = await event.bot.get_chat_member(chat.id, user_id)
+    cache = members.of(event.bot)
+    member = await cache.member(event.bot, chat.id, user_id)
+    cache.keep(chat.id, user_id, member)
     return member.status in ("creator", "administrator")
 
 
 async def is_member(bot: Bot | None, chat_id: int, user_id: int) -> bool:
-    """Whether the user belongs to the group now (asks Telegram; any error counts as no)."""
+    """Whether the user belongs to the group now (asks Telegram; any error counts as no). Only a yes
+    is remembered: someone who just joined is let in at once."""
     if bot is None:
         return False
+    cache = members.of(bot)
     try:
-        member = await bot.get_chat_member(chat_id, user_id)
+        member = await cache.member(bot, chat_id, user_id)
     except TelegramAPIError:
         return False
-    if member.status in ("creator", "administrator", "member"):
+    if member.status in ("creator", "administrator", "member") or (
+            member.status == "restricted" and bool(getattr(member, "is_member", False))):
+        cache.keep(chat_id, user_id, member)
         return True
-    return member.status == "restricted" and bool(getattr(member, "is_member", False))
+    return False

@@ -100,7 +100,12 @@ async def lobby_button(query: CallbackQuery, callback_data: Lobby, tables: Table
                        where: Where | None) -> None:
     lang = actor.lang
     op, table_id = callback_data.op, callback_data.t
-    if where is None or not await tables.table_is_here(table_id, where):
+    creator = None if where is None else await tables.creator_here(table_id, where)
+
+    async def admin() -> bool:  # Telegram is asked only when it matters: never about the table's creator
+        return actor.user_id != creator and await is_admin(query, actor.user_id)
+
+    if where is None or creator is None:
         # Forged data naming another chat's (or topic's) table: act only where the button was pressed.
         answer = Answer(t(lang, "This button is not valid."), alert=True)
     elif op == "join":
@@ -110,9 +115,9 @@ async def lobby_button(query: CallbackQuery, callback_data: Lobby, tables: Table
     elif op == "ai":
         answer = await tables.add_ai(table_id, actor, lang, callback_data.k)
     elif op == "start":
-        answer = await tables.start(table_id, actor, lang, await is_admin(query, actor.user_id))
+        answer = await tables.start(table_id, actor, lang, await admin())
     elif op == "cancel":
-        answer = await tables.cancel(table_id, actor, lang, await is_admin(query, actor.user_id))
+        answer = await tables.cancel(table_id, actor, lang, await admin())
     elif op in ("quit", "offer", "stay", "take") and callback_data.k.isdigit() and query.message is not None:
         if op == "stay":
             await tables.close_prompt(query.message.chat.id, query.message.message_id)
@@ -124,8 +129,7 @@ async def lobby_button(query: CallbackQuery, callback_data: Lobby, tables: Table
                                                 await is_admin(query, actor.user_id), query.message.chat.id,
                                                 query.message.message_id, offer=op == "offer")
     elif op in ("opts", "opt", "back"):
-        admin = op == "opt" and await is_admin(query, actor.user_id)
-        answer = await tables.lobby_options(table_id, actor, lang, op, callback_data.k, admin)
+        answer = await tables.lobby_options(table_id, actor, lang, op, callback_data.k, op == "opt" and await admin())
     else:
         answer = Answer(t(lang, "This button is not valid."), alert=True)
     await _answer_press(query, answer)

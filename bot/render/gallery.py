@@ -43,9 +43,10 @@ def real_game(players: int, steps: int, seed: int = 7):
     state = game.new(players, seed=seed)
     bot = RandomPlayer(seed)
     for _ in range(steps):
-        if state.over:
+        seat = state.to_act
+        if state.over or seat is None:
             break
-        state.act(state.to_act, bot.choose(state))
+        state.act(seat, bot.choose(state))
     return state
 
 

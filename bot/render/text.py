@@ -104,7 +104,7 @@ def _text_mask(run: str, size: int, bold: bool) -> tuple[Image.Image | None, int
     every picture of a table, so their masks are kept.
     """
     f = _font_for(run, size, bold)
-    left, top, right, bottom = f.getbbox(run, anchor="lm")
+    left, top, right, bottom = (int(v) for v in f.getbbox(run, anchor="lm"))  # whole pixels for a TrueType font
     advance = f.getlength(run)
     if right <= left or bottom <= top:
         return None, 0, 0, advance

@@ -150,9 +150,16 @@ class LobbyService:
 
     async def table_is_here(self, table_id: int, where: Where) -> bool:
         """Whether the table lives in this chat and forum topic (a lobby press acts only there)."""
+        return await self.creator_here(table_id, where) is not None
+
+    async def creator_here(self, table_id: int, where: Where) -> int | None:
+        """The table's creator if the table lives in this chat and topic (else None: forged data naming
+        another chat's table). A press by the creator needs no admin check from Telegram."""
         async with self.core.store.read() as tx:
             row = await tx.table(table_id)
-        return row is not None and row.chat_id == where.chat_id and row.thread_id == where.thread_id
+        if row is None or row.chat_id != where.chat_id or row.thread_id != where.thread_id:
+            return None
+        return row.creator_id
 
     async def join_payload(self, table_id: int) -> str:
         """The deep-link payload of the table's Join link: ``j`` and the table's secret token."""

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
+from importlib import metadata
 from typing import Any
 
 from aiogram import Bot
@@ -54,6 +56,7 @@ LOG_LIMIT = 3500  # a merged log message stays well under Telegram's 4096 charac
 # expires when it could no longer matter. See the README's "What the group sees".
 REPLY, GAME, TABLE, CHATTER = 0, 1, 2, 3
 CHATTER_TTL = 60.0  # seconds after which an unsent chatter reply is dropped
+REDRAWS = 2  # times a picture replaced while it was drawn is drawn again (newest content) before sending
 
 
 def markup_data(markup: InlineKeyboardMarkup | None) -> dict[str, Any] | None:
@@ -231,6 +234,9 @@ class Outbox:
         self.retry_afters = 0
         self.failures = 0
         self.expired = 0
+        self.pictures_drawn = 0
+        self.pictures_reused = 0  # sent by file id: Telegram had that picture, nothing was drawn
+        self.pictures_replaced = 0  # drawn, then replaced by a newer picture before sending: not sent
         # Seconds from the commit of a change to its delivery in a group (the group view's lag).
         self.group_lags: deque[float] = deque(maxlen=100_000)
         # Called (in the transaction that keeps the row as failed) when a user's DM answers 403:
@@ -323,6 +329,10 @@ class Outbox:
                     del self._chats[chat_id]
                 else:
                     rows.append(row)
+        if rows:
+            # A row may come from a move whose fsync is still running (group commit, bot/store/walsync.py):
+            # nothing is shown to anyone before the move it shows would survive power loss.
+            await self.store.durable()
         # When the 30 a second in all cannot serve every chat now, the most urgent rows go first (a
         # player's keyboard before a table edit); a row moves up a class for every AGING seconds it has
         # waited, so the groups are slowed under overload, not starved.
@@ -419,12 +429,14 @@ class Outbox:
     async def _call(self, row: OutboxRow) -> None:
         """One Bot API call for the row; then, in one transaction, the row is done and what the call
         taught us (the message a slot names, an uploaded image's file id) is recorded."""
-        p = row.payload
+        image = await self._image(row) if row.method in ("photo", "edit_photo") else None
+        p = row.payload  # read after the picture: a newer one may have replaced the row's while it was drawn
         method = row.method
         markup = InlineKeyboardMarkup.model_validate(p["markup"]) if p.get("markup") else None
         thread = p.get("thread") or None
         message_id = None
         learned: dict[str, Any] = {}  # what the call teaches us, recorded with the row's completion
+        pictures: dict[str, str] = {}  # picture keys -> the file id Telegram gave the upload
         if method in ("edit", "edit_photo", "delete"):
             async with self.store.read() as tx:
                 message_id = await tx.slot_message(row.slot or "")
@@ -440,19 +452,22 @@ class Outbox:
             await self.bot.edit_message_text(text=p["text"], chat_id=row.chat_id, message_id=message_id,
                                              reply_markup=markup)
         elif method in ("photo", "edit_photo"):
-            key, data, file_id = await self._image(p)
+            assert image is not None
+            keys, data, file_id = image
             media: Any = file_id or BufferedInputFile(data, filename="table.png")
             if method == "photo":
                 sent = await self.bot.send_photo(row.chat_id, media, caption=p["caption"], reply_markup=markup,
                                                  message_thread_id=thread)
-                assert sent.photo, "Telegram answers sendPhoto with the photo's sizes"
-                learned = {"slot_message": sent.message_id, "blob": key, "file_id": sent.photo[-1].file_id}
+                learned = {"slot_message": sent.message_id}
+                uploaded = file_id or (sent.photo[-1].file_id if sent.photo else None)
             else:
                 result = await self.bot.edit_message_media(
                     media=InputMediaPhoto(media=media, caption=p["caption"]), chat_id=row.chat_id,
                     message_id=message_id, reply_markup=markup)
-                if not isinstance(result, bool) and result.photo and not file_id:
-                    learned = {"blob": key, "file_id": result.photo[-1].file_id}
+                uploaded = file_id or (result.photo[-1].file_id if not isinstance(result, bool) and result.photo
+                                       else None)
+            if uploaded is not None:  # known from now on by its spec (no drawing) and by its bytes
+                pictures = dict.fromkeys(keys, uploaded)
         elif method == "document":
             async with self.store.read() as tx:
                 data, _ = await tx.blob(p["blob"])
@@ -471,18 +486,75 @@ class Outbox:
             raise ValueError(f"unknown outbox method {method!r}")
         # Not fsynced on its own (durable=False): lost on power loss, the row is sent once more, no worse.
         async with self.store.transaction(durable=False) as tx:
+            for key, uploaded in pictures.items():  # remember only the file id of drawn pictures
+                await tx.put_blob(key, b"")
+                await tx.set_blob_file_id(key, uploaded)
             await tx.outbox_done(row, **learned)
         if row.chat_id < 0 and row.created_at is not None:
             self.group_lags.append(time.time() - row.created_at)
 
-    async def _image(self, payload: dict[str, Any]) -> tuple[str, bytes, str | None]:
-        """The picture's bytes and, if Telegram has it already, its file id (then nothing is uploaded)."""
+    async def _image(self, row: OutboxRow) -> tuple[list[str], bytes, str | None]:
+        """The picture's keys, its bytes and, if Telegram has it already, its file id (then nothing is
+        uploaded; known by its spec, nothing is drawn either). Coalesced: a picture is drawn only for the
+        newest content of its row. A move that replaces the row's picture while this one waits or is
+        drawn makes the newer one drawn instead, and the replaced one is never sent."""
         if self.render is None:
             raise RuntimeError("a picture was queued but this outbox cannot draw")
-        data = await asyncio.to_thread(self.render, payload["picture"])
-        key = hashlib.sha1(data).hexdigest()
-        async with self.store.transaction(durable=False) as tx:
-            await tx.put_blob(key, b"")  # remember only the file id of drawn pictures, not their bytes
-            _, file_id = await tx.blob(key)
-        return key, data, file_id
+        for attempt in range(REDRAWS + 1):
+            key = picture_key(row.payload["picture"])
+            async with self.store.read() as tx:
+                newer = await self._newer(tx, row)
+                file_id = None if newer is not None else await _file_id(tx, key)
+            if newer is not None:
+                row.payload = newer
+                continue
+            if file_id is not None:
+                self.pictures_reused += 1
+                return [key], b"", file_id
+            data = await asyncio.to_thread(self.render, row.payload["picture"])
+            self.pictures_drawn += 1
+            drawn = hashlib.sha1(data).hexdigest()  # another spec may have drawn the very same picture
+            async with self.store.read() as tx:
+                newer = await self._newer(tx, row)
+                file_id = await _file_id(tx, drawn)
+            if newer is None or attempt == REDRAWS:
+                return [key, drawn], data, file_id
+            self.pictures_replaced += 1  # drawn for nothing: a newer picture came while it was drawn
+            row.payload = newer
+        raise AssertionError("unreachable")
 
+    @staticmethod
+    async def _newer(tx: Tx, row: OutboxRow) -> dict[str, Any] | None:
+        """The row's payload if a newer picture was merged into it since it was read (an index seek)."""
+        if row.merge_key is None:
+            return None
+        current = await tx.pending(row.merge_key)
+        if (current is None or current.id != row.id or current.method != row.method
+                or current.payload == row.payload or "picture" not in current.payload):
+            return None
+        return current.payload
+
+
+async def _file_id(tx: Tx, key: str) -> str | None:
+    try:
+        return (await tx.blob(key))[1]
+    except KeyError:
+        return None
+
+
+def picture_key(spec: dict[str, Any]) -> str:
+    """Names the picture a spec draws. Drawing is pure, so one spec is one picture: a picture Telegram
+    already has (its file id is stored under this key) is sent again without being drawn. The version
+    is part of the key, since a new release may draw the same spec differently."""
+    text = json.dumps(spec, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return "pic:" + hashlib.sha1(f"{_VERSION}\n{text}".encode()).hexdigest()
+
+
+def _version() -> str:
+    try:
+        return metadata.version("kozyr")
+    except metadata.PackageNotFoundError:
+        return "dev"
+
+
+_VERSION = _version()

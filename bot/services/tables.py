@@ -333,6 +333,7 @@ class Tables:
         self.new_table = self.lobby.new_table
         self.open_table_id = self.lobby.open_table_id
         self.table_is_here = self.lobby.table_is_here
+        self.creator_here = self.lobby.creator_here
         self.join_payload = self.lobby.join_payload
         self.join = self.lobby.join
         self.leave = self.lobby.leave

@@ -442,6 +442,10 @@ class PgStore:
                 await conn.execute("SET LOCAL synchronous_commit = off")
             yield PgTx(conn, locking=True, worker=self.worker, queued=self.queued)
 
+    async def durable(self) -> None:
+        """Nothing to wait for: a durable COMMIT returns after PostgreSQL flushed its WAL, and its rows
+        are visible to others only from then on."""
+
     @asynccontextmanager
     async def read(self) -> AsyncIterator[PgTx]:
         """Reads in one transaction that locks no table (``heads`` still claims what it returns)."""

@@ -24,6 +24,7 @@ from bot.store.queries import SharedQueries
 from bot.store.rows import OutboxRow, SeatRow, TableRow, UserRow
 
 __all__ = ["OutboxRow", "SeatRow", "Store", "TableRow", "Tx", "UserRow"]
+from bot.store.walsync import WalSync
 
 OPEN = ("lobby", "playing")
 LEAGUE_CHAT_TABLES = ("league_config", "league_matches", "league_ratings", "league_excluded", "league_seasons",
@@ -397,8 +398,9 @@ class InlineConnection:
     Why: with aiosqlite every query is two thread switches and, on a busy loop, a wait for a loop
     turn, while the store's lock is held for the whole transaction. bench/bot.py measured p99 from
     update to committed move at 2.4 s with 200 busy tables that way, and 7 ms with this. A query
-    blocks the loop for microseconds; a commit (synchronous=FULL) for one fsync of the WAL, and a
-    lock held by another connection never (busy_timeout is 0; ``Store`` retries with asyncio sleeps).
+    blocks the loop for microseconds; a commit (synchronous=NORMAL) for the write() of its WAL frames,
+    the fsync being a worker thread's (bot/store/walsync.py), and a lock held by another connection
+    never (busy_timeout is 0; ``Store`` retries with asyncio sleeps).
     """
 
     def __init__(self, path: str | Path, **kwargs: Any) -> None:
@@ -423,16 +425,6 @@ class InlineConnection:
 
     async def execute_fetchall(self, sql: str, parameters: Any = ()) -> list[Any]:
         return self._db.execute(sql, parameters).fetchall()
-
-    async def commit_off_loop(self) -> None:
-        """COMMIT in a worker thread: a durable commit waits for an fsync (milliseconds), and the event
-        loop must not wait with it. The store's lock keeps every other use of the connection out meanwhile."""
-        commit = asyncio.ensure_future(asyncio.to_thread(self._db.execute, "COMMIT"))
-        try:
-            await asyncio.shield(commit)
-        except asyncio.CancelledError:
-            await commit  # the thread goes on regardless: never touch the connection before it is done
-            raise
 
     async def close(self) -> None:
         self._db.close()
@@ -462,7 +454,7 @@ class Store:
         self._lock = asyncio.Lock()
         self.migrated: list[str] = []
         self.lock_patience = LOCK_PATIENCE
-        self._synchronous = "FULL"
+        self.wal: WalSync = WalSync(None)
         self.busy_waits = 0  # how often a BEGIN found the database locked by another connection
         self.queued: set[int] = set()  # chats enqueued to since the outbox last looked (see Tx.enqueue)
 
@@ -472,10 +464,11 @@ class Store:
         self._db = await DRIVERS[self.driver](self.path, isolation_level=None)
         self._db.row_factory = sqlite3.Row
         await self._db.execute("PRAGMA journal_mode=WAL")
-        # FULL: a commit is on disk before the move it records is acknowledged (NORMAL could lose the
-        # last commits on power loss). Measured cost in the README (bench/bot.py).
-        await self._db.execute("PRAGMA synchronous=FULL")
-        self._synchronous = "FULL"
+        # NORMAL, with group commit: a durable transaction returns once an fsync of the WAL that began
+        # after its COMMIT is done, taken outside the lock (bot/store/walsync.py says what survives what).
+        await self._db.execute("PRAGMA synchronous=NORMAL")
+        await self._db.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run in WalSync's thread
+        self.wal = WalSync(None if str(self.path) == ":memory:" else self.path.resolve())
         await self._db.execute("PRAGMA foreign_keys=ON")
         # Never wait for a lock inside SQLite: with the inline driver that wait would freeze the event
         # loop. A busy database is retried in ``transaction`` with asyncio sleeps instead.
@@ -499,6 +492,7 @@ class Store:
     async def close(self) -> None:
         """Close, after moving the WAL into the database file, so the file alone is a complete copy."""
         if self._db is not None:
+            await self.wal.close()
             try:
                 await self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             except sqlite3.Error:
@@ -527,19 +521,16 @@ class Store:
     async def transaction(self, durable: bool = True) -> AsyncIterator[Tx]:
         """One explicit write transaction; committed on success, rolled back on any error.
 
-        ``durable`` (the default): COMMIT returns once the WAL is on disk (synchronous=FULL), so what
-        the transaction acknowledges survives power loss. Bookkeeping whose loss costs at most a
-        repeat (an outbox row marked sent, an update id marked seen) passes ``durable=False`` and
-        skips that fsync; the next durable commit syncs the WAL, its frames included.
+        ``durable`` (the default): this returns once the WAL is on disk up to the COMMIT, so what the
+        transaction acknowledges survives power loss. The fsync is shared with every transaction that
+        committed before it began and is waited for after the lock is released (bot/store/walsync.py).
+        Bookkeeping whose loss costs at most a repeat (an outbox row marked sent, an update id marked
+        seen) passes ``durable=False`` and does not wait; the next fsync takes its frames along.
 
         The error that ended the transaction is the one raised: SQLite may already have rolled back
         by itself (SQLITE_FULL, SQLITE_IOERR), and the failing ROLLBACK then must not replace it."""
         assert self._db is not None, "store is not open"
         async with self._lock:
-            level = "FULL" if durable else "NORMAL"
-            if self._synchronous != level:
-                await self._db.execute(f"PRAGMA synchronous={level}")
-                self._synchronous = level
             await self._begin(self._db.execute, "BEGIN IMMEDIATE")
             try:
                 yield Tx(self._db, self.queued)
@@ -551,16 +542,21 @@ class Store:
                 raise
             else:
                 try:
-                    if durable and hasattr(self._db, "commit_off_loop"):
-                        await self._db.commit_off_loop()
-                    else:
-                        await self._db.execute("COMMIT")
+                    await self._db.execute("COMMIT")
                 except BaseException:
                     try:  # a failed COMMIT (disk full, I/O error) must not leave the connection in a transaction
                         await self._db.execute("ROLLBACK")
                     except sqlite3.Error:
                         pass
                     raise
+                seq = self.wal.committed_one(durable)
+        if durable:
+            await self.wal.wait(seq)
+
+    async def durable(self) -> None:
+        """Wait until every durable transaction committed so far is on disk (the outbox, before it shows
+        anyone rows it read: they may come from a transaction whose fsync is still running)."""
+        await self.wal.wait()
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Tx]:

@@ -62,10 +62,9 @@ def choose_action(
         candidates: list[str] | None = shortlist(state, seat, legal, keep, rng)
     else:
         candidates = shortlist(state, seat, legal, ROOT_KEEP, rng) if len(legal) > MAX_BRANCH else None
+    cap = MAX_ITERATIONS if max_iterations is None else max_iterations
     left = budget - 1000 * (time.perf_counter() - started)  # the shortlist's time counts too
-    iterations = MAX_ITERATIONS if max_iterations is None else max_iterations
-    return ismcts(state, seat, budget_ms=max(left, 1.0), max_iterations=iterations, rng=rng,
-                  candidates=candidates).action
+    return ismcts(state, seat, budget_ms=max(left, 1.0), max_iterations=cap, rng=rng, candidates=candidates).action
 
 
 __all__ = ["BUDGET_MS", "LEVELS", "HeuristicPlayer", "RandomPlayer", "choose_action", "heuristic_action"]

@@ -12,11 +12,12 @@ Karusele captures are valued by the points they bring.
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable
 
 from engine.cards import CARD_TEXT, JOKER, SUITS, rank_of, suit_of
-from engine.core import State
+from engine.core import State, get_game
 
 _CODE = {text: code for code, text in CARD_TEXT.items()}
 
@@ -252,12 +253,22 @@ def _discard_cost(hand: list[int], cards: list[int]) -> float:
 def karusele_card_points(card: int) -> float:
     """What a captured card is worth: the specials' points, a spade 1 (+ most spades), any card a little
     (most cards)."""
-    from games.karusele.rules import SPECIAL_POINTS
-
-    pts = SPECIAL_POINTS[card][1] if card in SPECIAL_POINTS else 0
+    special = _karusele_specials()
+    pts: float = special[card][1] if card in special else 0
     if card < 64 and suit_of(card) == 0:
         pts += 1.2
     return pts + 0.2
+
+
+def _karusele_specials() -> dict[int, tuple[str, int]]:
+    """Karusele's special cards and their points, from wherever the game's module lives."""
+    global _SPECIALS
+    if _SPECIALS is None:
+        _SPECIALS = importlib.import_module(get_game("karusele").state.__module__).SPECIAL_POINTS
+    return _SPECIALS
+
+
+_SPECIALS: dict[int, tuple[str, int]] | None = None
 
 
 def karusele_move(state: State, seat: int, legal: list[str]) -> str:

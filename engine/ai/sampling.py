@@ -36,6 +36,15 @@ def deal_hidden(slots: Sequence[Slot], pool: Sequence[int], rng: random.Random) 
     room = [s.size - len(s.known) for s in slots]
     if sum(room) != len(pool) or min(room, default=0) < 0:
         raise ValueError(f"{len(pool)} unseen cards for {sum(room)} hidden places")
+    if not any(s.void for s in slots):  # no constraint: one shuffle, cut into the slots (search's hot path)
+        cards = sorted(pool)
+        rng.shuffle(cards)
+        cut: list[list[int]] = []
+        at = 0
+        for s, r in zip(slots, room, strict=True):
+            cut.append([*s.known, *cards[at:at + r]])
+            at += r
+        return cut
     for attempt in range(TRIES + 1):
         relaxed = attempt == TRIES
         cards = sorted(pool)  # the deal must not depend on where the unseen cards really are

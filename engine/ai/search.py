@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from engine.ai.rollout import POLICIES
 from engine.core import State
 
 # The field that counts deals: a search stops when it changes (or the game ends).
@@ -29,6 +30,8 @@ DEAL_FIELD = {
 # A deal's typical swing in points, to put UCB's exploration on the scale of the results.
 SCALE = {"oh_hell": 10.0, "variety": 12.0, "carnival": 40.0, "klaberjass": 80.0, "calabrasella": 20.0,
          "karusele": 12.0}
+# UCB's exploration (on the results' scale): in Oh Hell 0.35 played worse than 0.7, -0.49 per deal
+# [-1.14, +0.15] over 100 deals at 300 iterations.
 EXPLORATION = 0.7
 MAX_ITERATIONS = 20_000
 MAX_BRANCH = 40  # more moves than this (Calabrasella's discards): the root keeps the heuristic's picks
@@ -57,7 +60,7 @@ class Node:
         self.visits = 0
         self.avail = 1
         self.total = 0.0
-        self.children: dict[str, Node] = {}
+        self.children: dict[int, Node] = {}
 
 
 @dataclass
@@ -84,28 +87,34 @@ GREEDY: dict[str, tuple[str, ...]] = {"karusele": ("take", "sweep")}
 
 
 def _rollout(state: State, deal: int, rng: random.Random) -> list[int]:
-    """Random play to the end of deal number ``deal`` (or the game's horizon); the scores then."""
+    """Play to the end of deal number ``deal`` (or the game's horizon) on the integer fast path, by the
+    game's roll-out policy (random where it has none); the scores then."""
     field_name = DEAL_FIELD[state.GAME_ID]
     horizon = HORIZON.get(state.GAME_ID)
     plies = horizon[0] * state.n if horizon else -1
     greedy = GREEDY.get(state.GAME_ID)
+    policy = POLICIES.get(state.GAME_ID)
     while True:
-        seat = state.to_act
+        seat = state.current
         if seat is None or getattr(state, field_name) != deal:
             return state.scores()
         if plies == 0:
             return horizon[1](state)  # type: ignore[index]
         plies -= 1
-        actions = state.legal_actions(seat)
+        actions = state.fast_legal()
+        if policy is not None:
+            state.fast_apply(policy(state, seat, actions, rng))
+            continue
         if greedy is not None:
-            better = [a for a in actions if a.startswith(greedy)]
+            better = [a for a in actions if state.action_to_text(a).startswith(greedy)]
             if better:
                 actions = better
-        state.act(seat, actions[rng.randrange(len(actions))])
+        state.fast_apply(actions[rng.randrange(len(actions))])
 
 
 def _utilities(before: list[int], after: list[int], scale: float) -> list[float]:
-    """Each seat's result: its points this deal minus the others' average, on the game's scale."""
+    """Each seat's result: its points this deal minus the others' average, on the game's scale (a
+    seat's own points alone played Oh Hell worse: -0.75 points per deal [-1.53, +0.03], 60 deals)."""
     delta = [a - b for a, b in zip(after, before, strict=True)]
     n = len(delta)
     total = sum(delta)
@@ -132,7 +141,7 @@ def ismcts(
     started = clock()
     if len(roots) == 1:
         return SearchResult(roots[0], 0, 1, (clock() - started) * 1000)
-    allowed_root = set(roots)
+    allowed_root = {state.text_to_action(a) for a in roots}
     scale = SCALE.get(state.GAME_ID, 10.0)
     deadline = started + budget_ms / 1000.0
     root = Node(seat)
@@ -148,11 +157,11 @@ def ismcts(
         sim = state.determinize(seat, rng)
         node = root
         path: list[Node] = []
-        while True:
-            mover = sim.to_act
+        while True:  # the tree walk, on the integer fast path (fast_legal's list is read, never kept)
+            mover = sim.current
             if mover is None or getattr(sim, field_name) != deal:
                 break
-            actions = sim.legal_actions(mover)
+            actions = sim.fast_legal()
             if node is root:
                 actions = [a for a in actions if a in allowed_root]
             elif len(actions) > MAX_BRANCH:
@@ -166,7 +175,7 @@ def ismcts(
                 for a in actions:
                     if a != action and a in children:
                         children[a].avail += 1
-                sim.act(mover, action)
+                sim.fast_apply(action)
                 path.append(child)
                 break
             best_value = -math.inf
@@ -178,12 +187,14 @@ def ismcts(
                 if value > best_value:
                     best_value, best_action = value, a
             node = children[best_action]
-            sim.act(mover, best_action)
+            sim.fast_apply(best_action)
             path.append(node)
         utility = _utilities(before, _rollout(sim, deal, rng), scale)
         for visited in path:
             visited.visits += 1
             visited.total += utility[visited.mover]
-    visits = {a: ch.visits for a, ch in root.children.items()}
-    best = max(roots, key=lambda a: (visits.get(a, 0), root.children[a].total if a in root.children else 0.0))
+    text = state.action_to_text
+    visits = {text(a): ch.visits for a, ch in root.children.items()}
+    totals = {text(a): ch.total for a, ch in root.children.items()}
+    best = max(roots, key=lambda a: (visits.get(a, 0), totals.get(a, 0.0)))
     return SearchResult(best, iterations, nodes, (clock() - started) * 1000, visits)

@@ -1,6 +1,7 @@
 """Random table positions for the solver's benchmark and tests (never used in play).
 
-``random_table`` lays random valid melds from a shuffled deck of the variant's game;
+``random_table`` lays random valid melds from a shuffled deck of the variant's game (in Tahiti
+also up to four loose face-up singles, as play leaves them);
 ``random_position`` adds cards to it in one of three ways: ``random`` (any cards left in the
 deck: mostly no arrangement, often only after a whole-table search proves it), ``feasible``
 (cards cut from a table that is then rearranged: an arrangement always exists) and ``near``
@@ -76,6 +77,14 @@ def random_table(variant: Variant, rng: random.Random, target: int) -> tuple[lis
             size += len(meld)
     rest = sorted(pool.elements())
     rng.shuffle(rest)
+    if variant.table_singles:
+        # Tahiti: of the four face-up singles dealt to the table (never a joker), 0..4 are
+        # still loose in mid-game; they lie on the table as one-card "melds"
+        naturals = [c for c in rest if c != cards.JOKER]
+        singles = naturals[:rng.randint(0, 4)]
+        for c in singles:
+            rest.remove(c)
+        table += [[c] for c in singles]
     return table, rest
 
 

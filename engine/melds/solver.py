@@ -11,13 +11,16 @@ Exact: None only when no legal arrangement exists. Deterministic: same input, sa
 
 from __future__ import annotations
 
+import functools
+import gc
 import itertools
+import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import ParamSpec, TypeVar
 
 from engine import cards
-from engine.melds.best import most_down
 from engine.melds.dp import RankDP
 from engine.melds.jokers import OldJoker, identity_matters, old_jokers, release_choices, release_sources
 from engine.melds.layout import is_single
@@ -25,6 +28,43 @@ from engine.melds.search import FREE, PIN, Search, meaning
 from engine.melds.tablecards import JOKER_AS, table_card_str
 from engine.melds.validate import normalise
 from engine.melds.variants import Variant
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+_gc_lock = threading.Lock()
+_gc_pausers = 0  # searches running now, in any thread
+_gc_was_enabled = False  # the collector's state when the first of them started
+
+
+def gc_paused(fn: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Run ``fn`` with the cyclic garbage collector off; the last search to finish gives it back as the
+    first one found it.
+
+    A search allocates some 100,000 small lists and tuples, none in a cycle; each such burst
+    makes the collector run, and in a large process (the bot) its full passes walk every
+    object there is: a 10 ms solve took 130 ms inside bench/rummy_lay.py until this. The collector's
+    switch is process-wide and the bot searches in worker threads, hence the count under a lock: a
+    search that ends while another runs must not switch it back on, nor leave it off for good."""
+
+    @functools.wraps(fn)
+    def paused(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        global _gc_pausers, _gc_was_enabled
+        with _gc_lock:
+            if _gc_pausers == 0:
+                _gc_was_enabled = gc.isenabled()
+                gc.disable()
+            _gc_pausers += 1
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            with _gc_lock:
+                _gc_pausers -= 1
+                if _gc_pausers == 0 and _gc_was_enabled:
+                    gc.enable()
+
+    return paused
 
 
 @dataclass
@@ -126,32 +166,30 @@ def partition(variant: Variant, mand: Counter[int], opt: Counter[int] | None = N
 def _some_card_fits_nowhere(variant: Variant, mand: Counter[int], opt: Counter[int]) -> bool:
     """A cheap refutation: a card that must go down but no meld of the pool could hold."""
     pool = mand + opt
+    return any(c < 64 and not _card_fits(variant, pool, c) for c in mand)
+
+
+def _card_fits(variant: Variant, pool: Counter[int], c: int) -> bool:
+    """Whether some meld could hold natural ``c`` with the other items of ``pool`` (``FREE``
+    jokers fill any place): a set, or a run of the shortest length (a longer run holding ``c``
+    has such a piece)."""
     jokers = pool[FREE]
     cap = min(jokers, variant.max_jokers_per_meld if variant.max_jokers_per_meld is not None else jokers)
     lo, hi = variant.positions()[0], variant.positions()[-1]
-    for c in mand:
-        if c >= 64:
+    r, su = cards.rank_of(c), cards.suit_of(c)
+    others = sum(1 for t in range(4) if t != su and pool[cards.make(r, t)])
+    if others + min(cap, 3 - others) >= variant.min_meld - 1:
+        return True
+    for q in _positions(c):
+        if not lo <= q <= hi:
             continue
-        r, su = cards.rank_of(c), cards.suit_of(c)
-        others = sum(1 for t in range(4) if t != su and pool[cards.make(r, t)])
-        if others + min(cap, 3 - others) >= variant.min_meld - 1:
-            continue
-        fits = False
-        for q in _positions(c):
-            if not lo <= q <= hi:
-                continue
-            for a in range(q - variant.min_meld + 1, q + 1):
-                b = a + variant.min_meld - 1
-                if a < lo or b > hi:
-                    continue
-                missing = sum(1 for p in range(a, b + 1) if p != q and not pool[cards.make(14 if p == 1 else p, su)])
-                if missing <= cap:
-                    fits = True
-                    break
-            if fits:
+        for a in range(max(lo, q - variant.min_meld + 1), q + 1):
+            b = a + variant.min_meld - 1
+            if b > hi:
                 break
-        if not fits:
-            return True
+            missing = sum(1 for p in range(a, b + 1) if p != q and not pool[cards.make(14 if p == 1 else p, su)])
+            if missing <= cap:
+                return True
     return False
 
 
@@ -238,6 +276,7 @@ def _finish(variant: Variant, table: Sequence[Sequence[int]], melds: list[list[i
     return Solution(melds, kept, released)
 
 
+@gc_paused
 def solve(variant: Variant, table: Sequence[Sequence[int]], added: Sequence[int]) -> Solution | None:
     """A legal new table holding every old table card and every card of ``added``, or None.
 
@@ -319,10 +358,11 @@ def explain_no_solution(variant: Variant, table: Sequence[Sequence[int]], added:
 
 
 def _fits_somewhere(variant: Variant, everything: Sequence[int], c: int) -> bool:
-    pool = Counter(FREE if x == cards.JOKER else (x - JOKER_AS if x >= JOKER_AS else x) for x in everything)
+    """Whether some meld could hold ``c`` with ``everything`` else (hand and table cards); a
+    joker on the table counts as free (it might be released), so a False is a proof."""
+    pool = Counter(FREE if x == cards.JOKER or x >= JOKER_AS else x for x in everything)
     pool[c] -= 1
-    s = Search(variant, Counter({c: 1}), pool)
-    return bool(s._melds_with(c))
+    return _card_fits(variant, pool, c)
 
 
 _POINTS = {cards.ACE: 11, cards.KING: 10, cards.QUEEN: 10, cards.JACK: 10}
@@ -336,71 +376,92 @@ def card_points(card: int) -> int:
     return _POINTS.get(r, r)
 
 
+@gc_paused
 def best_subset(variant: Variant, table: Sequence[Sequence[int]], hand: Sequence[int]) -> list[int]:
     """The largest non-empty part of ``hand`` that can go down with the table, sorted; [] if no
     card can. Among parts of that size the first the search meets wins (deterministic).
 
     For each way of releasing the old jokers (a joker released by a hand card makes that card
-    go down), one pass of the rank programme maximises the hand cards put down (``best.py``);
-    Tahiti's loose singles are optional cards of no weight in that pass."""
+    go down), the most released first, the rank programme asks whether all hand cards but 0,
+    1, 2, ... can go down (``RankDP.fewest_left_out``: one memo for all, each question stops
+    at its first arrangement); Tahiti's loose singles may stay out at no cost."""
     table = [list(m) for m in table]
     everything = [x for m in table for x in m] + list(hand)
     usable = sorted(c for c in hand if c == cards.JOKER or _fits_somewhere(variant, everything, c))
     if not usable:
         return []
-    if solve(variant, table, usable) is not None:
-        return usable
+    if partition(variant, Counter(FREE if c == cards.JOKER else c for c in usable)) is not None:
+        return usable  # the hand alone makes melds
     best: list[int] = []
-    for forced, inst in _subset_instances(variant, table, usable):
+    lo = 0
+    for forced, inst, dominant in _subset_instances(variant, table, usable):
         opt = Counter(FREE if c == cards.JOKER else c for c in usable) - Counter(forced)
         if len(forced) + sum(opt.values()) <= len(best):
             continue  # cannot put down more than the best so far
-        subset = _most_down(variant, inst, forced, opt, len(best) + 1)
+        subset = _most_down(variant, inst, forced, opt, len(best) + 1, lo)
         if len(subset) > len(best):
             best = subset
-            if len(best) == len(usable) - 1:
-                break  # all of them cannot go down (solve said so)
+        if len(best) == len(usable) - lo:
+            break
+        if dominant:
+            lo = 1  # the whole hand cannot go down in any other instance either
     return best
 
 
-def _most_down(variant: Variant, inst: _Instance, forced: list[int], opt: Counter[int], at_least: int) -> list[int]:
+def _most_down(variant: Variant, inst: _Instance, forced: list[int], opt: Counter[int], at_least: int,
+               lo: int = 0) -> list[int]:
     """``forced`` plus as many of the hand cards ``opt`` as can go down, if that makes
-    ``at_least`` cards; else []. ``inst.opt`` (Tahiti's loose singles) may go down too, at no gain."""
+    ``at_least`` cards; else []. ``inst.opt`` (Tahiti's loose singles) may go down too, at no
+    gain. ``lo``: so many hand cards are known to stay out at least."""
+    found = _most_down_melds(variant, inst, forced, opt, at_least, lo)
+    return found[0] if found else []
+
+
+Down = tuple[list[int], list[list[int]]]  # (hand cards down, the melds they make with the table)
+
+
+def _most_down_melds(variant: Variant, inst: _Instance, forced: list[int], opt: Counter[int], at_least: int,
+                     lo: int) -> Down | None:
     if inst.partners and any(inst.mand[k] for k in inst.partners):
-        return _most_down_pinned(variant, inst, forced, opt, at_least)
+        return _most_down_pinned(variant, inst, forced, opt, at_least, lo)
     pool = opt + inst.opt
-    mand = [inst.mand[c] for c in range(64)]
-    o = [pool[c] for c in range(64)]
-    h = [opt[c] for c in range(64)]
     if variant.max_jokers_per_meld is None and inst.mand[FREE] + pool[FREE] > variant.min_meld - 1:
-        return _most_down_bisect(variant, inst, forced, opt, at_least)
-    found = most_down(variant, mand, o, h, inst.mand[FREE], pool[FREE], opt[FREE])
+        return _most_down_bisect(variant, inst, forced, opt, at_least, lo)
+    most_out = len(forced) + sum(opt.values()) - at_least
+    if most_out < lo:
+        return None
+    dp = RankDP(variant, [inst.mand[c] for c in range(64)], [pool[c] for c in range(64)], inst.mand[FREE],
+                pool[FREE], budget=0, hand=[opt[c] for c in range(64)], hand_jokers=opt[FREE])
+    found = dp.fewest_left_out(lo, most_out)
     if found is None:
-        return []
-    _, opt_used, free_used = found
+        return None
+    _, (melds, opt_used, free_used) = found
     down = [c for c in range(64) for _ in range(min(opt_used[c], opt[c]))]
     down += [cards.JOKER] * min(free_used, opt[FREE])
-    if len(forced) + len(down) < at_least:
-        return []
-    return sorted(forced + down)
+    return sorted(forced + down), melds
 
 
 def _most_down_pinned(variant: Variant, inst: _Instance, forced: list[int], opt: Counter[int],
-                      at_least: int) -> list[int]:
-    """Vatican's jokers that keep their meaning: the pass without their rule bounds the answer
-    from above; the exact search then starts at that bound."""
+                      at_least: int, lo: int) -> Down | None:
+    """Vatican's jokers that keep their meaning: the answer without their rule bounds the answer
+    from above; if its arrangement can keep the rule it is the answer, else the exact search
+    starts at that bound."""
     relaxed: Counter[int] = Counter()
     for k, n in inst.mand.items():
         relaxed[meaning(k) if k >= PIN else k] += n
-    bound = _most_down(variant, _Instance(inst.fixed, relaxed, inst.opt, {}, inst.natural_like), forced, opt,
-                       at_least)
-    if not bound:
-        return []
-    return _most_down_bisect(variant, inst, forced, opt, at_least, len(forced) + sum(opt.values()) - len(bound))
+    bound = _most_down_melds(variant, _Instance(inst.fixed, relaxed, inst.opt, {}, inst.natural_like), forced,
+                             opt, at_least, lo)
+    if bound is None:
+        return None
+    pins = sorted(k for k in inst.mand if k >= PIN and inst.mand[k])
+    if _place_pins(bound[1], pins, inst.partners):
+        return bound
+    return _most_down_bisect(variant, inst, forced, opt, at_least,
+                             len(forced) + sum(opt.values()) - len(bound[0]))
 
 
 def _most_down_bisect(variant: Variant, inst: _Instance, forced: list[int], opt: Counter[int], at_least: int,
-                      lo: int = 0) -> list[int]:
+                      lo: int = 0) -> Down | None:
     """The decision version, asked for more and more hand cards left out (from ``lo``, a
     lower bound on how many must stay out), then bisected. Only for Vatican's pinned jokers and
     for more free jokers than a real deck has: never with Tahiti's loose singles."""
@@ -408,12 +469,12 @@ def _most_down_bisect(variant: Variant, inst: _Instance, forced: list[int], opt:
     n = sum(opt.values())
     limit = min(n - (0 if forced else 1), len(forced) + n - at_least)  # most cards left out worth trying
     if limit < lo:
-        return []
+        return None
     b = lo
     found = partition(variant, inst.mand, opt, inst.partners, b)
     while found is None:
         if b >= limit:
-            return []
+            return None
         lo, b = b + 1, min(limit, max(b + 1, 2 * b))
         found = partition(variant, inst.mand, opt, inst.partners, b)
     hi = b
@@ -424,11 +485,13 @@ def _most_down_bisect(variant: Variant, inst: _Instance, forced: list[int], opt:
             hi, found = mid, trial
         else:
             lo = mid + 1
-    return sorted(forced + [cards.JOKER if c == FREE else c for c in found[1].elements()])
+    return sorted(forced + [cards.JOKER if c == FREE else c for c in found[1].elements()]), found[0]
 
 
 def _subset_instances(variant: Variant, table: Sequence[Sequence[int]], hand: Sequence[int]):
-    """(hand cards that must go down, instance) for every way of releasing old jokers."""
+    """(hand cards that must go down, instance, dominant) for every way of releasing old
+    jokers, the most released first. ``dominant``: every other way can put down the whole hand
+    only if this one can (it releases every joker any way releases)."""
     jokers = old_jokers(table)
     on_table = Counter() if variant.swap_from_hand_only else release_sources(variant, table, [])
     in_hand = Counter(hand)
@@ -436,14 +499,18 @@ def _subset_instances(variant: Variant, table: Sequence[Sequence[int]], hand: Se
     for i, j in enumerate(jokers):
         by_meaning.setdefault(j.meaning, []).append(i)
     per_meaning = []
+    dominant = True
     for c, idx in sorted(by_meaning.items()):
-        options = []
+        options: list[tuple[tuple[int, ...], list[int]]] = []
         # releasing never loses an arrangement, so a joker a table card can release is released
-        for k in range(min(len(idx), on_table[c]), min(len(idx), on_table[c] + in_hand[c]) + 1):
-            combos = itertools.combinations(idx, k) if identity_matters(variant) else [tuple(idx[:k])]
+        for k in range(min(len(idx), on_table[c] + in_hand[c]), min(len(idx), on_table[c]) - 1, -1):
+            combos = list(itertools.combinations(idx, k)) if identity_matters(variant) else [tuple(idx[:k])]
+            if not options and len(combos) > 1:
+                dominant = False
             options += [(combo, max(0, k - on_table[c]) * [c]) for combo in combos]
         per_meaning.append(options)
     for choice in itertools.product(*per_meaning):
         released = frozenset(i for combo, _ in choice for i in combo)
         forced = sorted(c for _, cs in choice for c in cs)
-        yield forced, _instance(variant, table, forced, jokers, released)
+        yield forced, _instance(variant, table, forced, jokers, released), dominant
+        dominant = False

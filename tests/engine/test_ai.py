@@ -6,11 +6,14 @@ import itertools
 import json
 import random
 from collections import Counter
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from engine.__main__ import main as engine_main
 from engine.ai import LEVELS, choose_action, heuristic_action
+from engine.ai.rollout import oh_hell_policy
 from engine.ai.sampling import Slot, deal_hidden
 from engine.ai.search import ismcts, supports
 from engine.arena import run as arena_run
@@ -26,9 +29,15 @@ EVERY_GAME = [*SEARCHED, ("svinya", 3, None), ("pyanitsa", 3, None)]
 CARD_FIELDS = ("hands", "stock", "extra", "widow", "discards", "pile", "played", "taken", "piles", "trick")
 
 
-def positions(game: str, players: int, options: dict | None, seed: int, every: int = 5, limit: int = 160):
+def new_game(game: str, players: int, **kwargs: Any) -> Any:
+    """A new game, typed loosely: the tests read each game's own fields (hands, bids, the dix ...)."""
+    return get_game(game).new(players, **kwargs)
+
+
+def positions(game: str, players: int, options: dict | None, seed: int, every: int = 5,
+              limit: int = 160) -> Iterator[Any]:
     """States met along a random game, every ``every`` moves, up to ``limit`` moves."""
-    state = get_game(game).new(players, seed=seed, options=options)
+    state = new_game(game, players, seed=seed, options=options)
     rng = random.Random(seed)
     for step in range(limit):
         if state.over:
@@ -81,17 +90,17 @@ def test_determinize_keeps_the_seats_view_and_the_cards(game: str, players: int,
 
 @pytest.mark.parametrize(("game", "players", "options"), SEARCHED)
 def test_determinize_hides_future_deals(game: str, players: int, options: dict | None) -> None:
-    state = get_game(game).new(players, seed=5, options=options)
+    state = new_game(game, players, seed=5, options=options)
     sample = state.determinize(state.to_act, random.Random(1))
     assert sample.seed != state.seed and sample.deals == []
 
 
-def _oh_hell_with_void() -> State:
+def _oh_hell_with_void() -> Any:
     """4 players, 3 cards: seat 0 leads AS, seat 1 has no spade and plays 2H; three spades are unseen
     by seat 3 (JS with seat 0, KS QS with seat 2)."""
     deal = {"dealer": 3, "trump": "KC",
             "hands": [["AS", "JS", "3D"], ["2H", "5H", "6D"], ["KS", "QS", "9H"], ["7C", "8C", "9C"]]}
-    state = get_game("oh_hell").new(4, seed=1, options={"hand_sizes": [3], "last_deal_no_trump": False},
+    state = new_game("oh_hell", 4, seed=1, options={"hand_sizes": [3], "last_deal_no_trump": False},
                                     deals=[deal])
     for action in ("bid 1", "bid 1", "bid 1", "bid 0", "play AS", "play 2H"):
         state.act(state.to_act, action)
@@ -100,7 +109,7 @@ def _oh_hell_with_void() -> State:
 
 def test_determinize_respects_a_revealed_void() -> None:
     state = _oh_hell_with_void()
-    spades_elsewhere = Counter()
+    spades_elsewhere: Counter[int] = Counter()
     hands_of_seat_1 = set()
     for i in range(200):
         sample = state.determinize(3, random.Random(i))
@@ -114,7 +123,7 @@ def test_determinize_respects_a_revealed_void() -> None:
 
 def test_klaberjass_keeps_the_dix_card_with_its_taker() -> None:
     for seed in range(200):
-        state = get_game("klaberjass").new(2, seed=seed)
+        state = new_game("klaberjass", 2, seed=seed)
         state.act(state.to_act, "take")
         seat = state.to_act
         if "dix" in state.legal_actions(seat):
@@ -128,7 +137,7 @@ def test_klaberjass_keeps_the_dix_card_with_its_taker() -> None:
 
 def test_calabrasella_keeps_the_asked_card_with_the_soloist() -> None:
     for seed in range(300):
-        state = get_game("calabrasella").new(3, seed=seed)
+        state = new_game("calabrasella", 3, seed=seed)
         state.act(state.to_act, "declare")
         soloist = state.soloist
         asks = [a for a in state.legal_actions(soloist) if a.startswith("ask")]
@@ -188,7 +197,7 @@ def test_ai_moves_depend_only_on_what_the_seat_sees(game: str, players: int, opt
 
 
 def test_search_stops_at_its_iteration_cap() -> None:
-    state = get_game("oh_hell").new(4, seed=2, options={"hand_sizes": [5]})
+    state = new_game("oh_hell", 4, seed=2, options={"hand_sizes": [5]})
     result = ismcts(state, state.to_act, budget_ms=1e9, max_iterations=25, rng=random.Random(0))
     assert result.iterations == 25
     assert result.nodes <= 26  # one node per iteration: memory bounded by the cap
@@ -197,7 +206,7 @@ def test_search_stops_at_its_iteration_cap() -> None:
 
 def test_search_stops_when_its_clock_runs_out() -> None:
     ticks = itertools.count()
-    state = get_game("carnival").new(3, seed=2)
+    state = new_game("carnival", 3, seed=2)
     # a fake clock that advances 1 ms per reading: a 10 ms budget allows about ten iterations
     result = ismcts(state, state.to_act, budget_ms=10, rng=random.Random(0), clock=lambda: next(ticks) / 1000)
     assert 1 <= result.iterations <= 11
@@ -205,7 +214,7 @@ def test_search_stops_when_its_clock_runs_out() -> None:
 
 
 def test_search_restricts_the_root_to_its_candidates() -> None:
-    state = get_game("oh_hell").new(4, seed=2, options={"hand_sizes": [5]})
+    state = new_game("oh_hell", 4, seed=2, options={"hand_sizes": [5]})
     result = ismcts(state, state.to_act, budget_ms=1e9, max_iterations=40, rng=random.Random(0),
                     candidates=["bid 0", "bid 1"])
     assert result.action in ("bid 0", "bid 1") and set(result.visits) <= {"bid 0", "bid 1"}
@@ -213,14 +222,14 @@ def test_search_restricts_the_root_to_its_candidates() -> None:
 
 def test_search_is_supported_where_determinize_exists() -> None:
     for game, players, options in SEARCHED:
-        assert supports(get_game(game).new(players, seed=1, options=options))
-    assert not supports(get_game("svinya").new(3, seed=1))
+        assert supports(new_game(game, players, seed=1, options=options))
+    assert not supports(new_game("svinya", 3, seed=1))
 
 
 def test_heuristic_ducks_once_its_bid_is_made() -> None:
     # seat 1 bid 0 and holds the 2H and the AH; seat 0 leads the 3H: ducking means the 2H
     deal = {"dealer": 2, "trump": "KC", "hands": [["3H", "4D"], ["2H", "AH"], ["5S", "6S"]]}
-    state = get_game("oh_hell").new(3, seed=1, options={"hand_sizes": [2], "last_deal_no_trump": False},
+    state = new_game("oh_hell", 3, seed=1, options={"hand_sizes": [2], "last_deal_no_trump": False},
                                     deals=[deal])
     for action in ("bid 1", "bid 0", "bid 0", "play 3H"):
         state.act(state.to_act, action)
@@ -229,7 +238,7 @@ def test_heuristic_ducks_once_its_bid_is_made() -> None:
 
 def test_heuristic_wins_cheaply_when_last_and_short_of_its_bid() -> None:
     deal = {"dealer": 2, "trump": "KC", "hands": [["3H", "4D"], ["5H", "6D"], ["AH", "6H"]]}
-    state = get_game("oh_hell").new(3, seed=1, options={"hand_sizes": [2], "last_deal_no_trump": False},
+    state = new_game("oh_hell", 3, seed=1, options={"hand_sizes": [2], "last_deal_no_trump": False},
                                     deals=[deal])
     for action in ("bid 0", "bid 0", "bid 1", "play 3H", "play 5H"):
         state.act(state.to_act, action)
@@ -282,3 +291,56 @@ def test_arena_cli_refuses_a_bad_seat_list(capsys: pytest.CaptureFixture[str]) -
     assert "3 players" in capsys.readouterr().err
     code = engine_main(["arena", "--game", "oh_hell", "--players", "3", "--seats", "strong,random,genius"])
     assert code == 2 and "genius" in capsys.readouterr().err
+
+
+def _three_hand_oh_hell(hands: list[list[str]], moves: list[str]) -> Any:
+    deal = {"dealer": 2, "trump": "KC", "hands": hands}
+    state = new_game("oh_hell", 3, seed=1, options={"hand_sizes": [len(hands[0])], "last_deal_no_trump": False},
+                                    deals=[deal])
+    for action in moves:
+        state.act(state.to_act, action)
+    return state
+
+
+def _policy_move(state: Any, epsilon: float = 0.0, seed: int = 0) -> str:
+    seat = state.current
+    legal = list(state.fast_legal())
+    return state.action_to_text(oh_hell_policy(state, seat, legal, random.Random(seed), epsilon))
+
+
+def test_rollout_policy_keeps_to_the_bid() -> None:
+    # seat 1 bid 0: under the 3H it ducks with the 2H, though the ace would win
+    state = _three_hand_oh_hell([["3H", "4D"], ["2H", "AH"], ["5S", "6S"]], ["bid 1", "bid 0", "bid 0", "play 3H"])
+    assert _policy_move(state) == "play 2H"
+    # seat 2 bid 1 and plays last: the 6H is enough, the ace is kept
+    state = _three_hand_oh_hell([["3H", "4D"], ["5H", "6D"], ["AH", "6H"]], ["bid 0", "bid 0", "bid 1", "play 3H",
+                                                                             "play 5H"])
+    assert _policy_move(state) == "play 6H"
+    # short of its bid and void in the led suit, seat 1 trumps; once made (bid 0) it throws its top heart
+    state = _three_hand_oh_hell([["3D", "4H"], ["2C", "AH"], ["5D", "6S"]], ["bid 0", "bid 1", "bid 0", "play 3D"])
+    assert _policy_move(state) == "play 2C"
+    state = _three_hand_oh_hell([["3D", "4H"], ["2C", "AH"], ["5D", "6S"]], ["bid 0", "bid 0", "bid 0", "play 3D"])
+    assert _policy_move(state) == "play AH"
+
+
+def test_rollout_policy_bids_by_the_hand_and_strays_at_its_rate() -> None:
+    strong = _three_hand_oh_hell([["AC", "QC", "JC"], ["2H", "3H", "4D"], ["5S", "6S", "7D"]], [])
+    weak = _three_hand_oh_hell([["2H", "3H", "4D"], ["AC", "QC", "JC"], ["5S", "6S", "7D"]], [])
+    strong_bids = Counter(_policy_move(strong, seed=i) for i in range(50))
+    weak_bids = Counter(_policy_move(weak, seed=i) for i in range(50))
+    assert strong_bids.most_common(1)[0][0] in ("bid 2", "bid 3") and weak_bids.most_common(1)[0][0] == "bid 0"
+    state = _three_hand_oh_hell([["3H", "4D"], ["2H", "AH"], ["5S", "6S"]], ["bid 1", "bid 0", "bid 0", "play 3H"])
+    strays = sum(_policy_move(state, epsilon=0.5, seed=i) == "play AH" for i in range(400))
+    assert 60 < strays < 140  # half the moves random, half of those the ace: about 100 of 400
+
+
+def test_deal_hidden_without_voids_is_uniform_and_keeps_known_cards() -> None:
+    pool = [parse_card(c) for c in ("AS", "KS", "2H", "3H")]
+    slots = [Slot(2), Slot(3, known=[parse_card("7C")])]
+    seen: Counter[tuple[int, ...]] = Counter()
+    for i in range(1200):
+        dealt = deal_hidden(slots, pool, random.Random(i))
+        assert [len(h) for h in dealt] == [2, 3] and parse_card("7C") in dealt[1]
+        assert sorted(dealt[0] + dealt[1]) == sorted([*pool, parse_card("7C")])
+        seen[tuple(sorted(dealt[0]))] += 1
+    assert len(seen) == 6 and min(seen.values()) > 120  # C(4,2) = 6 hands for the first slot, 200 each

@@ -18,7 +18,7 @@ from functools import cache
 import pytest
 
 from engine import cards
-from engine.melds import VARIANTS, Variant, best_subset, check_layout, solve, why_invalid
+from engine.melds import VARIANTS, Variant, best_subset, check_layout, dp, solve, why_invalid
 from engine.melds.tablecards import JOKER_AS
 from engine.melds.validate import normalise
 
@@ -27,7 +27,7 @@ from engine.melds.validate import normalise
 
 def _joker_meanings(block_naturals: tuple[int, ...], size: int) -> list[int]:
     """Every card a joker could stand for in a meld of ``size`` cards with these naturals."""
-    out = set()
+    out: set[int] = set()
     for c in block_naturals:
         r, s = cards.rank_of(c), cards.suit_of(c)
         out.update(cards.make(r, su) for su in range(4))
@@ -106,7 +106,8 @@ def _random_meld(variant: Variant, rng: random.Random, pool: Counter[int], windo
         pos = variant.positions()
         start = rng.randint(pos[0], pos[-1] - 2)
         want = [cards.make(14 if p == 1 else p, s) for p in range(start, start + rng.randint(3, 4)) if p <= pos[-1]]
-    meld, used = [], Counter()
+    meld: list[int] = []
+    used: Counter[int] = Counter()
     for w in want:
         if pool[w] - used[w] > 0 and rng.random() > 0.15:
             used[w] += 1
@@ -127,10 +128,10 @@ def random_small_position(variant: Variant, rng: random.Random) -> tuple[list[li
     pool = Counter(window * 2)
     if variant.jokers_allowed:
         pool[cards.JOKER] = rng.choice([0, 1, 1, 2])
-    melds = []
+    melds: list[list[int]] = []
     for _ in range(12):
         m = _random_meld(variant, rng, pool, window)
-        if m and sum(map(len, melds)) + len(m) <= 8:
+        if m and sum(len(x) for x in melds) + len(m) <= 8:
             melds.append(m)
     kind = rng.choice(["random", "cut", "near"])
     if kind == "random" or len(melds) < 1:
@@ -193,11 +194,11 @@ def test_solver_agrees_with_brute_force_on_10000_more_positions() -> None:
     assert sum(stats.values()) == 10_000
 
 
-def test_best_subset_is_the_largest_part_that_goes_down() -> None:
-    for i in range(300):
+def _check_best_subset(n: int, seed: str) -> None:
+    for i in range(n):
         name = list(VARIANTS)[i % len(VARIANTS)]
         variant = VARIANTS[name]
-        rng = random.Random(f"best/{i}")
+        rng = random.Random(f"{seed}/{i}")
         table, added, _ = random_small_position(variant, rng)
         hand = added[:4]
         got = best_subset(variant, table, hand)
@@ -210,3 +211,36 @@ def test_best_subset_is_the_largest_part_that_goes_down() -> None:
         if got:
             assert not Counter(got) - Counter(hand)
             assert brute_feasible(variant, table, got)
+
+
+def test_best_subset_is_the_largest_part_that_goes_down() -> None:
+    _check_best_subset(300, "best")
+
+
+def test_best_subset_stays_exact_when_windows_bound_it_from_the_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Windows (engine/melds/windows.py) are asked only after long searches, which small
+    positions never need: asked at once here, their bounds must never cost a card."""
+    raised = Counter[str]()
+    least = dp.RankDP._window_least
+
+    def counted(self: dp.RankDP, width: int, lo: int, hi: int) -> int:
+        got = least(self, width, lo, hi)
+        raised["asked"] += 1
+        raised["raised"] += got > lo
+        return got
+
+    monkeypatch.setattr(dp, "_WINDOWS", {3: 0})
+    monkeypatch.setattr(dp.RankDP, "_window_least", counted)
+    _check_best_subset(300, "windows")
+    assert raised["raised"] > 10, raised  # the windows did tell something
+
+
+def test_jokers_that_fit_no_meld_of_the_lean_answer_take_the_exact_search() -> None:
+    """Lean mode finds the two full sets and no place for the joker; the exact search finds
+    the run 5S-6S-JK."""
+    variant = VARIANTS["carousel"]
+    table = [[cards.make(5, s) for s in range(4)], [cards.make(6, s) for s in range(4)]]
+    got = solve(variant, table, [cards.JOKER])
+    assert got is not None
+    assert check_layout(variant, table, [cards.JOKER], got.table) is None
+    assert solve(variant, table[:1], [cards.JOKER]) is None

@@ -1,0 +1,235 @@
+"""Issue 14/18, the bot's hot path on a real SQLite file: every outbox query the store really runs is an
+index seek; durable commits share one fsync taken outside the store's lock; the outbox shows nothing a
+pending fsync could still take back; a picture replaced by a newer one is never drawn or sent."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+from bot.services import outbox as out
+from bot.services.outbox import Outbox, RateLimiter
+from bot.services.pictures import Pictures
+from bot.store.sqlite import Store
+from bot.store.walsync import WalSync
+from tests.bot.harness import play_buttons, running_bot, settle
+from tests.fakebot.ratelimit import RateLimits
+from tests.fakebot.server import FakeTelegram
+
+# Not seeks by nature, and not on the move path: a count for /status and the graceful stop, and the rare
+# move of a group to its supergroup's id.
+NOT_SEEKS = ("GROUP BY status", "UPDATE outbox SET chat_id")
+
+
+class SlowWal(WalSync):
+    """The real fsync, started 0.3 s late: long enough to see who waits for it and who does not."""
+
+    def _fsync(self) -> None:
+        time.sleep(0.3)
+        super()._fsync()
+
+
+async def test_every_outbox_query_the_store_runs_is_an_index_seek(tmp_path: Path) -> None:
+    """The SQL is what the store really executes (traced on its connection), run again against an outbox
+    holding 50,000 pending rows of ten other chats: each costs a few thousand SQLite instructions at most,
+    where reading the backlog would cost hundreds of thousands (a query without its index does)."""
+    db = tmp_path / "q.sqlite3"
+    store = await Store(db).open()
+    traced: list[str] = []
+    try:
+        async with store.transaction() as tx:
+            await tx.db.executemany(
+                "INSERT INTO outbox(chat_id, method, merge_key, payload, priority, created_at) "
+                "VALUES (?, 'edit', ?, '{\"text\":\"x\",\"markup\":null,\"thread\":0}', 2, ?)",
+                [(-1000 - i % 10, f"slot:bulk{i}", time.time()) for i in range(50_000)])
+        store._db._db.set_trace_callback(traced.append)
+        async with store.transaction() as tx:
+            await out.send_text(tx, -5, "hello", slot="t1")
+            await out.edit_text(tx, -5, "t1", "hello again")  # merges into the pending send
+            await out.clear_keyboard(tx, 7, "h1")
+            await out.clear_keyboard(tx, 7, "h1")
+            await out.log_line(tx, -5, "line 1")
+            await out.log_line(tx, -5, "line 2")  # appended to the pending log row
+            await tx.drop_pending("slot:nothing")
+        async with store.read() as tx:
+            chats = await tx.pending_chats()
+            row = await tx.next_row(-5)
+            assert await tx.any_pending()
+            await tx.outbox_counts()
+        assert row is not None and -5 in chats
+        async with store.transaction(durable=False) as tx:
+            await tx.outbox_attempted(row.id, "network")
+            await tx.outbox_done(row, slot_message=11)
+            await tx.drop_expired(row.id)
+            await tx.outbox_failed(row.id, "test")
+            await tx.migrate_chat(-5, -1005)
+        store._db._db.set_trace_callback(None)
+        statements = [s for s in traced if "outbox" in s and not s.startswith(("BEGIN", "COMMIT"))]
+        assert len(statements) >= 12, statements
+        with closing(sqlite3.connect(db, isolation_level=None)) as conn:
+            for sql in statements:
+                if any(marker in sql for marker in NOT_SEEKS):
+                    continue
+                work = [0]  # SQLite virtual machine instructions, in hundreds: a scan of the backlog is 50,000+ rows
+
+                def tick(work: list[int] = work) -> int:
+                    work[0] += 1
+                    return 0
+
+                conn.set_progress_handler(tick, 100)
+                conn.execute("BEGIN")
+                conn.execute(sql).fetchall()
+                conn.execute("ROLLBACK")
+                conn.set_progress_handler(None, 100)
+                plan = [r[3] for r in conn.execute("EXPLAIN QUERY PLAN " + sql)]
+                assert work[0] < 50, f"{work[0] * 100} instructions: {sql}\n -> {plan}"
+    finally:
+        await store.close()
+
+
+async def test_durable_commits_share_an_fsync_taken_outside_the_lock(tmp_path: Path) -> None:
+    """While a slow fsync runs, another transaction begins and commits at once (the lock is free); the
+    durable transactions return only after an fsync that began after their COMMIT, and twenty of them
+    queued together need far fewer than twenty fsyncs."""
+    store = await Store(tmp_path / "g.sqlite3").open()
+    store.wal = SlowWal(store.wal.db_path)
+    try:
+        done: dict[int, float] = {}
+
+        async def move(i: int) -> None:
+            async with store.transaction() as tx:
+                await tx.mark_update(i)
+            done[i] = time.monotonic()
+            assert store.wal.synced >= i  # its own commit (the i-th) is on disk
+
+        first = asyncio.create_task(move(1))
+        while store.wal.committed < 1:
+            await asyncio.sleep(0.001)
+        start = time.monotonic()
+        async with store.transaction(durable=False) as tx:  # the lock is not held during the fsync
+            await tx.mark_update(1000)
+        assert time.monotonic() - start < 0.2 and not first.done()
+        await first
+        assert done[1] - start >= 0.25  # it waited for the (slow) fsync
+        syncs = store.wal.syncs
+        await asyncio.gather(*(move(i) for i in range(3, 23)))  # commits 3..22
+        assert store.wal.synced >= 22
+        assert store.wal.syncs - syncs <= 3, store.wal.syncs - syncs
+    finally:
+        await store.close()
+
+
+async def test_the_outbox_sends_nothing_before_the_move_it_shows_is_on_disk(tmp_path: Path) -> None:
+    """A move's message is committed (visible to the outbox) while its fsync still runs: the outbox waits
+    for that fsync before sending, so power loss can never take back a move someone was shown."""
+    store = await Store(tmp_path / "o.sqlite3").open()
+    store.wal = SlowWal(store.wal.db_path)
+    try:
+        async with FakeTelegram(limits=RateLimits.off()) as fake:
+            ann = fake.user(first_name="Ann")
+            group = fake.group("Durable", members=[ann], creator=ann)
+            bot = fake.make_bot()
+            outbox = Outbox(store, bot, RateLimiter(0.0, 100000, 100000))
+            outbox.start()
+            try:
+                async def move() -> None:
+                    async with store.transaction() as tx:
+                        await out.send_text(tx, group.id, "your move")
+
+                task = asyncio.create_task(move())
+                while store.wal.committed < 1:
+                    await asyncio.sleep(0.001)
+                committed_at = time.monotonic()
+                outbox.wake()
+                await fake.wait_until(lambda: any(m.content == "your move" for m in group.messages()), timeout=10,
+                                      what="the move's message")
+                assert store.wal.synced >= 1
+                assert time.monotonic() - committed_at >= 0.25  # not before the (slow) fsync ended
+                await task
+            finally:
+                await outbox.stop()
+                await bot.session.close()
+    finally:
+        await store.close()
+
+
+def _standings(total: int) -> dict[str, Any]:
+    return {"kind": "standings", "names": ["Ann", "Bob"], "totals": [total, 0], "lang": "en"}
+
+
+async def test_a_picture_replaced_before_or_while_it_is_drawn_is_never_sent(tmp_path: Path) -> None:
+    """The table picture of move 1 is being drawn when move 2 commits a new one: the outbox draws move 2's
+    and sends only that. Then moves 3 and 4 come while the chat waits for its turn: only 4 is drawn."""
+    store = await Store(tmp_path / "p.sqlite3").open()
+    loop = asyncio.get_running_loop()
+    drawn: list[int] = []
+
+    async def move(total: int) -> None:
+        async with store.transaction() as tx:
+            await out.edit_picture(tx, group.id, "t1", _standings(total), f"after move {total}")
+
+    def render(spec: dict[str, Any]) -> bytes:  # the real drawing; move 2 commits while move 1 is drawn
+        drawn.append(spec["totals"][0])
+        if spec["totals"][0] == 1:
+            asyncio.run_coroutine_threadsafe(move(2), loop).result(timeout=10)
+        return Pictures.render(spec)
+
+    try:
+        async with FakeTelegram(limits=RateLimits.off()) as fake:
+            ann = fake.user(first_name="Ann")
+            group = fake.group("Pictures", members=[ann], creator=ann)
+            bot = fake.make_bot()
+            outbox = Outbox(store, bot, RateLimiter(0.0, 100000, 100000), render)
+            outbox.start()
+            try:
+                await move(1)
+                outbox.wake()
+                await outbox.drain()
+                photos = [m for m in group.messages() if m.kind == "photo"]
+                assert drawn == [1, 2] and outbox.pictures_replaced == 1
+                assert [m.content for m in photos] == ["after move 2"] and photos[0].edit_count == 0
+                assert len(fake.calls_of("sendPhoto")) == 1 and not fake.calls_of("editMessageMedia")
+
+                outbox.limiter.retry_after(group.id, time.monotonic(), 0.5)  # the chat must wait its turn
+                await move(3)
+                await move(4)
+                outbox.wake()
+                await outbox.drain()
+                assert drawn == [1, 2, 4], "move 3's picture was replaced before its turn: never drawn"
+                assert [m.content for m in group.messages() if m.kind == "photo"] == ["after move 4"]
+                assert len(fake.calls_of("editMessageMedia")) == 1
+            finally:
+                await outbox.stop()
+                await bot.session.close()
+    finally:
+        await store.close()
+
+
+async def test_admin_checks_skip_the_creator_and_ask_telegram_once_per_person(tmp_path: Path) -> None:
+    """Start pressed by a player who is not the creator asks Telegram once, however often it is pressed
+    (the answer is kept briefly); the creator's own presses never ask."""
+    async with FakeTelegram(limits=RateLimits.loose()) as fake:
+        ann, bob, cat = fake.user(first_name="Ann"), fake.user(first_name="Bob"), fake.user(first_name="Cat")
+        group = fake.group("Admins", members=[cat], admins=[bob], creator=ann)
+        async with running_bot(fake, tmp_path / "a.sqlite3") as app:
+            for user in (ann, bob, cat):
+                await user.start_bot()
+            await settle(fake, app)
+            await ann.send(group, "/new carnival")
+            lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
+            await settle(fake, app)
+            for user in (bob, cat):
+                await user.press(lobby, "✋ Join")
+                await settle(fake, app)
+            presses = [await cat.press(lobby, "▶️ Start") for _ in range(3)]
+            await settle(fake, app)
+            assert all(p.answered and p.answer_text and "Only the table's creator" in p.answer_text for p in presses)
+            assert len(fake.calls_of("getChatMember")) == 1, "three presses by one person: one question"
+            await ann.press(lobby, "▶️ Start")  # the creator: nothing to ask
+            await settle(fake, app)
+            assert len(fake.calls_of("getChatMember")) == 1
+            assert any(play_buttons(m) for u in (ann, bob, cat) for m in u.inbox()), "the game started"
