@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.ai import choose_action
+from engine.ai import choose_action, only_action
 from engine.ai.rummy import largest_lay
+from engine.cards import parse_card
 from engine.core import get_game
 from engine.melds import best_subset
 from engine.rummy.base import RummyState, is_lay, parse_lay
@@ -25,6 +26,8 @@ def test_ai_seats_finish_every_rummy_with_legal_moves(game, n, options):
         if is_lay(action) and state.may_lay():  # the largest part of the hand that goes down
             size = len(best_subset(state.variant, state.table, state.hands[seat]))
             assert len(parse_lay(action)[0]) <= size
+        if not is_lay(action) and state.may_lay():  # a verb only when nothing more goes down
+            assert largest_lay(state) is None, (action, state.legal_actions())
         forced = state.forced_action()
         if forced is not None:
             assert state.legal_actions() == [forced] and action == forced
@@ -53,3 +56,32 @@ def test_a_must_meld_draw_is_forced_only_when_nothing_goes_down():
         ["AS", "AD", "3S", "10C", "JD", "5C", "7D", "9S", "QH", "2C"]]}])
     assert isinstance(state, RummyState)
     assert state.to_act == 0 and state.forced_action() == "draw"
+
+
+def carousel_after_a_partial_lay() -> RummyState:
+    """Carousel, seat 0 after drawing and laying 5-8♥ as a run: 8♠ 8♦ still go down (with the run's
+    8♥ as a set), a rearrangement the sample of lay-downs does not list: the only listed move is ``end``."""
+    state = get_game("carousel").new(2, seed=1, options={"target": 40}, deals=[{"dealer": 1, "hands": [
+        ["5H", "6H", "7H", "8H", "8S", "8D", "KC", "QD", "2S", "3D"],
+        ["7S", "9S", "JS", "6D", "10D", "6C", "KD", "QC", "2H", "3C"]]}])
+    assert isinstance(state, RummyState)
+    state.act(0, "draw")
+    state.act(0, state.canonical_action("lay 5H 6H 7H 8H"))
+    return state
+
+
+def test_the_carousel_ai_keeps_laying_down_within_a_turn():
+    state = carousel_after_a_partial_lay()
+    assert state.to_act == 0 and state.legal_actions() == ["end"]
+    assert only_action(state, state.legal_actions()) is None  # not forced: a lay-down may hide behind it
+    action = choose_action(state, 0, "normal", 0)
+    assert is_lay(action) and sorted(parse_lay(action)[0]) == sorted([parse_card("8S"), parse_card("8D")])
+    state.act(0, action)
+    assert state.to_act == 0  # still seat 0's turn: laying down does not end it
+    assert choose_action(state, 0, "normal", 0) == "end"  # nothing more goes down
+
+
+def test_a_move_the_rules_force_needs_no_thought():
+    state = get_game("carousel").new(2, seed=1, options={"target": 40})
+    assert isinstance(state, RummyState)
+    assert only_action(state, state.legal_actions()) == "draw"  # a turn starts with a draw
