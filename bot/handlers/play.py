@@ -6,6 +6,7 @@ from aiogram import Router
 from aiogram.types import CallbackQuery
 
 from bot.handlers.lobby import _answer_press
+from bot.rummy.callbacks import Rum
 from bot.services.tables import Actor, Answer, Tables
 from bot.ui.callbacks import Cap, Menu, Move, Pick
 from bot.ui.i18n import t
@@ -29,7 +30,7 @@ def _keyboard_tables(query: CallbackQuery) -> set[int]:
     for row in (markup.inline_keyboard if markup is not None else []):
         for button in row:
             data = button.callback_data or ""
-            for factory in (Move, Menu, Pick, Cap):
+            for factory in (Move, Menu, Pick, Cap, Rum):
                 try:
                     found.add(factory.unpack(data).t)
                     break
@@ -70,6 +71,16 @@ async def capture(query: CallbackQuery, callback_data: Cap, tables: Tables, acto
     await _answered(query, callback_data.t, answer, tables, actor)
 
 
+async def rummy(query: CallbackQuery, callback_data: Rum, tables: Tables, actor: Actor, update_id: int) -> None:
+    """A rummy hand (issue 16): toggle a card, lay down, confirm, settle a joker, or a verb."""
+    if not _from_own_dm(query, actor):
+        await _refuse(query, actor)
+        return
+    answer = await tables.rummy(callback_data.t, callback_data.v, callback_data.op, callback_data.a, actor,
+                                actor.lang, update_id)
+    await _answered(query, callback_data.t, answer, tables, actor)
+
+
 async def _answered(query: CallbackQuery, table_id: int, answer: Answer, tables: Tables, actor: Actor) -> None:
     """Answer the press; a press on an out-of-date keyboard also takes that keyboard away, but only
     from a message in the presser's own DM whose keyboard plays at this very table (so forged data
@@ -86,4 +97,5 @@ def router() -> Router:
     router.callback_query.register(menu, Menu.filter())
     router.callback_query.register(pick, Pick.filter())
     router.callback_query.register(capture, Cap.filter())
+    router.callback_query.register(rummy, Rum.filter())
     return router

@@ -12,7 +12,7 @@ import asyncio
 import functools
 from concurrent.futures import ThreadPoolExecutor
 
-from engine.ai import LEVELS, choose_action
+from engine.ai import LEVELS, choose_action, only_action
 from engine.core import State
 
 DEFAULT_LEVEL = "normal"
@@ -30,9 +30,9 @@ class AiSeats:
 
     async def choose(self, state: State, seat: int, seed: int, level: str | None = None) -> str:
         """A legal move for ``seat``; ``state`` is the caller's own copy (it is read in another thread)."""
-        legal = state.legal_actions(seat)
-        if len(legal) == 1:
-            return legal[0]
+        only = only_action(state, state.legal_actions(seat))  # no thread for a move nobody could choose otherwise
+        if only is not None:
+            return only
         think = functools.partial(choose_action, state, seat, level or self.level, seed, self.think_ms)
         return await asyncio.get_running_loop().run_in_executor(self._pool, think)
 

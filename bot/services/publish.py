@@ -15,10 +15,13 @@ import time
 from typing import Any
 
 import games
+from bot.rummy import is_rummy
+from bot.rummy.marks import mark_view
 from bot.services import outbox as out
 from bot.services.clocks import clock_line
 from bot.services.core import TableCore
 from bot.services.pictures import Pictures
+from bot.services.rummy_hand import rummy_hand
 from bot.services.slots import hand_slot
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import SeatRow, TableRow
@@ -67,6 +70,8 @@ class Publisher:
                        events: list[dict[str, Any]], mover: int | None, chat_lang: str) -> None:
         names = [s.name for s in seats]
         view = state.view(None)
+        if is_rummy(row.game):  # issue 16: the melds the last lay-down changed, marked on the table
+            view = mark_view(row, view, events)
         lines: list[str] = []
         results: list[str] = []
         for event in events:
@@ -175,6 +180,10 @@ class Publisher:
                             live: bool, new: bool = False, group: int | None = None,
                             pick: tuple[str, int] | None = None) -> None:
         assert seat.user_id is not None
+        if is_rummy(row.game):  # issue 16: the toggle hand (bot/services/rummy_hand.py)
+            now = self.core.clocks.now() if self.core.clocks else None
+            await rummy_hand(tx, row, seat, state, names, live, new, now)
+            return
         lang = await tx.user_lang(seat.user_id)
         view = state.view(seat.seat)
         text = words.hand_text(view, names, lang, await tx.chat_title(row.chat_id), live)

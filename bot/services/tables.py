@@ -27,6 +27,7 @@ from bot.services.pictures import Pictures
 from bot.services.presence import PresenceService, is_paused
 from bot.services.publish import Publisher, hand_slot, mark_pressed
 from bot.services.reports import Reports, rules_text
+from bot.services.rummy_turns import RummyTurns, rummy_forced
 from bot.services.seats import SeatService
 from bot.services.types import Actor, Answer, Where
 from bot.store.contract import Store
@@ -207,10 +208,12 @@ class Play:
         if not task.cancelled() and task.exception() is not None:
             log.error("the AI loop of table %s crashed", table_id, exc_info=task.exception())
 
-    def _autoplay(self, row: TableRow, seat: SeatRow, legal: list[str]) -> bool:
+    def _autoplay(self, row: TableRow, seat: SeatRow, legal: list[str], state: State | None = None) -> bool:
         """AI seats always play themselves; so do forced moves in games where most moves are forced
-        (unless the table chose buttons, as Pyanitsa's ``flip=button``)."""
+        (unless the table chose buttons, as Pyanitsa's ``flip=button``) and a rummy's forced draw or pass."""
         if seat.is_ai or on_autopilot(row, seat.seat):  # issue 18: a seat handed to the AI after N strikes
+            return True
+        if state is not None and rummy_forced(row.game, state):  # issue 16
             return True
         declared = games.declaration(row.game)
         if not declared.forced_moves_play or len(legal) != 1:
@@ -255,7 +258,7 @@ class Play:
             if seat is None:
                 return None
             legal = state.legal_actions(seat)
-            if not self._autoplay(row, seats[seat], legal):
+            if not self._autoplay(row, seats[seat], legal, state):
                 return None
             level = row.ui.get("ai_levels", {}).get(seats[seat].name) if seats[seat].is_ai else None
             action = await self.ai.choose(state.clone(), seat, row.seed ^ row.version, level)
@@ -314,12 +317,14 @@ class Tables:
         self.reports = Reports(self.core, self.publisher, self.lobby, self.people)
         self.hints = Hints(self.core, self.play.ai)
         self.builder = CaptureBuilder(self.core, self.play)
+        self.rummies = RummyTurns(self.core, self.play, self.publisher)  # issue 16
         self._clocks: ClockService | None = None
         # play
         self.press = self.play.press
         self.menu = self.play.menu
         self.pick = self.play.pick
         self.capture = self.builder.capture
+        self.rummy = self.rummies.rummy
         self.clear_stale_keyboard = self.play.clear_stale_keyboard
         self.ai_busy = self.play.ai_busy
         self.resume = self.play.resume

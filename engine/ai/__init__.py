@@ -13,8 +13,10 @@ from typing import Literal
 
 from engine.ai.heuristic import HeuristicPlayer, heuristic_action, shortlist
 from engine.ai.random import RandomPlayer
+from engine.ai.rummy import rummy_action
 from engine.ai.search import MAX_BRANCH, MAX_ITERATIONS, ROOT_KEEP, ismcts, searched_phase, supports
 from engine.core import State
+from engine.rummy.base import RummyState
 
 Level = Literal["random", "easy", "normal", "strong"]
 LEVELS: tuple[Level, ...] = ("random", "easy", "normal", "strong")
@@ -26,6 +28,15 @@ ALIASES = {"heuristic": "easy", "search": "normal"}
 # Games whose root is searched among the heuristic's best few moves only (Karusele's random roll-outs
 # are too noisy to rank twenty captures, builds and trails; they do tell the best few apart).
 ROOT_SHORTLIST = {"karusele": 4}
+
+
+def only_action(state: State, legal: list[str]) -> str | None:
+    """The move to make without thinking, if there is one: the only legal action. A rummy lists a
+    sample of its lay-downs, not all of them (a lone ``end`` may hide a lay-down that rearranges the
+    table): there only a move the rules force is one (``forced_action``); else the AI asks the solver."""
+    if isinstance(state, RummyState):
+        return state.forced_action()
+    return legal[0] if len(legal) == 1 else None
 
 
 def choose_action(
@@ -46,10 +57,13 @@ def choose_action(
     legal = state.legal_actions(seat)
     if not legal:
         raise ValueError(f"seat {seat} has no legal action now")
-    if len(legal) == 1:
-        return legal[0]
+    only = only_action(state, legal)
+    if only is not None:
+        return only
     if level == "random":
         return legal[rng.randrange(len(legal))]
+    if isinstance(state, RummyState):  # issue 16: the largest lay-down, else draw (engine/ai/rummy.py)
+        return rummy_action(state, seat)
     if level == "easy" or not supports(state) or not searched_phase(state):
         return heuristic_action(state, seat, rng)
     budget = BUDGET_MS[level] if budget_ms is None else budget_ms
@@ -63,4 +77,5 @@ def choose_action(
     return ismcts(state, seat, budget_ms=max(left, 1.0), max_iterations=cap, rng=rng, candidates=candidates).action
 
 
-__all__ = ["BUDGET_MS", "LEVELS", "HeuristicPlayer", "RandomPlayer", "choose_action", "heuristic_action"]
+__all__ = ["BUDGET_MS", "LEVELS", "HeuristicPlayer", "RandomPlayer", "choose_action", "heuristic_action",
+           "only_action"]

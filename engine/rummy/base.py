@@ -261,6 +261,21 @@ class RummyState(LaySampler, State):
         self._next_turn()
         return events
 
+    # -- questions the bot asks (issue 16) ------------------------------------------------------------
+    def may_lay(self) -> bool:
+        """May the seat to act lay cards down now (the turn structure; the cards are checked apart)?"""
+        return self.phase != "over" and self.turn is not None and self._may_lay()
+
+    def forced_action(self) -> str | None:
+        """The one move the rules leave (a draw or a pass nobody could refuse), or None when the
+        player has a choice. Exact: a must-meld draw is forced only when nothing can go down."""
+        if self.phase == "over" or self.turn is None:
+            return None
+        if self._may_lay() and not self._needs_exact_ability():
+            return None  # the lay-down sample is not exact here: the player may know a lay-down
+        legal = self.legal_actions()
+        return legal[0] if len(legal) == 1 and not is_lay(legal[0]) else None
+
     # -- the contract -----------------------------------------------------------------------------
     def _to_act(self) -> int | None:
         return None if self.phase == "over" else self.turn

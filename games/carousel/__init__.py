@@ -6,14 +6,15 @@ DECLARATION = Declaration(
     id="carousel",
     title="Carousel",
     players=(2, 5),
-    chat_table=False,  # the rummies: the engine plays them, the chat not yet (issue 16)
+    score_sheet="sheet",  # the rummies (issue 16): bot/rummy draws the table and the penalty sheet
+    table_picture=True,
     options=(
         Option(
             'culbertson',
             "Culbertson's variant: draw up to 4, knock at 10 or less at the start of a turn",
             choices=(False, True),
         ),
-        Option('target', "the game ends when someone's total reaches this"),
+        Option('target', "the game ends when someone's total reaches this", choices=(150, 100, 50, 300)),
     ),
     quick=(("target", "50"),),
 )

@@ -6,10 +6,11 @@ DECLARATION = Declaration(
     id="manipulation",
     title="Manipulation",
     players=(3, 8),
-    chat_table=False,  # the rummies: the engine plays them, the chat not yet (issue 16)
+    score_sheet="sheet",  # the rummies (issue 16): bot/rummy draws the table and the penalty sheet
+    table_picture=True,
     options=(
-        Option('deals', 'deals in the match (0: until the target)'),
-        Option('target', "the match ends when someone's penalties reach this (200 or 300)"),
+        Option('deals', 'deals in the match (0: until the target)', choices=(0, 1, 3)),
+        Option('target', "the match ends when someone's penalties reach this (200 or 300)", choices=(200, 300, 100)),
     ),
     quick=(("deals", "1"), ("target", "0")),
 )

@@ -6,5 +6,6 @@ DECLARATION = Declaration(
     id="vatican",
     title="Vatican",
     players=(2, 5),
-    chat_table=False,  # the rummies: the engine plays them, the chat not yet (issue 16)
+    score_sheet="sheet",  # the rummies (issue 16): bot/rummy draws the table and the penalty sheet
+    table_picture=True,
 )

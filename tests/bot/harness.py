@@ -6,6 +6,7 @@ import asyncio
 import random
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from tests.fakebot.models import StoredMessage
 from tests.fakebot.server import FakeTelegram
 from tests.fakebot.users import FakeChat, FakeUser
 
-PLAY_PREFIXES = ("mv:", "mn:", "pk:", "cp:")
+PLAY_PREFIXES = ("mv:", "mn:", "pk:", "cp:", "rm:")
 
 
 def settings_for(fake: FakeTelegram, db: Path, **overrides: Any) -> Settings:
@@ -34,7 +35,7 @@ def settings_for(fake: FakeTelegram, db: Path, **overrides: Any) -> Settings:
         "KOZYR_STOP_GRACE": 5.0,  # a test that stops with messages still queued (a 429 storm) waits less
     }
     values.update(overrides)
-    return Settings(_env_file=None, **values)
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]  # pydantic-settings' init-only argument
 
 
 @asynccontextmanager
@@ -50,6 +51,13 @@ async def running_bot(fake: FakeTelegram, db: Path, **overrides: Any) -> AsyncIt
 
 def play_buttons(message: StoredMessage) -> list[dict[str, Any]]:
     return [b for b in message.buttons if str(b.get("callback_data", "")).startswith(PLAY_PREFIXES)]
+
+
+def builds(data: str) -> bool:
+    """A button that only edits a selection: Karusele's capture builder, a rummy hand's toggles and pages."""
+    if data.startswith("rm:"):  # rm:table:version:op:arg
+        return data.split(":")[3] in {"on", "off", "pg", "undo"}
+    return data.startswith("cp:")
 
 
 def live_hand(users: Sequence[FakeUser]) -> tuple[FakeUser, StoredMessage] | None:
@@ -101,12 +109,16 @@ async def play_out(fake: FakeTelegram, app: App, group: FakeChat, users: Sequenc
                                  f"errors {[(c.method, c.description) for c in fake.errors[-3:]]}\n{dms}")
         user, message = found
         buttons = play_buttons(message)
-        # A random walk through the Karusele capture builder (toggles, "cp:") may wander for a long time
-        # before it reaches Take: press a builder button one time in five, so every game still ends.
-        direct = [b for b in buttons if not str(b.get("callback_data", "")).startswith("cp:")]
+        # A random walk through the Karusele capture builder (toggles, "cp:") or a rummy hand's card toggles
+        # may wander for a long time before it reaches Take or Draw: press a builder button one time in
+        # five, so every game still ends.
+        direct = [b for b in buttons if not builds(str(b.get("callback_data", "")))]
         button = rng.choice(direct if direct and rng.random() < 0.8 else buttons)
-        record = await user.press(message, lambda b, data=button["callback_data"]: b.get("callback_data") == data)
+        def chosen(b: dict[str, Any], data: Any = button["callback_data"]) -> bool:
+            return bool(b.get("callback_data") == data)
+
+        record = await user.press(message, chosen)
         presses += 1
         assert presses < max_presses, "the game does not end"
-        await fake.wait_until(lambda r=record: r.answered, timeout=10, what="the callback answer")
+        await fake.wait_until(partial(getattr, record, "answered"), timeout=10, what="the callback answer")
     return presses

@@ -325,9 +325,9 @@ async def test_settings_switch_the_dm_language_and_the_chat_language(tmp_path):
         assert not_modified_only(fake) == []
 
 
-async def test_a_rummy_is_refused_until_it_has_a_table_in_the_chat(tmp_path):
-    """The rummies exist in the engine (issue 15) but have no chat table yet (issue 16): /new refuses them with
-    a clear line, /games does not offer them, and /rules still explains them."""
+async def test_the_rummies_have_a_table_in_the_chat(tmp_path):
+    """Issue 16: every rummy opens a lobby with /new (with its match-length buttons), /games offers them
+    and /rules explains them."""
     async with FakeTelegram(limits=RateLimits.loose()) as fake:
         ann = fake.user(first_name="Ann")
         group = fake.group("Rummy club", members=[], creator=ann)
@@ -341,10 +341,17 @@ async def test_a_rummy_is_refused_until_it_has_a_table_in_the_chat(tmp_path):
                 await settle(fake, app)
                 return newest(group, mark)
 
-            reply = await say("/new machiavelli")
-            assert "machiavelli" in reply and "cannot be played in the chat yet" in reply and "carnival" in reply
-            assert "machiavelli" not in reply.split(":", 1)[1]  # the list of games offered leaves it out
-            assert db_rows(tmp_path / "k.sqlite3", "SELECT COUNT(*) FROM tables") == [(0,)]
             listing = await say("/games")
-            assert "carnival" in listing and "machiavelli" not in listing
+            for game in ("carousel", "machiavelli", "tahiti", "guadalupe", "vatican", "shanghai", "manipulation"):
+                assert game in listing
+            reply = await say("/new machiavelli")
+            assert "Machiavelli" in reply and "cannot be played" not in reply
+            assert db_rows(tmp_path / "k.sqlite3", "SELECT game FROM tables") == [("machiavelli",)]
+            lobby = group.messages()[-1]
+            await ann.press(lobby, "⚙️ House rules")
+            await settle(fake, app)
+            assert "deals: 1" in lobby.button_texts and "target: 0" in lobby.button_texts
+            await ann.press(lobby, "deals: 1")
+            await settle(fake, app)
+            assert "deals: 2" in lobby.button_texts
             assert "Machiavelli" in await say("/rules machiavelli")

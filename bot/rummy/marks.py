@@ -1,0 +1,37 @@
+"""Which melds the last move changed, so the table picture can mark them.
+
+The table row remembers the table as last published (``ui["rtable"]``); a lay-down's new melds
+are those not among the old ones (as a multiset: a double pack has identical melds). The marks
+stay until the next lay-down or deal, so a draw does not wipe what the last lay-down did."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from bot.store.rows import TableRow
+
+
+def changed(old: Sequence[str], new: Sequence[str]) -> list[int]:
+    """Indices of ``new`` melds that ``old`` did not hold."""
+    left = Counter(old)
+    out = []
+    for i, meld in enumerate(new):
+        if left[meld] > 0:
+            left[meld] -= 1
+        else:
+            out.append(i)
+    return out
+
+
+def mark_view(row: TableRow, view: dict[str, Any], events: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """``view`` with ``changed`` (meld indices) added; updates the row's memory of the table."""
+    table = list(view.get("table") or [])
+    old = row.ui.get("rtable")
+    if any(e.get("type") == "deal" for e in events) or old is None:
+        row.ui["rchanged"] = []
+    elif any(e.get("type") == "lay" for e in events):
+        row.ui["rchanged"] = changed(old, table)
+    row.ui["rtable"] = table
+    return {**view, "changed": list(row.ui.get("rchanged") or [])}

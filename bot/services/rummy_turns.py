@@ -1,0 +1,264 @@
+"""The rummy turn in the DM (issue 16): toggle hand cards, ask the solver to lay them down, look at
+the proposed table, settle an ambiguous joker, confirm; or draw, pass, knock, end the turn.
+
+Every press passes the checks of any play button (the table runs, the presser owns the seat, the
+version is current, it is their turn) and is one transaction. The selection and the proposal are
+kept in the table row (``bot/rummy/selection.py``), so a restart loses nothing and applies nothing
+half-way: the only move is Confirm, which plays the proposal's explicit lay-down (the engine checks
+it again) exactly once; a Confirm pressed twice finds the version moved on.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bot.rummy import is_rummy, jokers, selection
+from bot.rummy import words as rwords
+from bot.rummy.callbacks import OPS
+from bot.rummy.keyboard import PAGE, VERBS, joker_keyboard, proposal_keyboard
+from bot.rummy.marks import changed
+from bot.rummy.selection import Proposal, Selection
+from bot.services import outbox as out
+from bot.services.core import TableCore
+from bot.services.publish import Publisher, mark_pressed
+from bot.services.rummy_hand import rummy_hand
+from bot.services.types import Actor, Answer
+from bot.store.contract import StoreTx as Tx
+from bot.store.rows import SeatRow, TableRow
+from bot.ui import words
+from bot.ui.i18n import nt, t
+from engine.ai.rummy import largest_lay
+from engine.cards import card_str
+from engine.core import IllegalAction, State
+from engine.rummy.base import RummyState, lay_text, meld_kind, parse_lay, table_str
+
+if TYPE_CHECKING:
+    from bot.services.tables import Play
+
+
+def rummy_forced(game: str, state: State) -> bool:
+    """A rummy move nobody could choose otherwise (a must-meld draw, a pass): the table plays it."""
+    return is_rummy(game) and isinstance(state, RummyState) and state.forced_action() is not None
+
+
+def proposal_slot(row: TableRow, seat: int, sel: Selection) -> str:
+    return f"rp{row.id}:{seat}:{row.version}:{sel.serial}"
+
+
+def _not_available(lang: str) -> Answer:
+    return Answer(t(lang, "That move is not available."), alert=True)
+
+
+class RummyTurns:
+    """The rummy presses; built by ``Tables`` with the core, the play service (its turn checks, moves
+    and AI loop) and the publisher (its pictures)."""
+
+    def __init__(self, core: TableCore, play: Play, publisher: Publisher) -> None:
+        self.core = core
+        self.play = play
+        self.publisher = publisher
+
+    async def rummy(self, table_id: int, version: int, op: str, arg: int, actor: Actor, lang: str,
+                    update_id: int | None = None) -> Answer:
+        """One press on a rummy hand, proposal or joker question."""
+        if op not in OPS:
+            return _not_available(lang)
+        moved = False
+        async with self.core.lock(table_id):
+            async with self.core.store.transaction() as tx:
+                if op in ("ok", "do") and update_id is not None and not await tx.mark_update(update_id):
+                    return Answer(t(lang, "Already done."))
+                checked = await self.play.turn(tx, table_id, version, actor, lang)
+                if isinstance(checked, Answer):
+                    return checked
+                row, seats, state, seat = checked
+                if not is_rummy(row.game) or not isinstance(state, RummyState):
+                    return _not_available(lang)
+                sel = selection.load(row, seat)
+                answer, moved = await self._op(tx, row, seats, state, seat, sel, op, arg, lang)
+        self.core.outbox.wake()
+        if moved:
+            self.play.schedule_ai(table_id)
+        return answer
+
+    async def _op(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: RummyState, seat: int,
+                        sel: Selection, op: str, arg: int, lang: str) -> tuple[Answer, bool]:
+        hand = state.hands[seat]
+        names = [s.name for s in seats]
+        user = seats[seat]
+        if op in ("on", "off", "undo", "hint", "pg"):
+            before = sel.proposal
+            shown = (list(sel.chosen), sel.page)
+            answer = Answer()
+            if op in ("on", "off"):
+                if not 0 <= arg < len(hand):
+                    return _not_available(lang), False
+                sel.toggle(arg, op == "on")
+            elif op == "undo":
+                sel.replace([])
+            elif op == "pg":
+                if not 0 <= arg < max(1, -(-len(hand) // PAGE)):
+                    return _not_available(lang), False
+                sel.page = arg
+            else:
+                if not state.may_lay():
+                    return Answer(t(lang, "You may not lay cards down now."), alert=True), False
+                best = hint_cards(state)
+                if not best:
+                    return Answer(t(lang, "Nothing goes down now."), alert=True), False
+                sel.replace(_indices(hand, list(best)))
+                answer = Answer(nt(lang, "{n} card goes down now", "{n} cards go down now", len(best)))
+            if before is not None and sel.proposal is None:
+                await out.clear_keyboard(tx, user.user_id or 0, proposal_slot(row, seat, _at(sel, before.serial)))
+            if (sel.chosen, sel.page) == shown:  # nothing to redraw (Telegram refuses an identical edit)
+                return answer, False
+            selection.save(row, seat, sel)
+            await self._hand(tx, row, user, state, names)
+            await tx.save_table(row, touch=False)  # a selection is not a move: the turn's clock runs on
+            return answer, False
+        if op == "lay":
+            return await self._lay(tx, row, seats, state, seat, sel, lang), False
+        if op == "jk":
+            return await self._joker(tx, row, seats, state, seat, sel, arg, lang), False
+        if op == "back":
+            if sel.proposal is None:
+                return Answer(), False
+            await out.clear_keyboard(tx, user.user_id or 0, proposal_slot(row, seat, sel))
+            sel.proposal = None
+            await self._save(tx, row, seat, sel)
+            return Answer(t(lang, "Back to your hand.")), False
+        if op == "ok":
+            prop = sel.proposal
+            if prop is None or prop.serial != arg or prop.asks:
+                return Answer(t(lang, "That button is out of date; use the latest message."), alert=True), False
+            action = lay_text(prop.cards, prop.table)
+            try:
+                state.canonical_action(action)
+            except IllegalAction as exc:
+                return Answer(rwords.reason(exc.reason, lang), alert=True), False
+            await out.clear_keyboard(tx, user.user_id or 0, proposal_slot(row, seat, sel))
+            mark_pressed(row, seat)
+            await self.play.apply(tx, row, seats, state, seat, action)
+            return Answer(words.action_label(row.game, action, lang)), True
+        # op == "do": a verb
+        if not 0 <= arg < len(VERBS) or not state.is_legal(seat, VERBS[arg]):
+            return _not_available(lang), False
+        if sel.proposal is not None:
+            await out.clear_keyboard(tx, user.user_id or 0, proposal_slot(row, seat, sel))
+        mark_pressed(row, seat)
+        await self.play.apply(tx, row, seats, state, seat, VERBS[arg])
+        return Answer(words.action_label(row.game, VERBS[arg], lang)), True
+
+    async def _save(self, tx: Tx, row: TableRow, seat: int, sel: Selection) -> None:
+        selection.save(row, seat, sel)
+        await tx.save_table(row, touch=False)  # a selection is not a move: the turn's clock runs on
+
+    async def _lay(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: RummyState, seat: int,
+                         sel: Selection, lang: str) -> Answer:
+        """Ask the solver for the table with the chosen cards; show it, or say in one line why not."""
+        if not state.may_lay():
+            return Answer(t(lang, "You may not lay cards down now."), alert=True)
+        hand = state.hands[seat]
+        chosen = [hand[i] for i in sel.chosen if 0 <= i < len(hand)]
+        if not chosen:
+            return Answer(t(lang, "Tap the cards to lay down first."), alert=True)
+        try:
+            action = state.canonical_action("lay " + " ".join(card_str(c) for c in chosen))
+        except IllegalAction as exc:
+            return Answer(rwords.reason(exc.reason, lang), alert=True)
+        cards, table = parse_lay(action)
+        assert table is not None
+        asks = jokers.ambiguous(state.variant, state.table, cards, table)
+        if sel.proposal is not None:  # a proposal shown before for this very selection: replaced
+            await out.clear_keyboard(tx, seats[seat].user_id or 0, proposal_slot(row, seat, sel))
+        sel.serial += 1
+        sel.proposal = Proposal(cards, table, sel.serial, asks)
+        await self._save(tx, row, seat, sel)
+        await self._proposal(tx, row, seats, state, seat, sel, new=True)
+        return Answer(t(lang, "Here is the table with your cards."))
+
+    async def _joker(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: RummyState, seat: int,
+                           sel: Selection, choice: int, lang: str) -> Answer:
+        prop = sel.proposal
+        if prop is None or not prop.asks or not 0 <= choice < len(prop.asks[0]) - 2:
+            return _not_available(lang)
+        meld, pos, *options = prop.asks[0]
+        table = jokers.settle(prop.table, meld, pos, options[choice])
+        try:
+            action = state.canonical_action(lay_text(prop.cards, table))
+        except IllegalAction as exc:
+            return Answer(rwords.reason(exc.reason, lang), alert=True)
+        _, settled = parse_lay(action)
+        assert settled is not None
+        prop.table = settled
+        prop.asks = prop.asks[1:]
+        await self._save(tx, row, seat, sel)
+        await self._proposal(tx, row, seats, state, seat, sel, new=False)
+        return Answer()
+
+    async def _proposal(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: RummyState, seat: int,
+                              sel: Selection, new: bool) -> None:
+        """The proposal in the DM: a picture of the new table (a text without pictures), with Confirm
+        and Back, or first the joker question."""
+        prop = sel.proposal
+        assert prop is not None
+        user_id = seats[seat].user_id or 0
+        lang = await tx.user_lang(user_id)
+        melds_text = table_str(prop.table)
+        view: dict[str, Any] = {
+            "game": row.game, "proposal": True, "cards": [card_str(c) for c in prop.cards], "table": melds_text,
+            "table_kinds": [meld_kind(m) for m in prop.table], "changed": changed(table_str(state.table), melds_text),
+        }
+        lines = ["🃏 " + t(lang, "Your lay-down: {cards}", cards=rwords.meld_text(prop.cards)),
+                 t(lang, "✨ marks the melds that change.")]
+        if prop.asks:
+            meld, pos, *options = prop.asks[0]
+            lines.append("❓ " + t(lang, "Which card does the joker in {meld} stand for?",
+                                  meld=rwords.meld_text(prop.table[meld])))
+            markup = joker_keyboard(row.id, row.version, options, lang)
+        else:
+            lines.append(t(lang, "Confirm to lay it down, or go back to your hand."))
+            markup = proposal_keyboard(row.id, row.version, prop.serial, lang)
+        slot = proposal_slot(row, seat, sel)
+        if self.publisher.pictures is not None:
+            picture = {"kind": "table", "view": view, "names": [s.name for s in seats], "lang": lang}
+            caption = "\n".join(lines)
+            if new:
+                await out.send_picture(tx, user_id, picture, caption, markup, slot=slot, priority=out.REPLY)
+            else:
+                await out.edit_picture(tx, user_id, slot, picture, caption, markup, priority=out.REPLY)
+            return
+        text = "\n".join([*lines[:1], *rwords.table_text(view, lang, 3000), *lines[1:]])
+        if new:
+            await out.send_text(tx, user_id, text, markup, slot=slot, priority=out.REPLY)
+        else:
+            await out.edit_text(tx, user_id, slot, text, markup, priority=out.REPLY)
+
+    async def _hand(self, tx: Tx, row: TableRow, seat: SeatRow, state: State, names: list[str]) -> None:
+        """Redraw the live hand after a toggle (the same message, edited)."""
+        clocks = self.core.clocks
+        await rummy_hand(tx, row, seat, state, names, live=True, now=clocks.now() if clocks else None)
+
+
+def hint_cards(state: RummyState) -> list[int]:
+    """The cards of the largest lay-down that goes now (the AI's own choice: the solver's best subset,
+    or, when a game's rule refuses that, the largest lay-down of the engine's sample)."""
+    lay = largest_lay(state)
+    if lay is None:
+        lays = [a for a in state.legal_actions() if a.startswith("lay ")]
+        lay = max(lays, key=lambda a: (len(parse_lay(a)[0]), a)) if lays else None
+    return parse_lay(lay)[0] if lay is not None else []
+
+
+def _indices(hand: list[int], cards: list[int]) -> list[int]:
+    """Hand positions holding ``cards`` (a multiset: two 7♥ take two positions)."""
+    used: list[int] = []
+    for c in cards:
+        i = next(k for k, h in enumerate(hand) if h == c and k not in used)
+        used.append(i)
+    return used
+
+
+def _at(sel: Selection, serial: int) -> Selection:
+    """A selection naming an older serial (to address that proposal's message)."""
+    return Selection(sel.version, sel.chosen, serial)

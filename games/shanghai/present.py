@@ -1,0 +1,5 @@
+"""Shanghai in the chat: the shared rummy presentation (bot/rummy/present.py)."""
+
+from bot.rummy.present import RummyPresentation
+
+PRESENTATION = RummyPresentation("shanghai")
