@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -21,11 +22,22 @@ from bot.ui.i18n import GameWords
 from games.declaration import Declaration
 
 if TYPE_CHECKING:
-    from aiogram.types import InlineKeyboardButton
+    from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+    from engine.core import State
 
 
 class NoPresentation(LookupError):
     """A registered game whose ``present.py`` is missing or wrong (or a game that is not registered)."""
+
+
+@dataclass(frozen=True)
+class BuilderPress:
+    """What a press on a game's card-by-card builder comes to: ``refusal`` (one line for the presser), or
+    ``action`` (a submitted build, in the engine's notation, to play), or neither (show the builder)."""
+
+    refusal: str | None = None
+    action: str | None = None
 
 
 class Presentation:
@@ -37,6 +49,19 @@ class Presentation:
 
     pick_verbs: frozenset[str] | None = None
     capture_builder: bool = False  # Karusele's card-by-card capture (bot/services/capture.py) applies
+
+    # -- the card-by-card builder (games with ``capture_builder``) ----------------------------------
+    def builder_press(self, state: State, seat: int, card: str, mask: int, submit: bool, lang: str) -> BuilderPress:
+        """Checks a builder press (``card`` from the seat's hand, the table cards of ``mask`` chosen) against
+        the state; on ``submit``, the action it builds. Games without a builder refuse every press."""
+        from bot.ui.i18n import t
+
+        return BuilderPress(refusal=t(lang, "That move is not available."))
+
+    def builder_keyboard(self, state: State, table_id: int, version: int, card: str, mask: int,
+                         lang: str) -> tuple[str, InlineKeyboardMarkup]:
+        """The builder's line (under the hand text) and keyboard for a press ``builder_press`` let through."""
+        raise NoPresentation(f"{self.game} has no card-by-card builder")
 
     def __init__(self, game: str) -> None:
         self.game = game

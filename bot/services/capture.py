@@ -1,5 +1,6 @@
-"""The Karusele capture builder (issue 13): a player picks the hand card, toggles table cards and
-confirms; the engine checks the capture. Every press passes the same checks as any play button
+"""A game's card-by-card builder (issue 13; Karusele's captures): a player picks the hand card, toggles
+table cards and confirms; the game's presentation checks each press and builds the action, the engine
+checks the capture. Every press passes the same checks as any play button
 (the table runs, the presser owns the seat, the version is current, it is their turn); the
 selection travels in the button's data, so nothing is stored until the capture is made."""
 
@@ -14,18 +15,15 @@ from bot.store.contract import StoreTx as Tx
 from bot.store.rows import SeatRow, TableRow
 from bot.ui import words
 from bot.ui.i18n import t
-from engine.cards import parse_card
-from engine.core import IllegalAction
-from games.karusele import present as ui
-from games.karusele.moves import capture_parts, capture_words
-from games.karusele.rules import KaruseleState
+from engine.core import State
 
 if TYPE_CHECKING:
     from bot.services.tables import Play
 
 
 class CaptureBuilder:
-    """The Karusele capture builder: every press checked as a play button (``Play.turn``), then applied."""
+    """The card-by-card builder of games whose presentation has one (``capture_builder``): every press
+    checked as a play button (``Play.turn``), then by the game (``builder_press``), then applied."""
 
     def __init__(self, core: TableCore, play: Play) -> None:
         self.core = core
@@ -43,29 +41,16 @@ class CaptureBuilder:
                 if isinstance(checked, Answer):
                     return checked
                 row, seats, state, seat = checked
-                if not words.present(row.game).capture_builder:
+                present = words.present(row.game)
+                if not present.capture_builder:
                     return Answer(t(lang, "That move is not available."), alert=True)
-                if not isinstance(state, KaruseleState):
-                    return Answer(t(lang, "That move is not available."), alert=True)
-                try:
-                    code = parse_card(card)
-                except ValueError:
-                    return Answer(t(lang, "That move is not available."), alert=True)
-                table = state.table
-                hand = state.hands[seat]
-                _, optional = capture_parts(code, table)
-                if code not in hand or not 0 <= mask < 1 << len(optional) or len(optional) > ui.MAX_BUILDER_ITEMS:
-                    return Answer(t(lang, "That move is not available."), alert=True)
-                chosen = ui.chosen_items(optional, mask)
-                if not submit:  # a card that leaves no way to finish is marked 🚫 on the keyboard
+                press = present.builder_press(state, seat, card, mask, submit, lang)
+                if press.refusal is not None:
+                    return Answer(press.refusal, alert=True)
+                if press.action is None:  # a card that leaves no way to finish is marked 🚫 on the keyboard
                     await self._builder_message(tx, row, seats, state, seat, card, mask)
                 else:
-                    try:
-                        action = state.canonical(capture_words(code, table, chosen))
-                    except IllegalAction as exc:
-                        params = getattr(exc, "params", {})
-                        text = ui.refusal_text(getattr(exc, "template", ""), params, lang)
-                        return Answer(text, alert=True)
+                    action = press.action
                     await self.play.apply(tx, row, seats, state, seat, action)
         self.core.outbox.wake()
         if action is None:
@@ -73,7 +58,7 @@ class CaptureBuilder:
         self.play.schedule_ai(table_id)
         return Answer(words.action_label(row.game, action, lang))
 
-    async def _builder_message(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: KaruseleState, seat: int,
+    async def _builder_message(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State, seat: int,
                                card: str, mask: int) -> None:
         """The seat's hand message with the builder keyboard in place of the hand keyboard."""
         user = seats[seat]
@@ -82,7 +67,7 @@ class CaptureBuilder:
         names = [s.name for s in seats]
         view = state.view(seat)
         text = words.hand_text(view, names, user_lang, await tx.chat_title(row.chat_id), True)
-        text += "\n\n🧩 " + ui.builder_line(card, state.table, user_lang)
-        markup = ui.builder_keyboard(row.id, row.version, card, state.table, mask, user_lang)
+        line, markup = words.present(row.game).builder_keyboard(state, row.id, row.version, card, mask, user_lang)
+        text += "\n\n🧩 " + line
         slot = f"h{row.id}:{seat}:{row.ui.get('hand_deal')}"
         await out.edit_text(tx, user.user_id, slot, text, markup)

@@ -13,12 +13,13 @@ from typing import Any
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.presentation import Presentation
+from bot.presentation import BuilderPress, Presentation
 from bot.ui import words
 from bot.ui.callbacks import Cap, Menu
 from bot.ui.i18n import GameWords
 from bot.ui.shared_words import deal_head, mark, points, score_line, totals, who
 from engine.cards import parse_card, pretty
+from engine.core import IllegalAction, State
 from games.karusele.moves import (
     Refusal,
     capture_parts,
@@ -30,7 +31,7 @@ from games.karusele.moves import (
     read_take,
     value,
 )
-from games.karusele.rules import table_item_view
+from games.karusele.rules import KaruseleState, table_item_view
 
 t = GameWords("karusele").t  # the game's own catalog (games/karusele/locale), then the bot's
 
@@ -275,6 +276,30 @@ class Karusele(Presentation):
 
     def table_chapter(self, view: dict[str, Any]) -> str | None:
         return table_chapter(view)
+
+    def builder_press(self, state: State, seat: int, card: str, mask: int, submit: bool, lang: str) -> BuilderPress:
+        refused = BuilderPress(refusal=t(lang, "That move is not available."))
+        if not isinstance(state, KaruseleState):
+            return refused
+        try:
+            code = parse_card(card)
+        except ValueError:
+            return refused
+        _, optional = capture_parts(code, state.table)
+        if code not in state.hands[seat] or not 0 <= mask < 1 << len(optional) or len(optional) > MAX_BUILDER_ITEMS:
+            return refused
+        if not submit:
+            return BuilderPress()
+        try:
+            return BuilderPress(action=state.canonical(capture_words(code, state.table, chosen_items(optional, mask))))
+        except IllegalAction as exc:
+            return BuilderPress(refusal=refusal_text(getattr(exc, "template", ""), getattr(exc, "params", {}), lang))
+
+    def builder_keyboard(self, state: State, table_id: int, version: int, card: str, mask: int,
+                         lang: str) -> tuple[str, InlineKeyboardMarkup]:
+        assert isinstance(state, KaruseleState)
+        return (builder_line(card, state.table, lang),
+                builder_keyboard(table_id, version, card, state.table, mask, lang))
 
     def draw_table(self, view: dict[str, Any], names: list[str], lang: str) -> bytes:
         from bot.render.karusele import render_karusele
