@@ -11,7 +11,7 @@ that defines the wrong thing, is an error, never a silent default.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -175,6 +175,32 @@ class Presentation:
         """One line under the sheet that explains the marks (None: no legend)."""
         return None
 
+
+
+Label = Callable[[str, str], "str | None"]
+Line = Callable[[dict[str, Any], Sequence[str], str], "str | None"]
+Lines = Callable[[dict[str, Any], Sequence[str], str], list[str]]
+
+
+class ModuleWords(Presentation):
+    """A presentation whose words are functions of the game's module: ``lines`` (the table text), ``line``
+    (an event's log line; None: the trick-game line, "": the log does not show it) and ``label`` (a button's
+    text; None or "": the trick-game label)."""
+
+    def __init__(self, game: str, *, lines: Lines, line: Line | None = None, label: Label | None = None) -> None:
+        super().__init__(game)
+        self._lines, self._line, self._label = lines, line, label
+
+    def action_label(self, action: str, lang: str) -> str:
+        label = self._label(action, lang) if self._label is not None else None
+        return label or super().action_label(action, lang)
+
+    def event_line(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str | None:
+        line = self._line(event, names, lang) if self._line is not None else None
+        return super().event_line(event, names, lang) if line is None else line or None
+
+    def table_lines(self, view: dict[str, Any], names: Sequence[str], lang: str) -> list[str]:
+        return self._lines(view, names, lang)
 
 
 def _totals(sheet: dict[str, Any], totals: list[int] | None) -> list[int]:

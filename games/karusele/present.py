@@ -13,7 +13,7 @@ from typing import Any
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.presentation import BuilderPress, Presentation
+from bot.presentation import BuilderPress, ModuleWords
 from bot.ui import words
 from bot.ui.callbacks import Cap, Menu
 from bot.ui.i18n import GameWords
@@ -248,7 +248,7 @@ def _pretty_param(value: Any) -> str:
     return "".join(out)
 
 
-class Karusele(Presentation):
+class Karusele(ModuleWords):
     """Karusele: buttons grouped by hand card, the capture builder, its own table picture."""
 
     pick_verbs = PICK_VERBS
@@ -256,13 +256,6 @@ class Karusele(Presentation):
 
     def action_label(self, action: str, lang: str) -> str:
         return describe(action, lang)
-
-    def event_line(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str | None:
-        line = event_line(event, names, lang)
-        return super().event_line(event, names, lang) if line is None else line or None
-
-    def table_lines(self, view: dict[str, Any], names: Sequence[str], lang: str) -> list[str]:
-        return table_lines(view, names, lang)
 
     def group_key(self, action: str) -> str:
         return group_key(action)
@@ -313,4 +306,4 @@ class Karusele(Presentation):
         return _cap(table_lines(view, names, lang))
 
 
-PRESENTATION = Karusele("karusele")
+PRESENTATION = Karusele("karusele", lines=table_lines, line=event_line)

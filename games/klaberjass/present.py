@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.presentation import Presentation
+from bot.presentation import ModuleWords
 from bot.ui import words
 from bot.ui.i18n import GameWords
 from bot.ui.shared_words import deal_head, mark, points, trick_lines, who
@@ -126,18 +126,8 @@ def table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> list[s
     return lines
 
 
-class KlaberjassPresentation(Presentation):
+class KlaberjassPresentation(ModuleWords):
     """Klaberjass: the module's words above, the sheet's columns and legend."""
-
-    def action_label(self, action: str, lang: str) -> str:
-        return action_label(action, lang) or super().action_label(action, lang)
-
-    def event_line(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str | None:
-        line = event_line(event, names, lang)
-        return super().event_line(event, names, lang) if line is None else line or None
-
-    def table_lines(self, view: dict[str, Any], names: Sequence[str], lang: str) -> list[str]:
-        return table_lines(view, names, lang)
 
     def sheet_mark(self, deal: dict[str, Any], seat: int) -> str:
         return STAR if not deal.get("annulled") and deal.get("maker") == seat else ""
@@ -155,4 +145,4 @@ class KlaberjassPresentation(Presentation):
         return t(lang, "★ maker (red: went bête)")
 
 
-PRESENTATION = KlaberjassPresentation("klaberjass")
+PRESENTATION = KlaberjassPresentation("klaberjass", lines=table_lines, line=event_line, label=action_label)

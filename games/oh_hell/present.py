@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.presentation import Presentation
+from bot.presentation import ModuleWords
 from bot.ui import words
 from bot.ui.i18n import GameWords
 from bot.ui.shared_words import deal_head, mark, score_line, trick_lines, who
@@ -71,15 +71,8 @@ def table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> list[s
     return lines
 
 
-class OhHellPresentation(Presentation):
+class OhHellPresentation(ModuleWords):
     """OhHell: the module's words above, the sheet's columns and legend."""
-
-    def event_line(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str | None:
-        line = event_line(event, names, lang)
-        return super().event_line(event, names, lang) if line is None else line or None
-
-    def table_lines(self, view: dict[str, Any], names: Sequence[str], lang: str) -> list[str]:
-        return table_lines(view, names, lang)
 
     def sheet_row_label(self, deal: dict[str, Any], lang: str) -> str:
         if deal.get("annulled"):
@@ -104,4 +97,4 @@ class OhHellPresentation(Presentation):
         return t(lang, "bid/took, then points; green: bid made")
 
 
-PRESENTATION = OhHellPresentation("oh_hell")
+PRESENTATION = OhHellPresentation("oh_hell", lines=table_lines, line=event_line)

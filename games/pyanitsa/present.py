@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.presentation import Presentation
+from bot.presentation import ModuleWords
 from bot.ui import words
 from bot.ui.i18n import GameWords
 from bot.ui.shared_words import mark, who
@@ -66,21 +66,11 @@ def table_chapter(view: dict[str, Any]) -> str:
     return str((int(view.get("round") or 1) - 1) // 10)
 
 
-class PyanitsaPresentation(Presentation):
+class PyanitsaPresentation(ModuleWords):
     """Pyanitsa: the module's words above, the sheet's columns and legend."""
-
-    def action_label(self, action: str, lang: str) -> str:
-        return action_label(action, lang) or super().action_label(action, lang)
-
-    def event_line(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str | None:
-        line = event_line(event, names, lang)
-        return super().event_line(event, names, lang) if line is None else line or None
-
-    def table_lines(self, view: dict[str, Any], names: Sequence[str], lang: str) -> list[str]:
-        return table_lines(view, names, lang)
 
     def table_chapter(self, view: dict[str, Any]) -> str | None:
         return table_chapter(view)
 
 
-PRESENTATION = PyanitsaPresentation("pyanitsa")
+PRESENTATION = PyanitsaPresentation("pyanitsa", lines=table_lines, line=event_line, label=action_label)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.presentation import Presentation
+from bot.presentation import ModuleWords
 from bot.ui import words
 from bot.ui.i18n import GameWords
 from bot.ui.shared_words import mark, who
@@ -95,18 +95,8 @@ def table_chapter(view: dict[str, Any]) -> str:
     return str(view.get("stock", 0) // 8)
 
 
-class SvinyaPresentation(Presentation):
+class SvinyaPresentation(ModuleWords):
     """Svinya: the module's words above, the sheet's columns and legend."""
-
-    def action_label(self, action: str, lang: str) -> str:
-        return action_label(action, lang) or super().action_label(action, lang)
-
-    def event_line(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str | None:
-        line = event_line(event, names, lang)
-        return super().event_line(event, names, lang) if line is None else line or None
-
-    def table_lines(self, view: dict[str, Any], names: Sequence[str], lang: str) -> list[str]:
-        return table_lines(view, names, lang)
 
     def group_key(self, action: str) -> str:
         return group_key(action)
@@ -115,4 +105,4 @@ class SvinyaPresentation(Presentation):
         return table_chapter(view)
 
 
-PRESENTATION = SvinyaPresentation("svinya")
+PRESENTATION = SvinyaPresentation("svinya", lines=table_lines, line=event_line, label=action_label)

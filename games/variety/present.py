@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.presentation import Presentation
+from bot.presentation import ModuleWords
 from bot.ui import words
 from bot.ui.i18n import GameWords
 from bot.ui.shared_words import deal_head, mark, points, score_line, trick_lines, who
@@ -95,18 +95,8 @@ def table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> list[s
     return lines
 
 
-class VarietyPresentation(Presentation):
+class VarietyPresentation(ModuleWords):
     """Variety: the module's words above, the sheet's columns and legend."""
-
-    def action_label(self, action: str, lang: str) -> str:
-        return action_label(action, lang) or super().action_label(action, lang)
-
-    def event_line(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str | None:
-        line = event_line(event, names, lang)
-        return super().event_line(event, names, lang) if line is None else line or None
-
-    def table_lines(self, view: dict[str, Any], names: Sequence[str], lang: str) -> list[str]:
-        return table_lines(view, names, lang)
 
     def sheet_row_label(self, deal: dict[str, Any], lang: str) -> str:
         if deal.get("annulled") or not deal.get("contract_name"):
@@ -130,4 +120,4 @@ class VarietyPresentation(Presentation):
         return t(lang, "row: deal, contract, trump; ★ attackers")
 
 
-PRESENTATION = VarietyPresentation("variety")
+PRESENTATION = VarietyPresentation("variety", lines=table_lines, line=event_line, label=action_label)
