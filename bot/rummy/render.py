@@ -201,7 +201,7 @@ def layout_sheet(game: str, sheet: dict[str, Any], names: Sequence[str], lang: s
     draw = ImageDraw.Draw(img)
     big, small, name_font = fonts.font(22, True), fonts.font(15), fonts.font(18, True)
     lowest = bool(sheet.get("lowest_wins") or "penalties" in sheet)
-    caption = t(lang, "penalty points (lowest wins)") if lowest else t(lang, "points")
+    caption = t(lang, "penalty points (lowest wins)") if lowest else t(lang, "points (highest wins)")
     draw.text((MARGIN, MARGIN), f"{title(game, lang)} · {caption}", font=fonts.font(24, True), fill=INK)
     for s, name in enumerate(names):
         x = MARGIN + left + s * col
