@@ -231,10 +231,16 @@ def _pin_melds(variant: Variant, mand: Counter[int], opt: Counter[int], partners
     into two runs each keeping every pinned joker in it next to a partner: an arrangement with
     such a run has the same cards laid as its two pieces, and the piece holding ``x`` is one of
     the melds tried (the other goes with the rest)."""
-    return [meld for meld in Search(variant, mand, opt, partners)._melds_with(x)
-            if not any(_keeps_pins(meld[:k], partners) and _keeps_pins(meld[k:], partners)
-                       for k in range(variant.min_meld, len(meld) - variant.min_meld + 1))
-            or len({cards.rank_of(t % JOKER_AS) for _, t in meld}) == 1]
+    melds = [meld for meld in Search(variant, mand, opt, partners)._melds_with(x)
+             if not any(_keeps_pins(meld[:k], partners) and _keeps_pins(meld[k:], partners)
+                        for k in range(variant.min_meld, len(meld) - variant.min_meld + 1))
+             or len({cards.rank_of(t % JOKER_AS) for _, t in meld}) == 1]
+    # the leanest first (fewest free jokers, fewest cards: the rest keeps the most to work
+    # with), then the most like its old meld: a good answer early bounds the other branches
+    old = partners[x]
+    melds.sort(key=lambda meld: (sum(1 for item, _ in meld if item == FREE), len(meld),
+                                 -len(old & {item for item, _ in meld})))
+    return melds
 
 
 def _keeps_pins(piece: list[tuple[int, int]], partners: dict[int, frozenset[int]]) -> bool:
