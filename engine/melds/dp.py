@@ -139,8 +139,14 @@ def _suit_moves(runs: tuple[int, ...], total: int, jokers: int, cap: int | None,
                         break
                     if cap is None and stopped and (k_n or k_j):
                         break  # merging the stopped run with the new one is as good
-                    if cap is None and (jok + k_j) and (x or k_n):
-                        continue  # without a joker limit a natural takes a joker's place here
+                    if cap is None and ((jok and (x or k_n)) or (k_j and x)):
+                        # without a joker limit a natural takes a joker's place here: a joker
+                        # going on in an old run swaps with a natural to a set or a new run
+                        # (a new run led by a joker shifts up, see ``new_joker``), a joker
+                        # leading a new run with a natural to a set. Not a joker-led new run
+                        # with a natural-led one: swapped, they are the same (QD-KD-AD with
+                        # JK-KD-AD needs both)
+                        continue
                     nr = new + [NEW_NATURAL] * k_n + [new_joker(cap)] * k_j
                     short = sum(1 for r in nr if (r >> 2) & 3 < 3)
                     ones = sum(1 for r in nr if (r >> 2) & 3 == 1)
