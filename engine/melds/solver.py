@@ -468,8 +468,9 @@ def _most_down_melds(variant: Variant, inst: _Instance, forced: list[int], opt: 
 def _most_down_pinned(variant: Variant, inst: _Instance, forced: list[int], opt: Counter[int],
                       at_least: int, lo: int) -> Down | None:
     """Vatican's jokers that keep their meaning: the answer without their rule bounds the answer
-    from above; if its arrangement can keep the rule it is the answer, else the exact search
-    starts at that bound."""
+    from above; if its arrangement can keep the rule it is the answer, else ``_least_out``
+    branches from that bound (the bisection only with more free jokers than the rank programme
+    takes)."""
     relaxed: Counter[int] = Counter()
     for k, n in inst.mand.items():
         relaxed[meaning(k) if k >= PIN else k] += n
