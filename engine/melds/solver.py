@@ -486,7 +486,8 @@ def _most_down_pinned(variant: Variant, inst: _Instance, forced: list[int], opt:
     if inst.opt or inst.mand[FREE] + opt[FREE] > variant.min_meld - 1:
         return _most_down_bisect(variant, inst, forced, opt, at_least, out)
     hi = min(n - (0 if forced else 1), len(forced) + n - at_least)
-    least = _least_out(variant, inst.mand, opt, inst.partners, out, hi)
+    down = Counter(FREE if c == cards.JOKER else c for c in bound[0]) - Counter(forced)
+    least = _least_out(variant, inst.mand, opt, inst.partners, out, hi, (out, bound[1], down))
     if least is None:
         return None
     melds, used = least[1], least[2]
@@ -497,31 +498,35 @@ Least = tuple[int, list[list[int]], Counter[int]]  # (items of opt left out, mel
 
 
 def _least_out(variant: Variant, mand: Counter[int], opt: Counter[int], partners: dict[int, frozenset[int]],
-               lo: int, hi: int) -> Least | None:
+               lo: int, hi: int, relaxed_answer: Least | None = None) -> Least | None:
     """The fewest items of ``opt`` (all weighing 1) left out in ``lo..hi`` with every item of
     ``mand`` down, Vatican's pinned jokers included, or None. Branch and bound: the answer
     without the pins' rule bounds it from below (and is the answer when the pins fit its
     melds); else every meld the first pin may end in is tried, each branch asked one
     ``fewest_left_out`` (one memo for all its budgets, not one search per budget as a bisection
     needs) below the best branch so far, and the search stops at the bound. At most
-    ``min_meld - 1`` free jokers (the rank programme's case)."""
+    ``min_meld - 1`` free jokers (the rank programme's case). ``relaxed_answer``: the answer
+    without the rule when the caller has it."""
     if lo > hi:
         return None
     pins = sorted(k for k in mand if k >= PIN and mand[k])
-    relaxed: Counter[int] = Counter()
-    for k, n in mand.items():
-        relaxed[meaning(k) if k >= PIN else k] += n
-    dp = RankDP(variant, [relaxed[c] for c in range(64)], [opt[c] for c in range(64)], relaxed[FREE], opt[FREE],
-                budget=0)
-    got = dp.fewest_left_out(lo, hi)
-    if got is None:
-        return None
-    out, (melds, opt_used, free_used) = got
-    used = Counter({c: k for c, k in enumerate(opt_used) if k})
-    if free_used:
-        used[FREE] = free_used
-    if _place_pins(melds, pins, partners):
-        return out, melds, used
+    if relaxed_answer is None:
+        relaxed: Counter[int] = Counter()
+        for k, n in mand.items():
+            relaxed[meaning(k) if k >= PIN else k] += n
+        dp = RankDP(variant, [relaxed[c] for c in range(64)], [opt[c] for c in range(64)], relaxed[FREE],
+                    opt[FREE], budget=0)
+        got = dp.fewest_left_out(lo, hi)
+        if got is None:
+            return None
+        out, (melds, opt_used, free_used) = got
+        used = Counter({c: k for c, k in enumerate(opt_used) if k})
+        if free_used:
+            used[FREE] = free_used
+        if _place_pins(melds, pins, partners):
+            return out, melds, used
+    else:
+        out = relaxed_answer[0]
     best: Least | None = None
     for meld in _pin_melds(variant, mand, opt, partners, pins[0]):
         rest_m, rest_o = Counter(mand), Counter(opt)
