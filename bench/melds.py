@@ -90,12 +90,24 @@ def bench_selfplay(games: int, seed: int) -> dict[str, Any]:
             "max_s": round(max(secs), 3)}
 
 
+def _variant_name(text: str) -> str:
+    """A variant as ``--variant`` takes it: its full name or a unique part of it after an
+    underscore (``culbertson`` for ``carousel_culbertson``)."""
+    if text in VARIANTS:
+        return text
+    hits = [name for name in VARIANTS if text in name.split("_")]
+    if len(hits) != 1:
+        raise argparse.ArgumentTypeError(f"unknown variant {text!r}; one of {', '.join(VARIANTS)}")
+    return hits[0]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--positions", type=int, default=300, help="solve positions per variant")
     parser.add_argument("--hands", type=int, default=40, help="best_subset hands per variant")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--variant", action="append", default=None)
+    parser.add_argument("--variant", action="append", default=None, type=_variant_name,
+                        help=f"only this variant (repeatable): {', '.join(VARIANTS)}")
     parser.add_argument("--selfplay", type=int, default=5, help="random 4-player Machiavelli games")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--worst", action="store_true", help="print each variant's slowest position")

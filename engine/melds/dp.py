@@ -46,7 +46,9 @@ _BAT = _JAT + 8  # where the budget left starts
 # window width: states a search may visit before asking those windows (measured on bench/melds.py:
 # wider windows or asking earlier cost more than they save)
 _WINDOWS = {3: 10_000}
-_WINDOW_VISITS = 1_000  # states one window problem may visit
+# states one window problem may visit (bench/melds.py: 1,000 gave up on the windows that prove
+# Tahiti's hardest best_subset hands)
+_WINDOW_VISITS = 5_000
 
 
 class _OutOfTime(Exception):
@@ -137,8 +139,14 @@ def _suit_moves(runs: tuple[int, ...], total: int, jokers: int, cap: int | None,
                         break
                     if cap is None and stopped and (k_n or k_j):
                         break  # merging the stopped run with the new one is as good
-                    if cap is None and (jok + k_j) and (x or k_n):
-                        continue  # without a joker limit a natural takes a joker's place here
+                    if cap is None and ((jok and (x or k_n)) or (k_j and x)):
+                        # without a joker limit a natural takes a joker's place here: a joker
+                        # going on in an old run swaps with a natural to a set or a new run
+                        # (a new run led by a joker shifts up, see ``new_joker``), a joker
+                        # leading a new run with a natural to a set. Not a joker-led new run
+                        # with a natural-led one: swapped, they are the same (QD-KD-AD with
+                        # JK-KD-AD needs both)
+                        continue
                     nr = new + [NEW_NATURAL] * k_n + [new_joker(cap)] * k_j
                     short = sum(1 for r in nr if (r >> 2) & 3 < 3)
                     ones = sum(1 for r in nr if (r >> 2) & 3 == 1)
@@ -205,6 +213,7 @@ class RankDP:
         self.visits = 0
         self.limit = 1 << 62
         self.lastbad = 0
+        self.topbud = 0  # the largest budget a search began with (see ``_by_budget``)
 
     # availability of naturals of ``suit`` at position index ``pi``: (must, flex, optional, code)
     def _avail(self, pi: int, suit: int, res: tuple[int, ...]) -> tuple[int, int, int, int]:
@@ -408,6 +417,7 @@ class RankDP:
         then the vectors in turns with allowances growing fourfold. Raises
         :class:`_OutOfTime` after ``give_up`` visits (what was proven stays in the memo)."""
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+        self.topbud = max(self.topbud, bud)
         start = ((), (), (), ())
         root = self._encode(0, 0, start, (0, 0, 0, 0))
         self.limit = min(self.visits + 400, give_up)
@@ -506,6 +516,24 @@ class RankDP:
 
     # -- the search ------------------------------------------------------------------------
 
+    def _by_budget(self, key: int, bud: int) -> list[int]:
+        """What the memo knows of a new state from the same state with another budget left: a
+        vector bad with more left out allowed is bad here, one good with less is good here
+        (every move open with less budget is open with more). Saves most of a search whose
+        budget is one above the last (``fewest_left_out``) and many states inside one."""
+        base = key & ((1 << _BAT) - 1)
+        memo = self.mmemo
+        good = bad = 0
+        for b in range(bud):
+            known = memo.get(base | b << _BAT)
+            if known:
+                good |= known[0]
+        for b in range(bud + 1, self.topbud + 1):
+            known = memo.get(base | b << _BAT)
+            if known:
+                bad |= known[1]
+        return [good, bad]
+
     def _bad(self, place: int, jokers: int, bud: int) -> int:
         """The bits known bad for a state."""
         known = self.mmemo.get(place | jokers << _JAT | bud << _BAT)
@@ -520,8 +548,8 @@ class RankDP:
         key = place | jokers << _JAT | bud << _BAT
         known = self.mmemo.get(key)
         if known is None:
-            known = self.mmemo[key] = [0, 0]
-        else:
+            known = self.mmemo[key] = self._by_budget(key, bud) if self.topbud else [0, 0]
+        if known[0] or known[1]:
             if want & known[0]:
                 return want & known[0]
             want &= ~known[1]

@@ -210,7 +210,7 @@ def _pinned(variant: Variant, mand: Counter[int], opt: Counter[int], partners: d
     if _place_pins(melds, pins, partners):
         return melds, used
     x = pins[0]
-    for meld in Search(variant, mand, opt, partners)._melds_with(x):
+    for meld in _pin_melds(variant, mand, opt, partners, x):
         rest_m, rest_o = Counter(mand), Counter(opt)
         took: Counter[int] = Counter()
         for item, _ in meld:
@@ -223,6 +223,30 @@ def _pinned(variant: Variant, mand: Counter[int], opt: Counter[int], partners: d
         if sub is not None:
             return [[t for _, t in meld], *sub[0]], sub[1] + took
     return None
+
+
+def _pin_melds(variant: Variant, mand: Counter[int], opt: Counter[int], partners: dict[int, frozenset[int]],
+               x: int) -> list[list[tuple[int, int]]]:
+    """The melds pinned joker ``x`` may end in, as (item, table int) pairs, but no run that cuts
+    into two runs each keeping every pinned joker in it next to a partner: an arrangement with
+    such a run has the same cards laid as its two pieces, and the piece holding ``x`` is one of
+    the melds tried (the other goes with the rest)."""
+    melds = [meld for meld in Search(variant, mand, opt, partners)._melds_with(x)
+             if not any(_keeps_pins(meld[:k], partners) and _keeps_pins(meld[k:], partners)
+                        for k in range(variant.min_meld, len(meld) - variant.min_meld + 1))
+             or len({cards.rank_of(t % JOKER_AS) for _, t in meld}) == 1]
+    # the leanest first (fewest free jokers, fewest cards: the rest keeps the most to work
+    # with), then the most like its old meld: a good answer early bounds the other branches
+    old = partners[x]
+    melds.sort(key=lambda meld: (sum(1 for item, _ in meld if item == FREE), len(meld),
+                                 -len(old & {item for item, _ in meld})))
+    return melds
+
+
+def _keeps_pins(piece: list[tuple[int, int]], partners: dict[int, frozenset[int]]) -> bool:
+    """Whether ``piece`` holds a natural card and each pinned joker in it a partner of its own."""
+    naturals = {item for item, _ in piece if item < 64}
+    return bool(naturals) and all(partners[item] & naturals for item, _ in piece if item >= PIN)
 
 
 def _place_pins(melds: list[list[int]], pins: list[int], partners: dict[int, frozenset[int]]) -> bool:
@@ -444,8 +468,9 @@ def _most_down_melds(variant: Variant, inst: _Instance, forced: list[int], opt: 
 def _most_down_pinned(variant: Variant, inst: _Instance, forced: list[int], opt: Counter[int],
                       at_least: int, lo: int) -> Down | None:
     """Vatican's jokers that keep their meaning: the answer without their rule bounds the answer
-    from above; if its arrangement can keep the rule it is the answer, else the exact search
-    starts at that bound."""
+    from above; if its arrangement can keep the rule it is the answer, else ``_least_out``
+    branches from that bound (the bisection only with more free jokers than the rank programme
+    takes)."""
     relaxed: Counter[int] = Counter()
     for k, n in inst.mand.items():
         relaxed[meaning(k) if k >= PIN else k] += n
@@ -456,8 +481,68 @@ def _most_down_pinned(variant: Variant, inst: _Instance, forced: list[int], opt:
     pins = sorted(k for k in inst.mand if k >= PIN and inst.mand[k])
     if _place_pins(bound[1], pins, inst.partners):
         return bound
-    return _most_down_bisect(variant, inst, forced, opt, at_least,
-                             len(forced) + sum(opt.values()) - len(bound[0]))
+    n = sum(opt.values())
+    out = len(forced) + n - len(bound[0])
+    if inst.opt or inst.mand[FREE] + opt[FREE] > variant.min_meld - 1:
+        return _most_down_bisect(variant, inst, forced, opt, at_least, out)
+    hi = min(n - (0 if forced else 1), len(forced) + n - at_least)
+    down = Counter(FREE if c == cards.JOKER else c for c in bound[0]) - Counter(forced)
+    least = _least_out(variant, inst.mand, opt, inst.partners, out, hi, (out, bound[1], down))
+    if least is None:
+        return None
+    melds, used = least[1], least[2]
+    return sorted(forced + [cards.JOKER if c == FREE else c for c in used.elements()]), melds
+
+
+Least = tuple[int, list[list[int]], Counter[int]]  # (items of opt left out, melds, items of opt used)
+
+
+def _least_out(variant: Variant, mand: Counter[int], opt: Counter[int], partners: dict[int, frozenset[int]],
+               lo: int, hi: int, relaxed_answer: Least | None = None) -> Least | None:
+    """The fewest items of ``opt`` (all weighing 1) left out in ``lo..hi`` with every item of
+    ``mand`` down, Vatican's pinned jokers included, or None. Branch and bound: the answer
+    without the pins' rule bounds it from below (and is the answer when the pins fit its
+    melds); else every meld the first pin may end in is tried, each branch asked one
+    ``fewest_left_out`` (one memo for all its budgets, not one search per budget as a bisection
+    needs) below the best branch so far, and the search stops at the bound. At most
+    ``min_meld - 1`` free jokers (the rank programme's case). ``relaxed_answer``: the answer
+    without the rule when the caller has it."""
+    if lo > hi:
+        return None
+    pins = sorted(k for k in mand if k >= PIN and mand[k])
+    if relaxed_answer is None:
+        relaxed: Counter[int] = Counter()
+        for k, n in mand.items():
+            relaxed[meaning(k) if k >= PIN else k] += n
+        dp = RankDP(variant, [relaxed[c] for c in range(64)], [opt[c] for c in range(64)], relaxed[FREE],
+                    opt[FREE], budget=0)
+        got = dp.fewest_left_out(lo, hi)
+        if got is None:
+            return None
+        out, (melds, opt_used, free_used) = got
+        used = Counter({c: k for c, k in enumerate(opt_used) if k})
+        if free_used:
+            used[FREE] = free_used
+        if _place_pins(melds, pins, partners):
+            return out, melds, used
+    else:
+        out = relaxed_answer[0]
+    best: Least | None = None
+    for meld in _pin_melds(variant, mand, opt, partners, pins[0]):
+        rest_m, rest_o = Counter(mand), Counter(opt)
+        took: Counter[int] = Counter()
+        for item, _ in meld:
+            if rest_m[item] > 0:
+                rest_m[item] -= 1
+            else:
+                rest_o[item] -= 1
+                took[item] += 1
+        sub = _least_out(variant, +rest_m, +rest_o, partners, out, hi if best is None else best[0] - 1)
+        if sub is not None:
+            best = sub[0], [[t for _, t in meld], *sub[1]], sub[2] + took
+            if best[0] == out:
+                break
+    return best
 
 
 def _most_down_bisect(variant: Variant, inst: _Instance, forced: list[int], opt: Counter[int], at_least: int,

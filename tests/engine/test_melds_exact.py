@@ -14,6 +14,7 @@ import itertools
 import random
 from collections import Counter
 from functools import cache
+from typing import Any
 
 import pytest
 
@@ -244,3 +245,55 @@ def test_jokers_that_fit_no_meld_of_the_lean_answer_take_the_exact_search() -> N
     assert got is not None
     assert check_layout(variant, table, [cards.JOKER], got.table) is None
     assert solve(variant, table[:1], [cards.JOKER]) is None
+
+
+
+def test_vatican_best_subset_agrees_with_solve_when_pinned_jokers_branch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Vatican's jokers that keep their meaning: when the answer without their rule cannot
+    keep it, ``best_subset`` branches on the meld of the first such joker and bounds each
+    branch by the best so far; ``solve`` (the decision, its own search) on every part of the
+    hand must agree on the largest part that goes down, and the branching must be reached."""
+    from engine.melds import solver
+    from engine.melds.positions import random_table
+
+    branched = Counter[str]()
+    pin_melds = solver._pin_melds
+
+    def counted(*args: Any, **kwargs: Any) -> Any:  # a pass-through counter
+        branched["branched"] += 1
+        return pin_melds(*args, **kwargs)
+
+    monkeypatch.setattr(solver, "_pin_melds", counted)
+    variant = VARIANTS["vatican"]
+    for i in range(300):
+        rng = random.Random(f"pinned/{i}")
+        table, rest = random_table(variant, rng, rng.randint(12, 30))
+        pinned = [x - JOKER_AS for m in table for x in m if x >= JOKER_AS]
+        if not pinned:
+            continue
+        r, s = cards.rank_of(pinned[0]), cards.suit_of(pinned[0])
+        rivals = [cards.make(q, s) for q in range(max(2, r - 2), min(14, r + 2) + 1)]
+        rivals += [cards.make(r, t) for t in range(4)]
+        hand = rng.sample(rivals, 3) + rest[:3]  # cards that compete for the pinned joker's place
+        got = best_subset(variant, table, hand)
+        parts = [set(itertools.combinations(sorted(hand), size)) for size in range(len(hand) + 1)]
+        best = max(size for size in range(len(hand) + 1)
+                   if size == 0 or any(solve(variant, table, list(sub)) for sub in parts[size]))
+        assert len(got) == best, (table, hand, got)
+        if got:
+            assert solve(variant, table, got) is not None
+    assert branched["branched"] > 30, branched
+
+
+def test_a_joker_led_run_and_a_natural_led_run_may_start_together() -> None:
+    """JK=JD-QD-KD and QD-KD-AD, add JD KD AD: the only new table is JD-QD-KD, QD-KD-AD and
+    JK=QD-KD-AD, two runs beginning at the queen, one with the joker; the rank programme once
+    dropped every natural-led run beside a joker-led one."""
+    jd, qd, kd, ad = (cards.make(r, 2) for r in (11, 12, 13, 14))
+    table = [[JOKER_AS + jd, qd, kd], [qd, kd, ad]]
+    for name in ("carousel", "vatican"):
+        variant = VARIANTS[name]
+        got = solve(variant, table, [jd, kd, ad])
+        assert got is not None, name
+        assert check_layout(variant, table, [jd, kd, ad], got.table) is None
+        assert sorted(best_subset(variant, table, [jd, kd, ad])) == sorted([jd, kd, ad]), name
