@@ -11,8 +11,10 @@ stores (bot/store/sqlite.py, bot/store/postgres.py): mark the update handled, re
 ``FOR UPDATE``: the per-table serialisation between workers), count and append the action, save the table's
 version and a ~3 KB snapshot, queue the group's edit (merged per table), COMMIT durably. Not included: the
 engine, drawing, aiogram and HTTP (bench/bot.py measures those on SQLite). Each worker also runs an outbox
-sender that claims heads in a transaction (on PostgreSQL ``FOR UPDATE SKIP LOCKED``) and marks them sent; every
-delivered row id is collected and a row delivered twice is reported.
+sender that, as the bot's outbox does, lists the chats with pending rows and claims each one's next row (on
+PostgreSQL ``FOR UPDATE SKIP LOCKED``, one worker per chat at a time) and marks it sent, with no pacing; every
+delivered row id is collected and a row delivered twice is reported. The CPU of the workers and of the PostgreSQL
+server during each throughput phase is printed too: on a machine with few cores it sets the ceiling.
 
 Two phases per setup:
 - throughput: every table sends its next move as soon as the last one committed (closed loop): moves/s;
@@ -83,15 +85,26 @@ async def move(store: Any, update_id: int, tid: int) -> None:
                          merge_key=f"table:{tid}")
 
 
-async def sender(store: Any, stop: asyncio.Event, delivered: list[int]) -> None:
+async def sender(store: Any, stop: asyncio.Event, delivered: list[int], rnd: random.Random) -> None:
+    """Deliver as the bot's outbox does (bot/services/outbox.py), with no pacing: the chats with pending rows, then
+    each chat's next row claimed (``next_row``) and marked sent, at most BATCH chats a transaction, starting at a
+    random chat so two workers do not queue behind each other on the same rows."""
     while not stop.is_set():
+        sent = 0
         async with store.transaction(durable=False) as tx:
-            heads = await tx.heads(100)
-            for row in heads:
-                delivered.append(row.id)
-                await tx.outbox_done(row, slot_message=row.id)
-        if not heads:
+            chats = await tx.pending_chats()
+            start = rnd.randrange(len(chats)) if chats else 0
+            for chat_id in (chats[start:] + chats[:start])[:BATCH]:
+                row = await tx.next_row(chat_id)
+                if row is not None:
+                    delivered.append(row.id)
+                    await tx.outbox_done(row, slot_message=row.id)
+                    sent += 1
+        if not sent:
             await asyncio.sleep(0.01)
+
+
+BATCH = 100
 
 
 async def run_worker(kind: str, where: str, tids: list[int], me: int, workers: int, mode: str, seconds: float,
@@ -100,7 +113,7 @@ async def run_worker(kind: str, where: str, tids: list[int], me: int, workers: i
     stop = asyncio.Event()
     delivered: list[int] = []
     latencies: list[float] = []
-    send_task = asyncio.create_task(sender(store, stop, delivered))
+    send_task = asyncio.create_task(sender(store, stop, delivered, random.Random(me)))
     await asyncio.sleep(max(0.0, start_at - time.time()))
     end = time.monotonic() + seconds
     counter = iter(range(me, 10**12, workers))
@@ -144,8 +157,45 @@ def _worker(args: tuple, out: Any) -> None:
     out.put(asyncio.run(run_worker(*args)))
 
 
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds of these processes (the ones that have ended count 0)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / TICK
+
+
+def postgres_pids() -> list[int]:
+    """The PostgreSQL server's processes on this machine (its backends serve the bench's connections)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == "postgres":
+                    pids.append(int(entry.name))
+            except OSError:
+                continue
+    return pids
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine since boot, from /proc/stat (idle and iowait are not busy)."""
+    values = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    total = sum(values[:8])
+    return (total - values[3] - values[4]) / TICK, total / TICK
+
+
 def phase(kind: str, where: str, tids: list[int], workers: int, mode: str, seconds: float,
           rate: float) -> dict[str, Any]:
+    """One timed phase; besides moves and latencies it measures where the CPU went during the timed window
+    (the workers, the PostgreSQL server, the whole machine), so a ceiling set by the cores shows as such."""
     ctx = mp.get_context("spawn")
     out = ctx.Queue()
     start_at = time.time() + 3.0  # spawned interpreters import and connect first
@@ -153,15 +203,25 @@ def phase(kind: str, where: str, tids: list[int], workers: int, mode: str, secon
              for me in range(workers)]
     for p in procs:
         p.start()
+    time.sleep(max(0.0, start_at - time.time()))
+    pids = [p.pid for p in procs if p.pid is not None]
+    pg = postgres_pids() if kind == "postgres" else []
+    w0, pg0, (busy0, all0) = cpu_seconds(pids), cpu_seconds(pg), machine_busy()
+    time.sleep(seconds)
+    pg = sorted(set(pg) | set(postgres_pids())) if kind == "postgres" else []
+    w1, pg1, (busy1, all1) = cpu_seconds(pids), cpu_seconds(pg), machine_busy()
     results = [out.get() for _ in procs]
     for p in procs:
         p.join()
     lat = sorted(x for r in results for x in r["latencies"])
     delivered = [x for r in results for x in r["delivered"]]
     moves = sum(r["moves"] for r in results)
+    per_move = 1000 / moves if moves else float("nan")
     return {"moves_s": moves / seconds, "p50": 1000 * lat[len(lat) // 2] if lat else float("nan"),
             "p99": 1000 * lat[int(len(lat) * 0.99)] if lat else float("nan"),
-            "doubles": len(delivered) - len(set(delivered)), "moves": moves}
+            "doubles": len(delivered) - len(set(delivered)), "moves": moves,
+            "worker_ms": (w1 - w0) * per_move, "pg_ms": (pg1 - pg0) * per_move,
+            "busy": (busy1 - busy0) / (all1 - all0) if all1 > all0 else float("nan")}
 
 
 async def drop(schema: str) -> None:
@@ -201,9 +261,18 @@ def main() -> None:
     for label, thr, lat in rows:
         print(f"{label:24} {thr['moves_s']:9.0f} {thr['p50']:8.1f} {thr['p99']:8.1f} | {lat['p50']:9.1f} "
               f"{lat['p99']:9.1f} {lat['moves_s']:9.0f} {thr['doubles'] + lat['doubles']:8d}")
-    one, two = rows[1][1]["moves_s"], rows[2][1]["moves_s"]
-    print(f"two PostgreSQL workers / one: {two / one:.2f}x (target >= 1.6x); "
+    print("\nwhere the CPU went in the throughput phase (ms of CPU per move; busy: the whole machine's cores in use)")
+    print(f"{'setup':24} {'workers':>9} {'PostgreSQL':>11} {'busy':>6}")
+    for label, thr, _ in rows:
+        print(f"{label:24} {thr['worker_ms']:9.2f} {thr['pg_ms']:11.2f} {100 * thr['busy']:5.0f}%")
+    one, two = rows[1][1], rows[2][1]
+    ceiling = os.cpu_count() or 1
+    cost = one["worker_ms"] + one["pg_ms"]
+    bound = 1000 * ceiling / cost / one["moves_s"] if cost and one["moves_s"] else float("nan")
+    print(f"two PostgreSQL workers / one: {two['moves_s'] / one['moves_s']:.2f}x (target >= 1.6x); "
           f"open-loop p99 with two: {rows[2][2]['p99']:.1f} ms (target <= 50 ms)")
+    print(f"the cores' ceiling: one worker and its PostgreSQL share spend {cost:.2f} ms of CPU a move, so "
+          f"{ceiling} cores can carry at most {bound:.2f}x one worker's moves/s, however many workers run")
 
 
 if __name__ == "__main__":
