@@ -68,7 +68,8 @@ class EditText(api.EditMessageText):
         def __init__(self, **kwargs: Any) -> None: ...
 
 
-_RAW_RESPONSES = (Response[dict[str, Any]], Response[dict[str, Any] | bool])  # built once (see above)
+# Their answers' models, held for the same reason as _RESPONSE_MODELS.
+_RAW_RESPONSES = (Response[dict[str, Any]], Response[dict[str, Any] | bool])
 
 LOCKED_RETRY = 5.0  # seconds before a row whose delivery met a locked database is tried again
 LOG_LIMIT = 3500  # a merged log message stays well under Telegram's 4096 characters
@@ -456,6 +457,7 @@ class Outbox:
         image = await self._image(row) if row.method in ("photo", "edit_photo") else None
         p = row.payload  # read after the picture: a newer one may have replaced the row's while it was drawn
         method = row.method
+        # A picture's keyboard as aiogram's model; a text's goes as the stored JSON (SendText, EditText).
         markup = InlineKeyboardMarkup.model_validate(p["markup"]) if p.get("markup") and image is not None else None
         thread = p.get("thread") or None
         message_id = None
