@@ -12,7 +12,6 @@ from typing import Any
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
-from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramUnauthorizedError
@@ -27,6 +26,7 @@ from bot.handlers.league import attach as attach_league
 from bot.handlers.status import status_router
 from bot.handlers.throttle import CommandThrottle
 from bot.intake import Intake
+from bot.json_session import JsonSession
 from bot.league.service import League
 from bot.logs import last_error
 from bot.retry import Backoff, EveryMinute
@@ -104,9 +104,9 @@ class App:
 
     @staticmethod
     def _make_bot(settings: Settings) -> Bot:
-        session = None
+        session = JsonSession()  # texts and keyboards as one JSON body (bot/json_session.py)
         if settings.telegram_api_url:
-            session = AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url.rstrip("/")))
+            session = JsonSession(api=TelegramAPIServer.from_base(settings.telegram_api_url.rstrip("/")))
         return Bot(settings.bot_token, session=session,
                    default=DefaultBotProperties(parse_mode=ParseMode.HTML, link_preview_is_disabled=True))
 

@@ -7,7 +7,7 @@ under the table's lock (so it never races a move)."""
 
 from __future__ import annotations
 
-import copy
+import dataclasses
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -51,6 +51,13 @@ def mention(user_id: int | None, raw_name: str) -> str:
     if user_id is None:
         return shown
     return f'<a href="tg://user?id={int(user_id)}">{shown}</a>'
+
+
+def _copy(c: ClockRow) -> ClockRow:
+    """A copy whose dicts and lists (of numbers) are its own: ``copy.deepcopy`` at a tenth of its CPU, every move."""
+    own: dict[str, Any] = {f.name: type(v)(v) for f in dataclasses.fields(c)
+                           if isinstance(v := getattr(c, f.name), (dict, list))}
+    return dataclasses.replace(c, **own)
 
 
 def clock_ui(c: ClockRow) -> dict[str, Any]:
@@ -100,7 +107,7 @@ class ClockService:
         """After a move (or the start), in its transaction: close the turn that ran, open the next one
         if a human is to act, and store the deadline."""
         stored = await tx.clock(row.id)
-        c = copy.deepcopy(stored) if stored is not None else ClockRow(row.id, self.default_per_move)
+        c = _copy(stored) if stored is not None else ClockRow(row.id, self.default_per_move)
         now = self.clock.now()
         mover = c.turn_seat
         end_turn(c, now)

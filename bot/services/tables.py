@@ -102,7 +102,8 @@ class Play:
                 mark_pressed(row, seat)
                 await self.apply(tx, row, seats, state, seat, action)
         self.core.outbox.wake()
-        self.schedule_ai(table_id)
+        if self.ai_due(row, seats, state):
+            self.schedule_ai(table_id)
         return Answer(words.action_label(row.game, action, lang))
 
     async def menu(self, table_id: int, version: int, group: int, actor: Actor, lang: str) -> Answer:
@@ -147,7 +148,8 @@ class Play:
         self.core.outbox.wake()
         if action is None:
             return Answer()
-        self.schedule_ai(table_id)
+        if self.ai_due(row, seats, state):
+            self.schedule_ai(table_id)
         return Answer(words.action_label(row.game, action, lang))
 
     async def clear_stale_keyboard(self, table_id: int, user_id: int, chat_id: int, message_id: int) -> None:
@@ -201,6 +203,14 @@ class Play:
             task = asyncio.create_task(self._ai_loop(table_id), name=f"ai-{table_id}")
             self._ai_tasks[table_id] = task
             task.add_done_callback(lambda done: self._ai_done(table_id, done))
+
+    def ai_due(self, row: TableRow, seats: list[SeatRow], state: State) -> bool:
+        """Whether the AI loop's first step would play, on the state just committed: after a press that
+        gives the turn to a person with a choice, no loop is started only to read the table and end."""
+        seat = state.to_act
+        if row.status != "playing" or is_paused(row) or seat is None:
+            return False
+        return self._autoplay(row, seats[seat], state.legal_actions(seat), state)
 
     def _ai_done(self, table_id: int, task: asyncio.Task[None]) -> None:
         if self._ai_tasks.get(table_id) is task:

@@ -8,6 +8,7 @@ wherever a name is shown (texts, captions, pictures); an emoji's zero-width join
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 ZWJ = "\u200d"
 _EMOJI_PARTS = ("So", "Sk", "Mn", "Me")
@@ -18,6 +19,7 @@ def _joins_emoji(before: str, after: str) -> bool:
         and unicodedata.category(after) in _EMOJI_PARTS
 
 
+@lru_cache(maxsize=8192)  # the same few names are drawn into every text of every move
 def plain_name(raw: str | None) -> str:
     """``raw`` without direction controls, zero-width and other invisible characters; "?" if nothing is left."""
     text = raw or ""

@@ -16,7 +16,7 @@ from bot.services.outbox import Outbox, RateLimiter
 from bot.services.pictures import Pictures
 from bot.store.sqlite import Store
 from bot.store.walsync import WalSync
-from tests.bot.harness import play_buttons, running_bot, settle
+from tests.bot.harness import live_hand, play_buttons, running_bot, settle
 from tests.fakebot.ratelimit import RateLimits
 from tests.fakebot.server import FakeTelegram
 
@@ -233,3 +233,38 @@ async def test_admin_checks_skip_the_creator_and_ask_telegram_once_per_person(tm
             await settle(fake, app)
             assert len(fake.calls_of("getChatMember")) == 1
             assert any(play_buttons(m) for u in (ann, bob, cat) for m in u.inbox()), "the game started"
+
+
+async def test_a_press_that_gives_the_turn_to_a_person_starts_no_ai_loop(tmp_path: Path) -> None:
+    """Three people: after each move the next player has a choice, so no AI loop is started only to read
+    the table and end (it was one more read of the table and its seats per move)."""
+    from bot.services.types import Actor
+
+    async with FakeTelegram(limits=RateLimits.loose()) as fake:
+        users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
+        group = fake.group("People", members=users[1:], creator=users[0])
+        async with running_bot(fake, tmp_path / "p.sqlite3") as app:
+            for user in users:
+                await user.start_bot()
+            await settle(fake, app)
+            await users[0].send(group, "/new carnival")
+            lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
+            await settle(fake, app)
+            for user in users[1:]:
+                await user.press(lobby, "✋ Join")
+                await settle(fake, app)
+            await users[0].press(lobby, "▶️ Start")
+            await settle(fake, app)
+            assert app.tables is not None
+            for _ in range(4):
+                live = live_hand(users)
+                assert live is not None
+                user, message = live
+                data = next(str(b["callback_data"]) for b in play_buttons(message)
+                            if str(b["callback_data"]).startswith("mv:"))
+                _, table, version, index = data.split(":")
+                answer = await app.tables.press(int(table), int(version), int(index),
+                                                Actor(user.id, user.first_name, "en"), "en")
+                assert not answer.alert, answer.text
+                assert not app.tables.play.ai_running(int(table))
+                await settle(fake, app)
