@@ -6,8 +6,9 @@ warm-up render precedes the timed ones (the cold first render is printed too).
 Targets (issue 14): every picture <= 10 ms CPU at the 95th percentile and <= 60 KB.
 
 The second table times only the encoding step of each picture (an RGB image to bytes) in every candidate
-format: palette PNG (our fixed palette, or adaptive for emoji) at zlib levels 1/3/6/9 and ``optimize``,
-JPEG (sendPhoto accepts it) and WebP, so the choice in ``bot.render.layout.to_png`` can be checked.
+format: palette PNG (our fixed palette, completed with the emoji's colours when there are emoji) at zlib
+levels 1/3/6/9 and ``optimize``, JPEG (sendPhoto accepts it) and WebP, so the choice in
+``bot.render.layout.to_png`` can be checked.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from PIL import Image  # noqa: E402
 
 from bot.render import examples as ex  # noqa: E402
 from bot.render.grid import layout_grid  # noqa: E402
-from bot.render.layout import Layout, fixed_palette, has_emoji, to_png  # noqa: E402
+from bot.render.layout import Layout, emoji_palette, fixed_palette, has_emoji, to_png  # noqa: E402
 from bot.render.standings import layout_standings  # noqa: E402
 from bot.render.table import layout_table  # noqa: E402
 
@@ -64,13 +65,10 @@ def cost(name: str, make: Callable[[], Layout], runs: int) -> tuple[bool, float,
 def encodings(name: str, layout: Layout, runs: int) -> None:
     """The encoding step alone, in each candidate format: median CPU ms and bytes."""
     rgb = layout.image.convert("RGB")
-    adaptive = any(has_emoji(t.text) for t in layout.texts)
+    emoji = [t.box for t in layout.texts if has_emoji(t.text)]
 
     def palette() -> Image.Image:
-        if adaptive:
-            small = rgb.reduce(4).quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-            return rgb.quantize(palette=small, dither=Image.Dither.NONE)
-        return rgb.quantize(palette=fixed_palette(), dither=Image.Dither.NONE)
+        return rgb.quantize(palette=emoji_palette(rgb, emoji) if emoji else fixed_palette(), dither=Image.Dither.NONE)
 
     def png(**kw: object) -> Callable[[], bytes]:
         def run() -> bytes:
@@ -93,7 +91,7 @@ def encodings(name: str, layout: Layout, runs: int) -> None:
         return buf.getvalue()
 
     candidates: dict[str, Callable[[], bytes]] = {
-        "to_png (in use)": lambda: to_png(rgb, adaptive=adaptive),
+        "to_png (in use)": lambda: to_png(rgb, emoji),
         "palette PNG level 1": png(compress_level=1),
         "palette PNG level 3": png(compress_level=3),
         "palette PNG level 6": png(compress_level=6),
@@ -105,7 +103,7 @@ def encodings(name: str, layout: Layout, runs: int) -> None:
         "JPEG q90 4:4:4": lossy("JPEG", quality=90, subsampling=0),
         "WebP q85 method 0": lossy("WEBP", quality=85, method=0),
     }
-    print(f"  {name} ({rgb.width}x{rgb.height}{', emoji: adaptive palette' if adaptive else ''})")
+    print(f"  {name} ({rgb.width}x{rgb.height}{', emoji: their colours added to the palette' if emoji else ''})")
     for label, run in candidates.items():
         cpu = []
         for _ in range(max(3, runs // 3)):
