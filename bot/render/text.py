@@ -13,7 +13,7 @@ import unicodedata
 from functools import lru_cache
 from typing import NamedTuple
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 from bot.render import fonts
 
@@ -214,12 +214,15 @@ def draw_text(
     elif align == "right":
         x -= width
     x0 = int(round(x))
+    ink = ImageColor.getcolor(fill, img.mode) if isinstance(fill, str) else fill
+    img.load()
+    core = img.im  # a grid pastes ~370 masks: Image.paste's own checks cost more than the paste (bench/render.py)
     for offset, image, dx, dy, is_emoji in line.pieces:
         if is_emoji:
             img.paste(image, (int(round(x0 + offset)), int(round(y - image.height / 2))), image)
         else:
             left, top = int(round(x0 + offset)) + dx, int(round(y)) + dy
-            img.paste(fill, (left, top, left + image.width, top + image.height), image)
+            core.paste(ink, (left, top, left + image.width, top + image.height), image.im)
     half = line.half
     return (x0, int(y) - half, x0 + width, int(y) + half)
 
