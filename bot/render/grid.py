@@ -92,9 +92,10 @@ def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
     draw = ImageDraw.Draw(img)
     layout = Layout(img)
 
-    def text(kind: str, cell: Box, value: str, size: int, fill: Any, *, seat: int | None = None,
-             bold: bool = False, align: str = "center", min_size: int | None = None) -> None:
-        box = draw_fitted(img, cell, value, size, fill, bold=bold, align=align, min_size=min_size)
+    def text(kind: str, cell: Box, value: str, size: int, fill: Any, bg: tuple[int, int, int], *,
+             seat: int | None = None, bold: bool = False, align: str = "center", min_size: int | None = None) -> None:
+        """A text on its cell's flat colour ``bg`` (every cell of the grid has one)."""
+        box = draw_fitted(img, cell, value, size, fill, bold=bold, align=align, min_size=min_size, bg=bg)
         layout.texts.append(Drawn(kind, value, box, cell, seat))
 
     def col(seat: int) -> tuple[int, int, int]:
@@ -106,7 +107,7 @@ def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
     title = f"{game_name('carnival', lang)} · {w['score_grid']}"
     if deals:
         title += f" · {w['after_deal']} {len(deals)}"
-    text("title", (PAD, 0, width - PAD, TITLE_H), title, 22, INK, bold=True, align="left")
+    text("title", (PAD, 0, width - PAD, TITLE_H), title, 22, INK, PAPER, bold=True, align="left")
     # header: names over their column pair, then "bid | pts"
     y = TITLE_H
     draw.rectangle((PAD, y, width - PAD, y + NAME_H + SUB_H), fill=HEAD)
@@ -114,12 +115,12 @@ def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
         x0, xm, x1 = col(seat)
         lines = wrap2(names[seat], 17, x1 - x0 - 8)
         if len(lines) == 1:
-            text("name", (x0, y, x1, y + NAME_H), names[seat], 17, INK, seat=seat, bold=True, min_size=13)
+            text("name", (x0, y, x1, y + NAME_H), names[seat], 17, INK, HEAD, seat=seat, bold=True, min_size=13)
         else:
-            text("name", (x0, y + 2, x1, y + NAME_H // 2), lines[0], 15, INK, seat=seat, bold=True)
-            text("name", (x0, y + NAME_H // 2, x1, y + NAME_H - 2), lines[1], 15, INK, seat=seat, bold=True)
-        text("sub", (x0, y + NAME_H, xm, y + NAME_H + SUB_H), w["bid"], 13, GREY, seat=seat)
-        text("sub", (xm, y + NAME_H, x1, y + NAME_H + SUB_H), w["points"], 13, GREY, seat=seat)
+            text("name", (x0, y + 2, x1, y + NAME_H // 2), lines[0], 15, INK, HEAD, seat=seat, bold=True)
+            text("name", (x0, y + NAME_H // 2, x1, y + NAME_H - 2), lines[1], 15, INK, HEAD, seat=seat, bold=True)
+        text("sub", (x0, y + NAME_H, xm, y + NAME_H + SUB_H), w["bid"], 13, GREY, HEAD, seat=seat)
+        text("sub", (xm, y + NAME_H, x1, y + NAME_H + SUB_H), w["points"], 13, GREY, HEAD, seat=seat)
     y += NAME_H + SUB_H
     by_no = {int(d.get("deal_no", i + 1)): d for i, d in enumerate(deals)}
     results = {int(r.get("quarter", i + 1)): r for i, r in enumerate(sheet.get("quarter_results", []))}
@@ -128,6 +129,7 @@ def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
         for k in range(n):
             deal_no = q * n + k + 1
             row = (PAD, y, width - PAD, y + ROW_H)
+            ground = CURRENT if current_deal == deal_no else PAPER
             if current_deal == deal_no:
                 draw.rectangle(row, fill=CURRENT)
             deal = by_no.get(deal_no)
@@ -136,19 +138,19 @@ def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
                 label += " " + SUIT_SYMBOLS[deal["trump"]]
             if current_deal == deal_no:
                 label = "▶ " + label
-            text("hand_size", (PAD, y, PAD + LEFT_W, y + ROW_H), label, 15, INK, bold=current_deal == deal_no)
+            text("hand_size", (PAD, y, PAD + LEFT_W, y + ROW_H), label, 15, INK, ground, bold=current_deal == deal_no)
             if deal:
                 for seat in range(n):
                     x0, xm, x1 = col(seat)
                     bid, took, pts = deal["bids"][seat], deal["tricks"][seat], deal["points"][seat]
                     color = GREEN if bid == took else RED if pts < 0 else INK
-                    text("bid", (x0, y, xm, y + ROW_H), str(bid), 15, GREY, seat=seat)
-                    text("points", (xm, y, x1, y + ROW_H), num(pts), 15, color, seat=seat, bold=bid == took)
+                    text("bid", (x0, y, xm, y + ROW_H), str(bid), 15, GREY, ground, seat=seat)
+                    text("points", (xm, y, x1, y + ROW_H), num(pts), 15, color, ground, seat=seat, bold=bid == took)
             draw.line((PAD, y + ROW_H, width - PAD, y + ROW_H), fill=LINE)
             y += ROW_H
         # quarter summary
         draw.rectangle((PAD, y, width - PAD, y + QROW_H), fill=SUMMARY)
-        text("quarter", (PAD, y, PAD + LEFT_W, y + QROW_H), f"{q + 1} {w['q_short']}", 15, INK, bold=True)
+        text("quarter", (PAD, y, PAD + LEFT_W, y + QROW_H), f"{q + 1} {w['q_short']}", 15, INK, SUMMARY, bold=True)
         result = results.get(q + 1)
         if result:
             for seat in range(n):
@@ -159,11 +161,11 @@ def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
                 if prem or pen:
                     note = quarter_note(raw, prem, pen, lang)
                     if text_width(note, 13) <= x1 - x0 - 8:
-                        text("quarter_note", (x0, y + 2, x1, y + 20), note, 13, GREY, seat=seat)
-                        text("quarter_final", (x0, y + 20, x1, y + QROW_H - 2), num(final), 16, color, seat=seat,
-                             bold=True)
+                        text("quarter_note", (x0, y + 2, x1, y + 20), note, 13, GREY, SUMMARY, seat=seat)
+                        text("quarter_final", (x0, y + 20, x1, y + QROW_H - 2), num(final), 16, color, SUMMARY,
+                             seat=seat, bold=True)
                         continue
-                text("quarter_final", (x0, y, x1, y + QROW_H), num(final), 16, color, seat=seat, bold=True)
+                text("quarter_final", (x0, y, x1, y + QROW_H), num(final), 16, color, SUMMARY, seat=seat, bold=True)
         draw.line((PAD, y + QROW_H, width - PAD, y + QROW_H), fill=STRONG, width=2)
         y += QROW_H
     # grand total
@@ -172,13 +174,14 @@ def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
     totals = list(totals) if totals is not None else sheet.get("totals") or []
     finished = len(results) >= quarters
     best = max(totals) if totals else None
-    text("total_label", (PAD, y, PAD + LEFT_W, y + TOTAL_H), w["total"], 14, INK, bold=True, min_size=10)
+    text("total_label", (PAD, y, PAD + LEFT_W, y + TOTAL_H), w["total"], 14, INK, PAPER, bold=True, min_size=10)
     for seat in range(min(n, len(totals))):
         x0, _, x1 = col(seat)
-        if finished and totals[seat] == best:
+        won = finished and totals[seat] == best
+        if won:
             draw.rectangle((x0 + 1, y + 1, x1 - 1, y + TOTAL_H - 1), fill=WIN)
         text("total", (x0, y, x1, y + TOTAL_H), num(totals[seat]), 18, RED if totals[seat] < 0 else INK,
-             seat=seat, bold=True)
+             WIN if won else PAPER, seat=seat, bold=True)
     y += TOTAL_H
     # vertical lines: thin between bid and points, strong between players
     top = TITLE_H

@@ -187,6 +187,16 @@ def _line(text: str, size: int, bold: bool) -> _Line:
     return _Line(text_width(text, size, bold), line_height(size) // 2, tuple(pieces))
 
 
+@lru_cache(maxsize=4096)
+def _inked(text: str, size: int, bold: bool, ink: tuple[int, ...], bg: tuple[int, ...]) -> Image.Image:
+    """A one-run line in ``ink`` over the flat colour ``bg``, as pixels: pasting it costs a copy, where
+    pasting ink through the mask blends every pixel (the pixels are the same where the ground is ``bg``)."""
+    mask = _line(text, size, bold).pieces[0][1]
+    tile = Image.new("RGB", mask.size, bg)
+    tile.paste(ink, (0, 0), mask)
+    return tile
+
+
 def line_height(size: int) -> int:
     ascent, descent = fonts.font(size).getmetrics()
     return ascent + descent
@@ -202,10 +212,13 @@ def draw_text(
     *,
     bold: bool = False,
     align: str = "left",
+    bg: tuple[int, int, int] | None = None,
 ) -> Box:
     """Draw one line with its vertical middle at ``y``; ``align`` says where ``x`` is (left/center/right).
 
-    Returns the box the text occupies (its advance width times the font's line height).
+    ``bg``: the flat colour under the whole line, when the caller knows it (a grid's rows): the inked
+    line is then kept and copied. Returns the box the text occupies (its advance width times the font's
+    line height).
     """
     line = _line(text, size, bold)
     width = line.width
@@ -217,6 +230,11 @@ def draw_text(
     ink = ImageColor.getcolor(fill, img.mode) if isinstance(fill, str) else fill
     img.load()
     core = img.im  # a grid pastes ~370 masks: Image.paste's own checks cost more than the paste (bench/render.py)
+    if bg is not None and len(line.pieces) == 1 and not line.pieces[0][4] and img.mode == "RGB":
+        _, mask, dx, dy, _ = line.pieces[0]
+        left, top = x0 + dx, int(round(y)) + dy
+        core.paste(_inked(text, size, bold, ink, bg).im, (left, top, left + mask.width, top + mask.height))
+        return (x0, int(y) - line.half, x0 + width, int(y) + line.half)
     for offset, image, dx, dy, is_emoji in line.pieces:
         if is_emoji:
             img.paste(image, (int(round(x0 + offset)), int(round(y - image.height / 2))), image)
@@ -238,8 +256,10 @@ def draw_fitted(
     align: str = "center",
     pad: int = 4,
     min_size: int | None = None,
+    bg: tuple[int, int, int] | None = None,
 ) -> Box:
-    """Draw ``text`` vertically centred in ``cell``, shrunk/ellipsized to fit inside its padding."""
+    """Draw ``text`` vertically centred in ``cell``, shrunk/ellipsized to fit inside its padding
+    (``bg``: the cell's flat colour, see ``draw_text``)."""
     x0, y0, x1, y1 = cell
     shown, s = _fitted(text, size, max(1, x1 - x0 - 2 * pad), bold, min_size)
     if align == "center":
@@ -248,4 +268,4 @@ def draw_fitted(
         x = x1 - pad
     else:
         x = x0 + pad
-    return draw_text(img, x, (y0 + y1) / 2, shown, s, fill, bold=bold, align=align)
+    return draw_text(img, x, (y0 + y1) / 2, shown, s, fill, bold=bold, align=align, bg=bg)

@@ -1,5 +1,6 @@
-"""``draw_fitted`` pastes lines worked out once (``text._line``): the pixels must be those of the plain loop
-over the runs that it replaced, for every kind of text, size, alignment and cell parity."""
+"""``draw_fitted`` pastes lines worked out once (``text._line``), or their inked copies on a known ground
+(``text._inked``): the pixels must be those of the plain loop over the runs that it replaced, for every kind
+of text, size, alignment and cell parity."""
 
 from __future__ import annotations
 
@@ -51,12 +52,17 @@ def test_fitted_lines_paste_the_same_pixels(align: str, bold: bool) -> None:
         for width in (40, 121, 300, 640):  # narrow cells ellipsize; odd widths put the centre on a half pixel
             for offset in (0, 1):  # and so do odd cell heights
                 new = Image.new("RGB", (700, 60), (14, 84, 52))
-                old = new.copy()
+                old, tiled = new.copy(), new.copy()
                 cell = (10 + offset, 5, 10 + offset + width, 45 + offset)
                 for text in TEXTS:
                     new.paste((14, 84, 52), (0, 0, 700, 60))
                     old.paste((14, 84, 52), (0, 0, 700, 60))
+                    tiled.paste((14, 84, 52), (0, 0, 700, 60))
                     got = draw_fitted(new, cell, text, size, (255, 205, 60), bold=bold, align=align, min_size=min_size)
                     want = plain_loop(old, cell, text, size, (255, 205, 60), bold, align, 4, min_size)
                     assert got == want, (text, size, width)
                     assert ImageChops.difference(new, old).getbbox() is None, (text, size, width, align)
+                    # the inked copy for a known ground (one-run lines) paints the same pixels
+                    got = draw_fitted(tiled, cell, text, size, (255, 205, 60), bold=bold, align=align,
+                                      min_size=min_size, bg=(14, 84, 52))
+                    assert got == want and ImageChops.difference(tiled, old).getbbox() is None, (text, size)
