@@ -7,7 +7,7 @@ Targets (issue 14): every picture <= 10 ms CPU at the 95th percentile and <= 60 
 
 The second table times only the encoding step of each picture (an RGB image to bytes) in every candidate
 format: palette PNG (our fixed palette, completed with the emoji's colours when there are emoji) at zlib
-levels 1/3/6/9 and ``optimize``, JPEG (sendPhoto accepts it) and WebP, so the choice in
+levels 1/2/3/6/9 and ``optimize``, JPEG (sendPhoto accepts it) and WebP, so the choice in
 ``bot.render.layout.to_png`` can be checked.
 """
 
@@ -93,6 +93,7 @@ def encodings(name: str, layout: Layout, runs: int) -> None:
     candidates: dict[str, Callable[[], bytes]] = {
         "to_png (in use)": lambda: to_png(rgb, emoji),
         "palette PNG level 1": png(compress_level=1),
+        "palette PNG level 2": png(compress_level=2),
         "palette PNG level 3": png(compress_level=3),
         "palette PNG level 6": png(compress_level=6),
         "palette PNG level 9": png(compress_level=9),

@@ -10,15 +10,17 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from PIL import Image
 
 from bot.render.text import Box, runs
 
 
-@dataclass(frozen=True)
-class Drawn:
-    """One piece of text: ``kind`` says what it is (e.g. "name", "bid", "points"), ``seat`` whose."""
+class Drawn(NamedTuple):
+    """One piece of text: ``kind`` says what it is (e.g. "name", "bid", "points"), ``seat`` whose.
+
+    A named tuple, not a dataclass: a grid records ~370 of them a picture and this builds twice as fast."""
 
     kind: str
     text: str
@@ -125,10 +127,10 @@ def to_png(img: Image.Image, emoji: Sequence[Box] = ()) -> bytes:
     """PNG bytes of a palette image: our fixed palette, completed with the emoji's colours when ``emoji``
     (the boxes where emoji were drawn) is not empty.
 
-    Measured by bench/render.py (encoding table): palette PNG at zlib level 3 is the best trade here:
-    level 6 saves ~15% bytes for twice the time, ``optimize``/level 9 ten times the time; JPEG (which
-    sendPhoto takes) is 2-4x larger on these flat drawings and WebP 5x slower. Mapping onto the palette
-    costs ~1.5 ms and the zlib pass ~3.5 ms for a 960x700 table, whichever palette.
+    Measured by bench/render.py (encoding table) and, interleaved, for the 960x700 table of 6 (this
+    machine, shared): mapping onto the palette ~1.7 ms whichever palette; zlib level 2 ~3.8 ms and
+    34 KB, level 3 ~4.0 ms and 33 KB, level 4 ~6.7 ms and 30 KB, level 9/``optimize`` ten times the time.
+    JPEG (which sendPhoto takes) is 2-4x larger on these flat drawings and WebP 5x slower.
     """
     rgb = img if img.mode == "RGB" else img.convert("RGB")
     palette = emoji_palette(rgb, emoji) if emoji else fixed_palette()
@@ -138,4 +140,4 @@ def to_png(img: Image.Image, emoji: Sequence[Box] = ()) -> bytes:
     return buf.getvalue()
 
 
-PNG_LEVEL = 3  # zlib level (see to_png)
+PNG_LEVEL = 2  # zlib level (see to_png)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
@@ -188,13 +188,18 @@ def _line(text: str, size: int, bold: bool) -> _Line:
 
 
 @lru_cache(maxsize=4096)
-def _inked(text: str, size: int, bold: bool, ink: tuple[int, ...], bg: tuple[int, ...]) -> Image.Image:
-    """A one-run line in ``ink`` over the flat colour ``bg``, as pixels: pasting it costs a copy, where
-    pasting ink through the mask blends every pixel (the pixels are the same where the ground is ``bg``)."""
-    mask = _line(text, size, bold).pieces[0][1]
+def _inked(text: str, size: int, bold: bool, ink: tuple[int, ...],
+           bg: tuple[int, ...]) -> tuple[Any, int, int, int, int] | None:
+    """A one-run line in ``ink`` over the flat colour ``bg``, as pixels (the image core, dx, dy, width,
+    height), or None for a line of emoji or of several runs. Pasting it costs a copy, where pasting ink
+    through the mask blends every pixel; the pixels are the same where the ground is ``bg``."""
+    pieces = _line(text, size, bold).pieces
+    if len(pieces) != 1 or pieces[0][4]:
+        return None
+    _, mask, dx, dy, _ = pieces[0]
     tile = Image.new("RGB", mask.size, bg)
     tile.paste(ink, (0, 0), mask)
-    return tile
+    return tile.im, dx, dy, mask.width, mask.height
 
 
 def line_height(size: int) -> int:
@@ -228,12 +233,14 @@ def draw_text(
         x -= width
     x0 = int(round(x))
     ink = ImageColor.getcolor(fill, img.mode) if isinstance(fill, str) else fill
-    img.load()
-    core = img.im  # a grid pastes ~370 masks: Image.paste's own checks cost more than the paste (bench/render.py)
-    if bg is not None and len(line.pieces) == 1 and not line.pieces[0][4] and img.mode == "RGB":
-        _, mask, dx, dy, _ = line.pieces[0]
+    # Straight to the image core (``img`` is a canvas from Image.new, never a lazily read file): a grid
+    # pastes ~370 lines, and Image.paste's own checks cost more than the paste (bench/render.py).
+    core = img.im
+    inked = _inked(text, size, bold, ink, bg) if bg is not None and img.mode == "RGB" else None
+    if inked is not None:
+        tile, dx, dy, w, h = inked
         left, top = x0 + dx, int(round(y)) + dy
-        core.paste(_inked(text, size, bold, ink, bg).im, (left, top, left + mask.width, top + mask.height))
+        core.paste(tile, (left, top, left + w, top + h))
         return (x0, int(y) - line.half, x0 + width, int(y) + line.half)
     for offset, image, dx, dy, is_emoji in line.pieces:
         if is_emoji:
