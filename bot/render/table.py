@@ -16,7 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.render.cards import card_image, card_width
+from bot.render.cards import card_width, paste_card
 from bot.render.layout import Drawn, Layout
 from bot.render.text import Box, draw_fitted, fit
 from bot.render.words import cards_count, game_name, num, words
@@ -122,8 +122,7 @@ class _Painter:
         return fit(self.names[seat], size, width, True)
 
     def card(self, card: str, x: int, y: int, height: int = CARD_H) -> None:
-        face = card_image(card, height)
-        self.img.paste(face, (x, y), face)
+        paste_card(self.img, card, height, (x, y))
         self.layout.cards.append(card)
 
     # --- parts -------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""The table picture pastes parts drawn once (``table._felt``, ``table._plate``): they must be the pixels that
-drawing the same shapes straight onto the table gave, at every seat position for 2 to 7 seats."""
+"""The table picture pastes parts drawn once (``table._felt``, ``table._plate``) and cards cut into parts
+(``cards.paste_card``): they must be the pixels that drawing the same shapes straight onto the table, and
+pasting the faces through their alpha, gave (every seat position for 2 to 7 seats, every face)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 from bot.render import examples as ex
 from bot.render import table
+from bot.render.cards import ALL_FACES, card_image, card_width, paste_card
 from bot.render.table import (
     BOTTOM_PLATES,
     CENTER,
@@ -68,3 +70,19 @@ def test_table_picture_keeps_its_plates() -> None:
     reference = straight(table.seat_slots(6), view["to_act"], view["dealer"])
     frame = (0, TOP_PLATES[0], W, TOP_PLATES[0] + 6)  # the top edge of the top plates: no text there
     assert ImageChops.difference(image.crop(frame), reference.crop(frame)).getbbox() is None
+
+
+@pytest.mark.parametrize("height", [64, 96, 116, 120])
+def test_pasted_cards_are_the_faces_through_their_alpha(height: int) -> None:
+    """``paste_card`` (corners blended, the rest copied) against Image.paste through the face's alpha, on a
+    ground of many colours, cards overlapping as in a trick."""
+    ground = Image.linear_gradient("L").resize((1200, 200)).convert("RGB")
+    ground.paste((255, 205, 60), (0, 0, 1200, 40))
+    pasted, through_alpha = ground.copy(), ground.copy()
+    step = card_width(height) * 62 // 100
+    for i, card in enumerate(ALL_FACES):
+        xy = (-20 + i * step % 1240, 10 + (i * 7) % 60)  # some hang over the edges
+        paste_card(pasted, card, height, xy)
+        face = card_image(card, height)
+        through_alpha.paste(face, xy, face)
+    assert ImageChops.difference(pasted, through_alpha).getbbox() is None
