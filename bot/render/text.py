@@ -153,9 +153,6 @@ def fit_size(text: str, size: int, max_width: int, bold: bool = False, min_size:
     return fit(text, s, max_width, bold), s
 
 
-_fitted = lru_cache(maxsize=8192)(fit_size)  # a grid draws ~370 texts a picture, the same ones each time
-
-
 class _Line(NamedTuple):
     """A line ready to paste: its advance width, half its line height, and its pieces in order, each
     (pen offset from the line's left edge, image, dx, dy, is_emoji); a text piece's image is its mask."""
@@ -207,23 +204,16 @@ def line_height(size: int) -> int:
     return ascent + descent
 
 
-def draw_text(
-    img: Image.Image,
-    x: float,
-    y: float,
-    text: str,
-    size: int,
-    fill: tuple[int, ...] | str,
-    *,
-    bold: bool = False,
-    align: str = "left",
-    bg: tuple[int, int, int] | None = None,
-) -> Box:
-    """Draw one line with its vertical middle at ``y``; ``align`` says where ``x`` is (left/center/right).
+Paste = tuple[object, Box, object]  # (ink or image core, box, mask core or None) for the image core's paste
 
-    ``bg``: the flat colour under the whole line, when the caller knows it (a grid's rows): the inked
-    line is then kept and copied. Returns the box the text occupies (its advance width times the font's
-    line height).
+
+def _placed(x: float, y: float, text: str, size: int, ink: tuple[int, ...], bold: bool, align: str,
+            bg: tuple[int, ...] | None) -> tuple[tuple[Paste, ...], Box]:
+    """The pastes that draw one line with its vertical middle at ``y`` (``align`` says where ``x`` is:
+    left/center/right), and the box the text occupies (its advance width times the font's line height).
+
+    ``bg``: the flat colour under the whole line, when the caller knows it (a grid's cells): a one-run
+    line is then an inked copy (``_inked``) instead of ink through its mask.
     """
     line = _line(text, size, bold)
     width = line.width
@@ -232,24 +222,37 @@ def draw_text(
     elif align == "right":
         x -= width
     x0 = int(round(x))
-    ink = ImageColor.getcolor(fill, img.mode) if isinstance(fill, str) else fill
-    # Straight to the image core (``img`` is a canvas from Image.new, never a lazily read file): a grid
-    # pastes ~370 lines, and Image.paste's own checks cost more than the paste (bench/render.py).
-    core = img.im
-    inked = _inked(text, size, bold, ink, bg) if bg is not None and img.mode == "RGB" else None
+    box = (x0, int(y) - line.half, x0 + width, int(y) + line.half)
+    inked = _inked(text, size, bold, ink, bg) if bg is not None else None
     if inked is not None:
         tile, dx, dy, w, h = inked
         left, top = x0 + dx, int(round(y)) + dy
-        core.paste(tile, (left, top, left + w, top + h))
-        return (x0, int(y) - line.half, x0 + width, int(y) + line.half)
+        return ((tile, (left, top, left + w, top + h), None),), box
+    pastes: list[Paste] = []
     for offset, image, dx, dy, is_emoji in line.pieces:
         if is_emoji:
-            img.paste(image, (int(round(x0 + offset)), int(round(y - image.height / 2))), image)
+            left, top = int(round(x0 + offset)), int(round(y - image.height / 2))
+            pastes.append((image.im, (left, top, left + image.width, top + image.height), image.im))
         else:
             left, top = int(round(x0 + offset)) + dx, int(round(y)) + dy
-            core.paste(ink, (left, top, left + image.width, top + image.height), image.im)
-    half = line.half
-    return (x0, int(y) - half, x0 + width, int(y) + half)
+            pastes.append((ink, (left, top, left + image.width, top + image.height), image.im))
+    return tuple(pastes), box
+
+
+@lru_cache(maxsize=16384)
+def _fitted_pastes(cell: Box, text: str, size: int, ink: tuple[int, ...], bold: bool, align: str, pad: int,
+                   min_size: int | None, bg: tuple[int, ...] | None) -> tuple[tuple[Paste, ...], Box]:
+    """``draw_fitted``'s work for one call, kept: a table's pictures repeat the same texts in the same
+    cells (a grid ~370 of them), so fitting, measuring and placing each is done once."""
+    x0, y0, x1, y1 = cell
+    shown, s = fit_size(text, size, max(1, x1 - x0 - 2 * pad), bold, min_size)
+    if align == "center":
+        x = (x0 + x1) / 2
+    elif align == "right":
+        x = x1 - pad
+    else:
+        x = x0 + pad
+    return _placed(x, (y0 + y1) / 2, shown, s, ink, bold, align, bg)
 
 
 def draw_fitted(
@@ -266,13 +269,16 @@ def draw_fitted(
     bg: tuple[int, int, int] | None = None,
 ) -> Box:
     """Draw ``text`` vertically centred in ``cell``, shrunk/ellipsized to fit inside its padding
-    (``bg``: the cell's flat colour, see ``draw_text``)."""
-    x0, y0, x1, y1 = cell
-    shown, s = _fitted(text, size, max(1, x1 - x0 - 2 * pad), bold, min_size)
-    if align == "center":
-        x = (x0 + x1) / 2
-    elif align == "right":
-        x = x1 - pad
-    else:
-        x = x0 + pad
-    return draw_text(img, x, (y0 + y1) / 2, shown, s, fill, bold=bold, align=align, bg=bg)
+    (``bg``: the cell's flat colour, see ``_placed``); returns the box the text occupies."""
+    ink = ImageColor.getcolor(fill, img.mode) if isinstance(fill, str) else fill
+    pastes, box = _fitted_pastes(cell, text, size, ink, bold, align, pad, min_size,
+                                 bg if img.mode == "RGB" else None)
+    # Straight to the image core (``img`` is a canvas from Image.new, never a lazily read file):
+    # Image.paste's own checks cost more than these small pastes (bench/render.py).
+    core = img.im
+    for source, where, mask in pastes:
+        if mask is None:
+            core.paste(source, where)
+        else:
+            core.paste(source, where, mask)
+    return box
