@@ -98,6 +98,11 @@ def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
         box = draw_fitted(img, cell, value, size, fill, bold=bold, align=align, min_size=min_size, bg=bg)
         layout.texts.append(Drawn(kind, value, box, cell, seat))
 
+    def rule(x0: int, y0: int, x1: int, y1: int) -> None:
+        """A strong 2 px rule along a row or a column: the pixels of draw.line(width=2), drawn as the
+        rectangle they make (a wide line is drawn as a polygon, ~10x slower)."""
+        draw.rectangle((x0, y0, x1 + (x0 == x1), y1 + (y0 == y1)), fill=STRONG)
+
     def col(seat: int) -> tuple[int, int, int]:
         x0 = PAD + LEFT_W + seat * pair_w
         return x0, x0 + bid_w, x0 + pair_w
@@ -166,7 +171,7 @@ def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
                              seat=seat, bold=True)
                         continue
                 text("quarter_final", (x0, y, x1, y + QROW_H), num(final), 16, color, SUMMARY, seat=seat, bold=True)
-        draw.line((PAD, y + QROW_H, width - PAD, y + QROW_H), fill=STRONG, width=2)
+        rule(PAD, y + QROW_H, width - PAD, y + QROW_H)
         y += QROW_H
     # grand total
     # The running totals (finished quarters plus the deals of the current one), not the finished quarters
@@ -185,7 +190,7 @@ def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
     y += TOTAL_H
     # vertical lines: thin between bid and points, strong between players
     top = TITLE_H
-    draw.line((PAD + LEFT_W, top, PAD + LEFT_W, y), fill=STRONG, width=2)
+    rule(PAD + LEFT_W, top, PAD + LEFT_W, y)
     block_top = top + NAME_H
     for q in range(quarters):
         block_bottom = TITLE_H + NAME_H + SUB_H + q * (n * ROW_H + QROW_H) + n * ROW_H
@@ -195,7 +200,7 @@ def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
         block_top = block_bottom + QROW_H
     for seat in range(n):
         _, _, x1 = col(seat)
-        draw.line((x1, top, x1, y), fill=STRONG, width=2)
+        rule(x1, top, x1, y)
     draw.rectangle((PAD, top, width - PAD, y), outline=STRONG, width=2)
     return layout
 
