@@ -46,8 +46,9 @@ def has_emoji(text: str) -> bool:
 def fixed_palette() -> Image.Image:
     """One 256-colour palette for all our pictures, taken from sample renderings of each kind.
 
-    Mapping to a known palette costs ~2 ms where adaptive quantization costs ~15 ms, and the
-    pictures only use our own colours (felt, paper, card inks) and their antialiased blends.
+    Mapping to a known palette costs ~1.3-2 ms for a 960x700 table (Pillow keeps its colour lookup
+    on the palette image, so this one is warm after the first picture) where adaptive quantization
+    costs ~15 ms, and the pictures only use our own colours (felt, paper, card inks) and their blends.
     """
     return _palettes()[0]
 
@@ -137,7 +138,7 @@ def to_png(img: Image.Image, emoji: Sequence[Box] = ()) -> bytes:
     (the boxes where emoji were drawn) is not empty.
 
     Measured by bench/render.py (encoding table) and, interleaved, for the 960x700 table of 6 (this
-    machine, shared): mapping onto the palette ~1.7 ms whichever palette; zlib level 2 ~3.8 ms and
+    machine, shared): mapping onto a kept palette ~1.7 ms (see _palette_for); zlib level 2 ~3.8 ms and
     34 KB, level 3 ~4.0 ms and 33 KB, level 4 ~6.7 ms and 30 KB, level 9/``optimize`` ten times the time.
     JPEG (which sendPhoto takes) is 2-4x larger on these flat drawings and WebP 5x slower.
     """
