@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import Image, ImageDraw
-
-from bot.render.layout import Drawn, Layout
-from bot.render.text import ELLIPSIS, Box, draw_fitted, fit, text_width
+from bot.render.canvas import Canvas, CanvasLayout
+from bot.render.layout import Drawn
+from bot.render.text import ELLIPSIS, Box, fit, text_width
 from bot.render.words import game_name, num, words
 from engine.cards import SUIT_SYMBOLS
 
@@ -78,8 +77,11 @@ def _hand_sizes(sheet: dict[str, Any], quarters: int) -> list[int]:
 
 
 def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | None = None, lang: str = "en",
-                totals: list[int] | None = None) -> Layout:
-    """Draw the grid for ``sheet``; ``current_deal`` is the 1-based number of the deal in progress."""
+                totals: list[int] | None = None) -> CanvasLayout:
+    """Draw the grid for ``sheet``; ``current_deal`` is the 1-based number of the deal in progress.
+
+    Drawn on a ``Canvas``: every shape is flat and every text on a known colour, so the PNG is drawn
+    straight on the palette."""
     n = int(sheet.get("players") or len(names))
     names = [names[i] if i < len(names) else f"P{i + 1}" for i in range(n)]
     quarters = max(1, int(sheet.get("quarters") or 4))  # quarters=1 draws one quarter, not four
@@ -88,14 +90,13 @@ def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
     bid_w = round(pair_w * 0.38)
     width = 2 * PAD + LEFT_W + n * pair_w
     height = TITLE_H + NAME_H + SUB_H + quarters * (n * ROW_H + QROW_H) + TOTAL_H + PAD
-    img = Image.new("RGB", (width, height), PAPER)
-    draw = ImageDraw.Draw(img)
-    layout = Layout(img)
+    draw = Canvas((width, height), PAPER)
+    layout = CanvasLayout(draw)
 
     def text(kind: str, cell: Box, value: str, size: int, fill: Any, bg: tuple[int, int, int], *,
              seat: int | None = None, bold: bool = False, align: str = "center", min_size: int | None = None) -> None:
         """A text on its cell's flat colour ``bg`` (every cell of the grid has one)."""
-        box = draw_fitted(img, cell, value, size, fill, bold=bold, align=align, min_size=min_size, bg=bg)
+        box = draw.text(cell, value, size, fill, bg, bold=bold, align=align, min_size=min_size)
         layout.texts.append(Drawn(kind, value, box, cell, seat))
 
     def rule(x0: int, y0: int, x1: int, y1: int) -> None:

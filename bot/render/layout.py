@@ -95,7 +95,11 @@ def emoji_palette(img: Image.Image, boxes: Sequence[Box]) -> Image.Image:
     quantized (a few thousand pixels: ~0.3 ms), where quantizing the whole picture, even a
     reduced copy, cost ~3 ms and spent most colours on the felt.
     """
-    crops = [img.crop(box) for box in boxes if box[2] > box[0] and box[3] > box[1]]
+    return emoji_palette_of([img.crop(box) for box in boxes if box[2] > box[0] and box[3] > box[1]])
+
+
+def emoji_palette_of(crops: Sequence[Image.Image]) -> Image.Image:
+    """``emoji_palette`` from the pixels of the emoji's boxes, side by side."""
     strip = Image.new("RGB", (max(1, sum(c.width for c in crops)), max([1, *(c.height for c in crops)])))
     x = 0
     for crop in crops:
@@ -144,7 +148,11 @@ def to_png(img: Image.Image, emoji: Sequence[Box] = ()) -> bytes:
     """
     rgb = img if img.mode == "RGB" else img.convert("RGB")
     palette = emoji_palette(rgb, emoji) if emoji else fixed_palette()
-    pal = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+    return png_of(rgb.quantize(palette=palette, dither=Image.Dither.NONE))
+
+
+def png_of(pal: Image.Image) -> bytes:
+    """PNG bytes of an image already on its palette (``to_png``'s last step)."""
     buf = io.BytesIO()
     pal.save(buf, format="PNG", compress_level=PNG_LEVEL)
     return buf.getvalue()

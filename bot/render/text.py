@@ -282,3 +282,24 @@ def draw_fitted(
         else:
             core.paste(source, where, mask)
     return box
+
+
+@lru_cache(maxsize=16384)
+def fitted_tile(cell: Box, text: str, size: int, ink: tuple[int, ...], bold: bool, align: str, pad: int,
+                min_size: int | None, bg: tuple[int, int, int]) -> tuple[Image.Image, tuple[int, int], Box]:
+    """What ``draw_fitted`` draws on the flat colour ``bg``, as one RGB tile: the tile (``bg`` under the
+    line, covering the text's box and every paste), where its top-left goes, and the text's box.
+
+    Pasting it gives the pixels ``draw_fitted`` gives where the ground is ``bg``; a picture drawn on a
+    palette (the grid) maps each tile onto the palette once instead of mapping the whole picture."""
+    pastes, box = _fitted_pastes(cell, text, size, ink, bold, align, pad, min_size, bg)
+    left, top = min([box[0], *(w[0] for _, w, _ in pastes)]), min([box[1], *(w[1] for _, w, _ in pastes)])
+    right, bottom = max([box[2], *(w[2] for _, w, _ in pastes)]), max([box[3], *(w[3] for _, w, _ in pastes)])
+    tile = Image.new("RGB", (max(1, right - left), max(1, bottom - top)), bg)
+    for source, (x0, y0, x1, y1), mask in pastes:
+        where = (x0 - left, y0 - top, x1 - left, y1 - top)
+        if mask is None:
+            tile.im.paste(source, where)
+        else:
+            tile.im.paste(source, where, mask)
+    return tile, (left, top), box
