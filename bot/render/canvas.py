@@ -9,6 +9,7 @@ still there, drawn when asked for (tests, the fixed palette's samples).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -27,6 +28,7 @@ class Canvas:
         self.size = size
         self.ground = ground
         self.ops: list[tuple[str, Any, Any, Any, Any]] = []
+        self.emoji: list[TextArgs] = []  # the texts with emoji, whose colours complete the palette
 
     def rectangle(self, xy: Box, fill: RGB | None = None, outline: RGB | None = None, width: int = 1) -> None:
         self.ops.append(("rectangle", xy, fill, outline, width))
@@ -38,6 +40,8 @@ class Canvas:
              align: str = "center", pad: int = 4, min_size: int | None = None) -> Box:
         args = (cell, value, size, fill, bold, align, pad, min_size, bg)
         self.ops.append(("text", args, None, None, None))
+        if has_emoji(value):
+            self.emoji.append(args)
         return fitted_tile(*args)[2]
 
     def rgb(self) -> Image.Image:
@@ -56,13 +60,7 @@ class Canvas:
 
     def indexed(self) -> Image.Image:
         """The drawing on the palette ``to_png`` would map its RGB drawing onto (emoji colours included)."""
-        crops = []
-        for kind, args, *_ in self.ops:
-            if kind == "text" and has_emoji(args[1]):
-                tile, (left, top), (x0, y0, x1, y1) = fitted_tile(*args)
-                if x1 > x0 and y1 > y0:
-                    crops.append(tile.crop((x0 - left, y0 - top, x1 - left, y1 - top)))
-        palette = emoji_palette_of(crops) if crops else fixed_palette()
+        palette = _emoji_palette(tuple(self.emoji)) if self.emoji else fixed_palette()
         kept = _kept(palette)
 
         def index(colour: RGB | None) -> int | None:
@@ -76,20 +74,32 @@ class Canvas:
         img = Image.new("P", self.size, index(self.ground))
         img.putpalette(palette.getpalette() or [])
         draw = ImageDraw.Draw(img)
-        core = img.im
+        paste, kept_tile = img.im.paste, kept.get
         for kind, a, b, c, d in self.ops:
             if kind == "rectangle":
                 draw.rectangle(a, fill=index(b), outline=index(c), width=d)
             elif kind == "line":
                 draw.line(a, fill=index(b))
             else:
-                mapped = kept.get(a)
+                mapped = kept_tile(a)
                 if mapped is None:
                     tile, (left, top), _ = fitted_tile(*a)
                     pal = tile.quantize(palette=palette, dither=Image.Dither.NONE)
                     mapped = kept[a] = (pal.im, (left, top, left + tile.width, top + tile.height))
-                core.paste(*mapped)
+                paste(*mapped)
         return img
+
+
+@lru_cache(maxsize=16)
+def _emoji_palette(texts: tuple[TextArgs, ...]) -> Image.Image:
+    """``emoji_palette`` of the boxes of these texts, from their tiles (the boxes hold nothing else), kept per
+    set of texts: the names come back in every picture of a game."""
+    crops = []
+    for args in texts:
+        tile, (left, top), (x0, y0, x1, y1) = fitted_tile(*args)
+        if x1 > x0 and y1 > y0:
+            crops.append(tile.crop((x0 - left, y0 - top, x1 - left, y1 - top)))
+    return emoji_palette_of(crops)
 
 
 _KEPT: dict[int, tuple[Image.Image, dict[Any, Any]]] = {}

@@ -39,7 +39,9 @@ class Layout:
         return to_png(self.image, emoji=[t.box for t in self.texts if has_emoji(t.text)])
 
 
+@lru_cache(maxsize=8192)
 def has_emoji(text: str) -> bool:
+    """Kept per text: a grid asks for each of its ~370 texts every picture."""
     return any(is_emoji for _, is_emoji in runs(text))
 
 
