@@ -2,15 +2,17 @@
 
 Run ``python bench/render.py [--runs N]``. Targets are checked on CPU time at the 95th percentile (the machine
 is shared; median wall time is printed too). What the renderer keeps between pictures (card faces cut into
-parts, glyph masks, the placed texts, the table's felt and plates, emoji palettes) is kept as in the running
-bot: one warm-up render precedes the timed ones (the cold first render is printed too). The spread between
-median and p95 here is the shared machine, not the collector: with gc.freeze() or gc disabled it was the same.
+parts, glyph masks, the placed texts, the table's felt and plates, emoji palettes, the grid's texts mapped onto
+each palette) is kept as in the running bot: one warm-up render precedes the timed ones (the cold first render
+is printed too). The spread between median and p95 here is the shared machine, not the collector: with
+gc.freeze() or gc disabled it was the same.
 Targets (issue 14): every picture <= 10 ms CPU at the 95th percentile and <= 60 KB.
 
 The second table times only the encoding step of each picture (an RGB image to bytes) in every candidate
 format: palette PNG (our fixed palette, completed with the emoji's colours when there are emoji) at zlib
 levels 1/2/3/6/9 and ``optimize``, JPEG (sendPhoto accepts it) and WebP, so the choice in
-``bot.render.layout.to_png`` can be checked.
+``bot.render.layout.to_png`` can be checked. The grid is drawn straight on the palette (bot/render/canvas.py):
+its row "drawn on the palette" is that drawing and its PNG, in place of mapping the RGB picture and its PNG.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PIL import Image  # noqa: E402
 
 from bot.render import examples as ex  # noqa: E402
+from bot.render.canvas import CanvasLayout  # noqa: E402
 from bot.render.grid import layout_grid  # noqa: E402
 from bot.render.layout import Layout, emoji_palette, fixed_palette, has_emoji, to_png  # noqa: E402
 from bot.render.standings import layout_standings  # noqa: E402
@@ -106,6 +109,8 @@ def encodings(name: str, layout: Layout, runs: int) -> None:
         "JPEG q90 4:4:4": lossy("JPEG", quality=90, subsampling=0),
         "WebP q85 method 0": lossy("WEBP", quality=85, method=0),
     }
+    if isinstance(layout, CanvasLayout):
+        candidates["drawn on the palette"] = layout.png
     print(f"  {name} ({rgb.width}x{rgb.height}{', emoji: their colours added to the palette' if emoji else ''})")
     for label, run in candidates.items():
         cpu = []
