@@ -138,7 +138,7 @@ class CanvasLayout(Layout):
         return self._image
 
     @image.setter
-    def image(self, image: Image.Image) -> None:
+    def image(self, image: Image.Image) -> None:  # Layout.image is a field one may set
         self._image = image
 
     def png(self) -> bytes:
