@@ -1,13 +1,18 @@
 """Benchmark of the pictures: CPU milliseconds (layout + encoding) and bytes per picture, and the encodings compared.
 
 Run ``python bench/render.py [--runs N]``. Targets are checked on CPU time at the 95th percentile (the machine
-is shared; median wall time is printed too). Card faces and glyph masks are cached, as in the running bot: one
-warm-up render precedes the timed ones (the cold first render is printed too).
+is shared; median wall time is printed too). What the renderer keeps between pictures (card faces cut into
+parts, glyph masks, the placed texts, the table's felt and plates, emoji palettes, the grid's texts mapped onto
+each palette) is kept as in the running bot: one warm-up render precedes the timed ones (the cold first render
+is printed too). The spread between median and p95 here is the shared machine, not the collector: with
+gc.freeze() or gc disabled it was the same.
 Targets (issue 14): every picture <= 10 ms CPU at the 95th percentile and <= 60 KB.
 
 The second table times only the encoding step of each picture (an RGB image to bytes) in every candidate
-format: palette PNG (our fixed palette, or adaptive for emoji) at zlib levels 1/3/6/9 and ``optimize``,
-JPEG (sendPhoto accepts it) and WebP, so the choice in ``bot.render.layout.to_png`` can be checked.
+format: palette PNG (our fixed palette, completed with the emoji's colours when there are emoji) at zlib
+levels 1/2/3/6/9 and ``optimize``, JPEG (sendPhoto accepts it) and WebP, so the choice in
+``bot.render.layout.to_png`` can be checked. The grid is drawn straight on the palette (bot/render/canvas.py):
+its row "drawn on the palette" is that drawing and its PNG, in place of mapping the RGB picture and its PNG.
 """
 
 from __future__ import annotations
@@ -25,8 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PIL import Image  # noqa: E402
 
 from bot.render import examples as ex  # noqa: E402
+from bot.render.canvas import CanvasLayout  # noqa: E402
 from bot.render.grid import layout_grid  # noqa: E402
-from bot.render.layout import Layout, fixed_palette, has_emoji, to_png  # noqa: E402
+from bot.render.layout import Layout, emoji_palette, fixed_palette, has_emoji, to_png  # noqa: E402
 from bot.render.standings import layout_standings  # noqa: E402
 from bot.render.table import layout_table  # noqa: E402
 
@@ -64,13 +70,10 @@ def cost(name: str, make: Callable[[], Layout], runs: int) -> tuple[bool, float,
 def encodings(name: str, layout: Layout, runs: int) -> None:
     """The encoding step alone, in each candidate format: median CPU ms and bytes."""
     rgb = layout.image.convert("RGB")
-    adaptive = any(has_emoji(t.text) for t in layout.texts)
+    emoji = [t.box for t in layout.texts if has_emoji(t.text)]
 
     def palette() -> Image.Image:
-        if adaptive:
-            small = rgb.reduce(4).quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-            return rgb.quantize(palette=small, dither=Image.Dither.NONE)
-        return rgb.quantize(palette=fixed_palette(), dither=Image.Dither.NONE)
+        return rgb.quantize(palette=emoji_palette(rgb, emoji) if emoji else fixed_palette(), dither=Image.Dither.NONE)
 
     def png(**kw: object) -> Callable[[], bytes]:
         def run() -> bytes:
@@ -93,8 +96,9 @@ def encodings(name: str, layout: Layout, runs: int) -> None:
         return buf.getvalue()
 
     candidates: dict[str, Callable[[], bytes]] = {
-        "to_png (in use)": lambda: to_png(rgb, adaptive=adaptive),
+        "to_png (in use)": lambda: to_png(rgb, emoji),
         "palette PNG level 1": png(compress_level=1),
+        "palette PNG level 2": png(compress_level=2),
         "palette PNG level 3": png(compress_level=3),
         "palette PNG level 6": png(compress_level=6),
         "palette PNG level 9": png(compress_level=9),
@@ -105,7 +109,9 @@ def encodings(name: str, layout: Layout, runs: int) -> None:
         "JPEG q90 4:4:4": lossy("JPEG", quality=90, subsampling=0),
         "WebP q85 method 0": lossy("WEBP", quality=85, method=0),
     }
-    print(f"  {name} ({rgb.width}x{rgb.height}{', emoji: adaptive palette' if adaptive else ''})")
+    if isinstance(layout, CanvasLayout):
+        candidates["drawn on the palette"] = layout.png
+    print(f"  {name} ({rgb.width}x{rgb.height}{', emoji: their colours added to the palette' if emoji else ''})")
     for label, run in candidates.items():
         cpu = []
         for _ in range(max(3, runs // 3)):

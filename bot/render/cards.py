@@ -10,6 +10,7 @@ both dark and light backgrounds.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -124,6 +125,47 @@ def card_image(card: str, height: int) -> Image.Image:
     else:
         _suit_face(draw, w, h, code & 15, SUITS[code >> 4])
     return _finish(img, height)
+
+
+def paste_card(img: Image.Image, card: str, height: int, xy: tuple[int, int]) -> None:
+    """Paste the face of ``card`` onto the RGB canvas ``img`` at ``xy``: the pixels of pasting it through its
+    own alpha, but only the rounded corners are blended and the opaque rest is copied (~4x cheaper a card)."""
+    x, y = xy
+    core = img.im  # a canvas from Image.new
+    for dx, dy, w, h, pixels, mask in _face_parts(card, height):
+        box = (x + dx, y + dy, x + dx + w, y + dy + h)
+        if mask is None:
+            core.paste(pixels, box)
+        else:
+            core.paste(pixels, box, mask)
+
+
+@lru_cache(maxsize=512)
+def _face_parts(card: str, height: int) -> tuple[tuple[int, int, int, int, Any, Any], ...]:
+    """The face cut into opaque bands to copy and four corner squares to blend, each (dx, dy, width,
+    height, RGB pixels, alpha or None) as image cores; the squares are as small as the translucent pixels allow."""
+    face = card_image(card, height)
+    w, h = face.size
+    translucent = face.getchannel("A").point([255] * 255 + [0])
+    r = 0
+    while r * 2 < min(w, h):
+        rest = translucent.copy()
+        for box in ((0, 0, r, r), (w - r, 0, w, r), (0, h - r, r, h), (w - r, h - r, w, h)):
+            rest.paste(0, box)
+        if rest.getbbox() is None:
+            break
+        r += 1
+    rgb, alpha = face.convert("RGB"), face.getchannel("A")
+    if r * 2 >= min(w, h):  # translucent inside: blend it all
+        return ((0, 0, w, h, rgb.im, alpha.im),)
+    parts = []
+    for x0, y0, x1, y1, blend in ((r, 0, w - r, h, False), (0, r, r, h - r, False), (w - r, r, w, h - r, False),
+                                  (0, 0, r, r, True), (w - r, 0, w, r, True), (0, h - r, r, h, True),
+                                  (w - r, h - r, w, h, True)):
+        if x1 > x0 and y1 > y0:
+            box = (x0, y0, x1, y1)
+            parts.append((x0, y0, x1 - x0, y1 - y0, rgb.crop(box).im, alpha.crop(box).im if blend else None))
+    return tuple(parts)
 
 
 @lru_cache(maxsize=32)

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import Image, ImageDraw
-
-from bot.render.layout import Drawn, Layout
-from bot.render.text import ELLIPSIS, Box, draw_fitted, fit, text_width
+from bot.render.canvas import Canvas, CanvasLayout
+from bot.render.layout import Drawn
+from bot.render.text import ELLIPSIS, Box, fit, text_width
 from bot.render.words import game_name, num, words
 from engine.cards import SUIT_SYMBOLS
 
@@ -78,8 +77,11 @@ def _hand_sizes(sheet: dict[str, Any], quarters: int) -> list[int]:
 
 
 def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | None = None, lang: str = "en",
-                totals: list[int] | None = None) -> Layout:
-    """Draw the grid for ``sheet``; ``current_deal`` is the 1-based number of the deal in progress."""
+                totals: list[int] | None = None) -> CanvasLayout:
+    """Draw the grid for ``sheet``; ``current_deal`` is the 1-based number of the deal in progress.
+
+    Drawn on a ``Canvas``: every shape is flat and every text on a known colour, so the PNG is drawn
+    straight on the palette."""
     n = int(sheet.get("players") or len(names))
     names = [names[i] if i < len(names) else f"P{i + 1}" for i in range(n)]
     quarters = max(1, int(sheet.get("quarters") or 4))  # quarters=1 draws one quarter, not four
@@ -88,14 +90,19 @@ def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
     bid_w = round(pair_w * 0.38)
     width = 2 * PAD + LEFT_W + n * pair_w
     height = TITLE_H + NAME_H + SUB_H + quarters * (n * ROW_H + QROW_H) + TOTAL_H + PAD
-    img = Image.new("RGB", (width, height), PAPER)
-    draw = ImageDraw.Draw(img)
-    layout = Layout(img)
+    draw = Canvas((width, height), PAPER)
+    layout = CanvasLayout(draw)
 
-    def text(kind: str, cell: Box, value: str, size: int, fill: Any, *, seat: int | None = None,
-             bold: bool = False, align: str = "center", min_size: int | None = None) -> None:
-        box = draw_fitted(img, cell, value, size, fill, bold=bold, align=align, min_size=min_size)
+    def text(kind: str, cell: Box, value: str, size: int, fill: Any, bg: tuple[int, int, int], *,
+             seat: int | None = None, bold: bool = False, align: str = "center", min_size: int | None = None) -> None:
+        """A text on its cell's flat colour ``bg`` (every cell of the grid has one)."""
+        box = draw.text(cell, value, size, fill, bg, bold=bold, align=align, min_size=min_size)
         layout.texts.append(Drawn(kind, value, box, cell, seat))
+
+    def rule(x0: int, y0: int, x1: int, y1: int) -> None:
+        """A strong 2 px rule along a row or a column: the pixels of draw.line(width=2), drawn as the
+        rectangle they make (a wide line is drawn as a polygon, ~10x slower)."""
+        draw.rectangle((x0, y0, x1 + (x0 == x1), y1 + (y0 == y1)), fill=STRONG)
 
     def col(seat: int) -> tuple[int, int, int]:
         x0 = PAD + LEFT_W + seat * pair_w
@@ -106,7 +113,7 @@ def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
     title = f"{game_name('carnival', lang)} · {w['score_grid']}"
     if deals:
         title += f" · {w['after_deal']} {len(deals)}"
-    text("title", (PAD, 0, width - PAD, TITLE_H), title, 22, INK, bold=True, align="left")
+    text("title", (PAD, 0, width - PAD, TITLE_H), title, 22, INK, PAPER, bold=True, align="left")
     # header: names over their column pair, then "bid | pts"
     y = TITLE_H
     draw.rectangle((PAD, y, width - PAD, y + NAME_H + SUB_H), fill=HEAD)
@@ -114,12 +121,12 @@ def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
         x0, xm, x1 = col(seat)
         lines = wrap2(names[seat], 17, x1 - x0 - 8)
         if len(lines) == 1:
-            text("name", (x0, y, x1, y + NAME_H), names[seat], 17, INK, seat=seat, bold=True, min_size=13)
+            text("name", (x0, y, x1, y + NAME_H), names[seat], 17, INK, HEAD, seat=seat, bold=True, min_size=13)
         else:
-            text("name", (x0, y + 2, x1, y + NAME_H // 2), lines[0], 15, INK, seat=seat, bold=True)
-            text("name", (x0, y + NAME_H // 2, x1, y + NAME_H - 2), lines[1], 15, INK, seat=seat, bold=True)
-        text("sub", (x0, y + NAME_H, xm, y + NAME_H + SUB_H), w["bid"], 13, GREY, seat=seat)
-        text("sub", (xm, y + NAME_H, x1, y + NAME_H + SUB_H), w["points"], 13, GREY, seat=seat)
+            text("name", (x0, y + 2, x1, y + NAME_H // 2), lines[0], 15, INK, HEAD, seat=seat, bold=True)
+            text("name", (x0, y + NAME_H // 2, x1, y + NAME_H - 2), lines[1], 15, INK, HEAD, seat=seat, bold=True)
+        text("sub", (x0, y + NAME_H, xm, y + NAME_H + SUB_H), w["bid"], 13, GREY, HEAD, seat=seat)
+        text("sub", (xm, y + NAME_H, x1, y + NAME_H + SUB_H), w["points"], 13, GREY, HEAD, seat=seat)
     y += NAME_H + SUB_H
     by_no = {int(d.get("deal_no", i + 1)): d for i, d in enumerate(deals)}
     results = {int(r.get("quarter", i + 1)): r for i, r in enumerate(sheet.get("quarter_results", []))}
@@ -128,6 +135,7 @@ def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
         for k in range(n):
             deal_no = q * n + k + 1
             row = (PAD, y, width - PAD, y + ROW_H)
+            ground = CURRENT if current_deal == deal_no else PAPER
             if current_deal == deal_no:
                 draw.rectangle(row, fill=CURRENT)
             deal = by_no.get(deal_no)
@@ -136,19 +144,19 @@ def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
                 label += " " + SUIT_SYMBOLS[deal["trump"]]
             if current_deal == deal_no:
                 label = "▶ " + label
-            text("hand_size", (PAD, y, PAD + LEFT_W, y + ROW_H), label, 15, INK, bold=current_deal == deal_no)
+            text("hand_size", (PAD, y, PAD + LEFT_W, y + ROW_H), label, 15, INK, ground, bold=current_deal == deal_no)
             if deal:
                 for seat in range(n):
                     x0, xm, x1 = col(seat)
                     bid, took, pts = deal["bids"][seat], deal["tricks"][seat], deal["points"][seat]
                     color = GREEN if bid == took else RED if pts < 0 else INK
-                    text("bid", (x0, y, xm, y + ROW_H), str(bid), 15, GREY, seat=seat)
-                    text("points", (xm, y, x1, y + ROW_H), num(pts), 15, color, seat=seat, bold=bid == took)
+                    text("bid", (x0, y, xm, y + ROW_H), str(bid), 15, GREY, ground, seat=seat)
+                    text("points", (xm, y, x1, y + ROW_H), num(pts), 15, color, ground, seat=seat, bold=bid == took)
             draw.line((PAD, y + ROW_H, width - PAD, y + ROW_H), fill=LINE)
             y += ROW_H
         # quarter summary
         draw.rectangle((PAD, y, width - PAD, y + QROW_H), fill=SUMMARY)
-        text("quarter", (PAD, y, PAD + LEFT_W, y + QROW_H), f"{q + 1} {w['q_short']}", 15, INK, bold=True)
+        text("quarter", (PAD, y, PAD + LEFT_W, y + QROW_H), f"{q + 1} {w['q_short']}", 15, INK, SUMMARY, bold=True)
         result = results.get(q + 1)
         if result:
             for seat in range(n):
@@ -159,12 +167,12 @@ def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
                 if prem or pen:
                     note = quarter_note(raw, prem, pen, lang)
                     if text_width(note, 13) <= x1 - x0 - 8:
-                        text("quarter_note", (x0, y + 2, x1, y + 20), note, 13, GREY, seat=seat)
-                        text("quarter_final", (x0, y + 20, x1, y + QROW_H - 2), num(final), 16, color, seat=seat,
-                             bold=True)
+                        text("quarter_note", (x0, y + 2, x1, y + 20), note, 13, GREY, SUMMARY, seat=seat)
+                        text("quarter_final", (x0, y + 20, x1, y + QROW_H - 2), num(final), 16, color, SUMMARY,
+                             seat=seat, bold=True)
                         continue
-                text("quarter_final", (x0, y, x1, y + QROW_H), num(final), 16, color, seat=seat, bold=True)
-        draw.line((PAD, y + QROW_H, width - PAD, y + QROW_H), fill=STRONG, width=2)
+                text("quarter_final", (x0, y, x1, y + QROW_H), num(final), 16, color, SUMMARY, seat=seat, bold=True)
+        rule(PAD, y + QROW_H, width - PAD, y + QROW_H)
         y += QROW_H
     # grand total
     # The running totals (finished quarters plus the deals of the current one), not the finished quarters
@@ -172,17 +180,18 @@ def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
     totals = list(totals) if totals is not None else sheet.get("totals") or []
     finished = len(results) >= quarters
     best = max(totals) if totals else None
-    text("total_label", (PAD, y, PAD + LEFT_W, y + TOTAL_H), w["total"], 14, INK, bold=True, min_size=10)
+    text("total_label", (PAD, y, PAD + LEFT_W, y + TOTAL_H), w["total"], 14, INK, PAPER, bold=True, min_size=10)
     for seat in range(min(n, len(totals))):
         x0, _, x1 = col(seat)
-        if finished and totals[seat] == best:
+        won = finished and totals[seat] == best
+        if won:
             draw.rectangle((x0 + 1, y + 1, x1 - 1, y + TOTAL_H - 1), fill=WIN)
         text("total", (x0, y, x1, y + TOTAL_H), num(totals[seat]), 18, RED if totals[seat] < 0 else INK,
-             seat=seat, bold=True)
+             WIN if won else PAPER, seat=seat, bold=True)
     y += TOTAL_H
     # vertical lines: thin between bid and points, strong between players
     top = TITLE_H
-    draw.line((PAD + LEFT_W, top, PAD + LEFT_W, y), fill=STRONG, width=2)
+    rule(PAD + LEFT_W, top, PAD + LEFT_W, y)
     block_top = top + NAME_H
     for q in range(quarters):
         block_bottom = TITLE_H + NAME_H + SUB_H + q * (n * ROW_H + QROW_H) + n * ROW_H
@@ -192,7 +201,7 @@ def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
         block_top = block_bottom + QROW_H
     for seat in range(n):
         _, _, x1 = col(seat)
-        draw.line((x1, top, x1, y), fill=STRONG, width=2)
+        rule(x1, top, x1, y)
     draw.rectangle((PAD, top, width - PAD, y), outline=STRONG, width=2)
     return layout
 

@@ -11,11 +11,12 @@ so any trick game's view (engine/tricks.py keys) renders.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.render.cards import card_image, card_width
+from bot.render.cards import card_width, paste_card
 from bot.render.layout import Drawn, Layout
 from bot.render.text import Box, draw_fitted, fit
 from bot.render.words import cards_count, game_name, num, words
@@ -73,6 +74,32 @@ def _suit_text(letter: str | None) -> str:
     return SUIT_SYMBOLS.get(letter or "", "")
 
 
+@lru_cache(maxsize=1)
+def _felt() -> Image.Image:
+    """The empty table: felt, the header band and the centre band (nothing else overlaps them), copied per picture."""
+    img = Image.new("RGB", (W, H), FELT)
+    draw = ImageDraw.Draw(img)
+    draw.rectangle(HEADER, fill=FELT_DARK)
+    draw.rounded_rectangle((MARGIN, CENTER[0], W - MARGIN, CENTER[1]), radius=14, fill=FELT_DARK)
+    return img
+
+
+@lru_cache(maxsize=64)
+def _plate(width: int, height: int, acting: bool, dealer: bool) -> Image.Image:
+    """A seat's plate on the felt: frame, seat-number chip and dealer chip, without their text.
+
+    Drawn once per shape (a table has 2-3 widths): the rounded shapes cost more than the plate's texts.
+    """
+    img = Image.new("RGB", (width + 1, height + 1), FELT)  # Pillow's boxes include their far edge
+    draw = ImageDraw.Draw(img)
+    draw.rounded_rectangle((0, 0, width, height), radius=12, fill=PLATE,
+                           outline=GOLD if acting else (90, 140, 110), width=4 if acting else 2)
+    draw.rounded_rectangle((8, 8, 40, 36), radius=8, fill=GOLD if acting else (60, 110, 80))
+    if dealer:
+        draw.ellipse((width - 38, 8, width - 8, 36), fill=WHITE)
+    return img
+
+
 class _Painter:
     def __init__(self, view: dict[str, Any], names: list[str], lang: str) -> None:
         self.view = view
@@ -80,7 +107,7 @@ class _Painter:
         self.names = [names[i] if i < len(names) else f"P{i + 1}" for i in range(self.n)]
         self.w = words(lang)
         self.lang = lang
-        self.img = Image.new("RGB", (W, H), FELT)
+        self.img = _felt().copy()
         self.draw = ImageDraw.Draw(self.img)
         self.layout = Layout(self.img)
 
@@ -95,15 +122,13 @@ class _Painter:
         return fit(self.names[seat], size, width, True)
 
     def card(self, card: str, x: int, y: int, height: int = CARD_H) -> None:
-        face = card_image(card, height)
-        self.img.paste(face, (x, y), face)
+        paste_card(self.img, card, height, (x, y))
         self.layout.cards.append(card)
 
     # --- parts -------------------------------------------------------------------------------------
 
     def header(self) -> None:
         v, w = self.view, self.w
-        self.draw.rectangle(HEADER, fill=FELT_DARK)
         parts = [game_name(v.get("game"), self.lang)]
         if v.get("quarter"):
             parts.append(f"{w['quarter']} {v['quarter']}")
@@ -131,16 +156,14 @@ class _Painter:
             mid = (px0 + px1) // 2
             px0, px1 = mid - 160, mid + 160
         acting = v.get("to_act") == seat and not v.get("over")
-        self.draw.rounded_rectangle((px0, y0, px1, y1), radius=12, fill=PLATE,
-                                    outline=GOLD if acting else (90, 140, 110), width=4 if acting else 2)
+        dealer = v.get("dealer") == seat
+        self.img.paste(_plate(px1 - px0, y1 - y0, acting, dealer), (px0, y0))
         # line 1: seat number chip, name, dealer chip
         chip = (px0 + 8, y0 + 8, px0 + 40, y0 + 36)
-        self.draw.rounded_rectangle(chip, radius=8, fill=GOLD if acting else (60, 110, 80))
         self.text("seat_no", chip, str(seat + 1), 18, PLATE if acting else WHITE, seat=seat, bold=True)
         right = px1 - 8
-        if v.get("dealer") == seat:
+        if dealer:
             dchip = (px1 - 38, y0 + 8, px1 - 8, y0 + 36)
-            self.draw.ellipse(dchip, fill=WHITE)
             self.text("dealer", dchip, "D", 18, PLATE, seat=seat, bold=True)
             right = px1 - 44
         self.text("name", (px0 + 44, y0 + 4, right, y0 + 40), self.names[seat], 22, WHITE, seat=seat,
@@ -205,7 +228,6 @@ class _Painter:
     def center(self, trick: dict[str, Any] | None, finished: bool) -> None:
         v, w = self.view, self.w
         y0, y1 = CENTER
-        self.draw.rounded_rectangle((MARGIN, y0, W - MARGIN, y1), radius=14, fill=FELT_DARK)
         x = MARGIN + 12
         trump_card = v.get("trump_card")
         trump = v.get("trump")

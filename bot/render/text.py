@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
+from typing import Any, NamedTuple
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 from bot.render import fonts
 
@@ -152,46 +153,106 @@ def fit_size(text: str, size: int, max_width: int, bold: bool = False, min_size:
     return fit(text, s, max_width, bold), s
 
 
+class _Line(NamedTuple):
+    """A line ready to paste: its advance width, half its line height, and its pieces in order, each
+    (pen offset from the line's left edge, image, dx, dy, is_emoji); a text piece's image is its mask."""
+
+    width: int
+    half: int
+    pieces: tuple[tuple[float, Image.Image, int, int, bool], ...]
+
+
+@lru_cache(maxsize=8192)
+def _line(text: str, size: int, bold: bool) -> _Line:
+    """Everything ``draw_text`` needs that does not depend on where the line goes, worked out once.
+
+    Offsets are sums of FreeType advances (multiples of 1/64) and whole emoji widths, so ``x0 + offset``
+    is exactly the pen position that adding the advances one by one to ``x0`` gave.
+    """
+    pieces: list[tuple[float, Image.Image, int, int, bool]] = []
+    pen = 0.0
+    for run, is_emoji in runs(text):
+        if is_emoji:
+            strip = _emoji_strip(run, size)
+            pieces.append((pen, strip, 0, 0, True))
+            pen += strip.width
+        else:
+            mask, dx, dy, advance = _text_mask(run, size, bold)
+            if mask is not None:
+                pieces.append((pen, mask, dx, dy, False))
+            pen += advance
+    return _Line(text_width(text, size, bold), line_height(size) // 2, tuple(pieces))
+
+
+@lru_cache(maxsize=4096)
+def _inked(text: str, size: int, bold: bool, ink: tuple[int, ...],
+           bg: tuple[int, ...]) -> tuple[Any, int, int, int, int] | None:
+    """A one-run line in ``ink`` over the flat colour ``bg``, as pixels (the image core, dx, dy, width,
+    height), or None for a line of emoji or of several runs. Pasting it costs a copy, where pasting ink
+    through the mask blends every pixel; the pixels are the same where the ground is ``bg``."""
+    pieces = _line(text, size, bold).pieces
+    if len(pieces) != 1 or pieces[0][4]:
+        return None
+    _, mask, dx, dy, _ = pieces[0]
+    tile = Image.new("RGB", mask.size, bg)
+    tile.paste(ink, (0, 0), mask)
+    return tile.im, dx, dy, mask.width, mask.height
+
+
 def line_height(size: int) -> int:
     ascent, descent = fonts.font(size).getmetrics()
     return ascent + descent
 
 
-def draw_text(
-    img: Image.Image,
-    x: float,
-    y: float,
-    text: str,
-    size: int,
-    fill: tuple[int, ...] | str,
-    *,
-    bold: bool = False,
-    align: str = "left",
-) -> Box:
-    """Draw one line with its vertical middle at ``y``; ``align`` says where ``x`` is (left/center/right).
+Paste = tuple[object, Box, object]  # (ink or image core, box, mask core or None) for the image core's paste
 
-    Returns the box the text occupies (its advance width times the font's line height).
+
+def _placed(x: float, y: float, text: str, size: int, ink: tuple[int, ...], bold: bool, align: str,
+            bg: tuple[int, ...] | None) -> tuple[tuple[Paste, ...], Box]:
+    """The pastes that draw one line with its vertical middle at ``y`` (``align`` says where ``x`` is:
+    left/center/right), and the box the text occupies (its advance width times the font's line height).
+
+    ``bg``: the flat colour under the whole line, when the caller knows it (a grid's cells): a one-run
+    line is then an inked copy (``_inked``) instead of ink through its mask.
     """
-    width = text_width(text, size, bold)
+    line = _line(text, size, bold)
+    width = line.width
     if align == "center":
         x -= width / 2
     elif align == "right":
         x -= width
     x0 = int(round(x))
-    pen = float(x0)
-    for run, is_emoji in runs(text):
+    box = (x0, int(y) - line.half, x0 + width, int(y) + line.half)
+    inked = _inked(text, size, bold, ink, bg) if bg is not None else None
+    if inked is not None:
+        tile, dx, dy, w, h = inked
+        left, top = x0 + dx, int(round(y)) + dy
+        return ((tile, (left, top, left + w, top + h), None),), box
+    pastes: list[Paste] = []
+    for offset, image, dx, dy, is_emoji in line.pieces:
         if is_emoji:
-            strip = _emoji_strip(run, size)
-            img.paste(strip, (int(round(pen)), int(round(y - strip.height / 2))), strip)
-            pen += strip.width
+            left, top = int(round(x0 + offset)), int(round(y - image.height / 2))
+            pastes.append((image.im, (left, top, left + image.width, top + image.height), image.im))
         else:
-            mask, dx, dy, advance = _text_mask(run, size, bold)
-            if mask is not None:
-                left, top = int(round(pen)) + dx, int(round(y)) + dy
-                img.paste(fill, (left, top, left + mask.width, top + mask.height), mask)
-            pen += advance
-    half = line_height(size) // 2
-    return (x0, int(y) - half, x0 + width, int(y) + half)
+            left, top = int(round(x0 + offset)) + dx, int(round(y)) + dy
+            pastes.append((ink, (left, top, left + image.width, top + image.height), image.im))
+    return tuple(pastes), box
+
+
+@lru_cache(maxsize=16384)
+def _fitted_pastes(cell: Box, text: str, size: int, ink: tuple[int, ...], bold: bool, align: str, pad: int,
+                   min_size: int | None, bg: tuple[int, ...] | None) -> tuple[tuple[Paste, ...], Box]:
+    """``draw_fitted``'s work for one call, kept: a table's pictures repeat the same texts in the same
+    cells (a grid ~370 of them), so fitting, measuring and placing each is done once."""
+    x0, y0, x1, y1 = cell
+    shown, s = fit_size(text, size, max(1, x1 - x0 - 2 * pad), bold, min_size)
+    if align == "center":
+        x = (x0 + x1) / 2
+    elif align == "right":
+        x = x1 - pad
+    else:
+        x = x0 + pad
+    return _placed(x, (y0 + y1) / 2, shown, s, ink, bold, align, bg)
 
 
 def draw_fitted(
@@ -205,14 +266,40 @@ def draw_fitted(
     align: str = "center",
     pad: int = 4,
     min_size: int | None = None,
+    bg: tuple[int, int, int] | None = None,
 ) -> Box:
-    """Draw ``text`` vertically centred in ``cell``, shrunk/ellipsized to fit inside its padding."""
-    x0, y0, x1, y1 = cell
-    shown, s = fit_size(text, size, max(1, x1 - x0 - 2 * pad), bold, min_size)
-    if align == "center":
-        x = (x0 + x1) / 2
-    elif align == "right":
-        x = x1 - pad
-    else:
-        x = x0 + pad
-    return draw_text(img, x, (y0 + y1) / 2, shown, s, fill, bold=bold, align=align)
+    """Draw ``text`` vertically centred in ``cell``, shrunk/ellipsized to fit inside its padding
+    (``bg``: the cell's flat colour, see ``_placed``); returns the box the text occupies."""
+    ink = ImageColor.getcolor(fill, img.mode) if isinstance(fill, str) else fill
+    pastes, box = _fitted_pastes(cell, text, size, ink, bold, align, pad, min_size,
+                                 bg if img.mode == "RGB" else None)
+    # Straight to the image core (``img`` is a canvas from Image.new, never a lazily read file):
+    # Image.paste's own checks cost more than these small pastes (bench/render.py).
+    core = img.im
+    for source, where, mask in pastes:
+        if mask is None:
+            core.paste(source, where)
+        else:
+            core.paste(source, where, mask)
+    return box
+
+
+@lru_cache(maxsize=16384)
+def fitted_tile(cell: Box, text: str, size: int, ink: tuple[int, ...], bold: bool, align: str, pad: int,
+                min_size: int | None, bg: tuple[int, int, int]) -> tuple[Image.Image, tuple[int, int], Box]:
+    """What ``draw_fitted`` draws on the flat colour ``bg``, as one RGB tile: the tile (``bg`` under the
+    line, covering the text's box and every paste), where its top-left goes, and the text's box.
+
+    Pasting it gives the pixels ``draw_fitted`` gives where the ground is ``bg``; a picture drawn on a
+    palette (the grid) maps each tile onto the palette once instead of mapping the whole picture."""
+    pastes, box = _fitted_pastes(cell, text, size, ink, bold, align, pad, min_size, bg)
+    left, top = min([box[0], *(w[0] for _, w, _ in pastes)]), min([box[1], *(w[1] for _, w, _ in pastes)])
+    right, bottom = max([box[2], *(w[2] for _, w, _ in pastes)]), max([box[3], *(w[3] for _, w, _ in pastes)])
+    tile = Image.new("RGB", (max(1, right - left), max(1, bottom - top)), bg)
+    for source, (x0, y0, x1, y1), mask in pastes:
+        where = (x0 - left, y0 - top, x1 - left, y1 - top)
+        if mask is None:
+            tile.im.paste(source, where)
+        else:
+            tile.im.paste(source, where, mask)
+    return tile, (left, top), box

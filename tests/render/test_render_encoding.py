@@ -9,6 +9,7 @@ from PIL import Image, ImageChops, ImageStat
 from bot.render import examples as ex
 from bot.render.grid import layout_grid
 from bot.render.layout import to_png
+from bot.render.standings import layout_standings
 from bot.render.table import layout_table
 
 PLAIN = ["Ann", "Борис", "Chen", "Dora", "Екатерина", "Frank"]
@@ -32,16 +33,36 @@ def test_fixed_palette_png_is_the_picture() -> None:
     assert mean_error(image, layout.image) < 2.0
 
 
-def test_adaptive_palette_keeps_emoji_colours() -> None:
-    """Emoji names: the palette comes from a reduced copy, yet every colour of the emoji survives closely."""
+def test_emoji_palette_keeps_emoji_colours() -> None:
+    """Emoji names: the palette adds colours taken from the emoji's boxes, and every colour of the emoji survives."""
     layout = layout_table(ex.table_example(6, carnival=True), ex.NAMES_6)
-    assert layout.png() != to_png(layout.image)  # the adaptive path is the one taken
+    assert layout.png() != to_png(layout.image)  # the emoji path is the one taken
     image = decoded(layout.png())
     assert image.mode == "P"
     assert mean_error(image, layout.image) < 2.0
     emoji = next(t for t in layout.texts if "🔥" in t.text)
     box = tuple(int(v) for v in (emoji.box[0], emoji.box[1], emoji.box[2], emoji.box[3]))
     assert mean_error(image.convert("RGB").crop(box), layout.image.convert("RGB").crop(box)) < 8.0
+
+
+def far_pixels(data: bytes, drawn: Image.Image, limit: int = 24) -> int:
+    """How many pixels of the decoded PNG are more than ``limit`` grey levels away from the drawing."""
+    diff = ImageChops.difference(decoded(data).convert("RGB"), drawn.convert("RGB")).convert("L")
+    return sum(diff.histogram()[limit + 1:])
+
+
+def test_emoji_pictures_keep_every_pixel_close() -> None:
+    """With the emoji's own colours in the palette almost no pixel is far off (the fixed palette alone leaves
+    50-100 per picture, the former palette from a reduced copy of the picture up to 3,600 in the grid)."""
+    full = ex.sheet_example(6, 24)
+    layouts = [
+        layout_table(ex.table_example(6, carnival=True), ex.NAMES_6),
+        layout_grid(full, ex.NAMES_6, None),
+        layout_standings(ex.NAMES_6, full["totals"]),
+    ]
+    for layout in layouts:
+        assert far_pixels(to_png(layout.image), layout.image) > 40  # the emoji need colours of their own
+        assert far_pixels(layout.png(), layout.image) <= 12
 
 
 def test_pictures_fit_the_size_budget() -> None:
