@@ -723,9 +723,17 @@ class CarnivalState(TurnIsCurrent, State):
                 if key > trick["bkey"] or key == _KEY_JOKER:
                     trick["best"], trick["bkey"], trick["bsuit"] = seat, key, suit
             else:
-                key = single_key(cards[0], place, trick["led"], trick["mode"], self.trump)
-                if key > trick["bkey"] or (key == trick["bkey"] and place == "over"):
-                    trick["best"], trick["bkey"] = seat, key
+                card = cards[0]
+                if place is None and trick["mode"] is None:  # a plain follow: single_key inline
+                    suit = card >> 4
+                    key = (_KEY_TRUMP + (card & 15) if suit == self.trump else
+                           _KEY_PLAIN + (card & 15) if suit == trick["led"] else 0)
+                    if key > trick["bkey"]:
+                        trick["best"], trick["bkey"] = seat, key
+                else:
+                    key = single_key(card, place, trick["led"], trick["mode"], self.trump)
+                    if key > trick["bkey"] or (key == trick["bkey"] and place == "over"):
+                        trick["best"], trick["bkey"] = seat, key
             trick["plays"].append([seat, cards, place])
         if nxt != trick["leader"]:
             self.current = nxt
