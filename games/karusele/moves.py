@@ -145,11 +145,8 @@ def _partition(ks: tuple[int, ...], values: list[int], target: int, memo: dict, 
     return answer
 
 
-Packing = tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]  # (the cards taken, their groups)
-
-
 def packings(cards: list[int], target: int, limit: int,
-             allowance: int = SEARCH_BUDGET) -> tuple[tuple[Packing, ...], bool]:
+             allowance: int = SEARCH_BUDGET) -> tuple[list[tuple[list[int], list[list[int]]]], bool]:
     """Saturated packings of loose number ``cards`` (each worth less than ``target``).
 
     A packing is a set of the cards split into groups summing to ``target``, after which no
@@ -157,39 +154,37 @@ def packings(cards: list[int], target: int, limit: int,
     first, as (cards, groups), and whether the search was cut short (by ``limit`` or the budget).
     The empty packing is included when it is saturated. The search runs on value counts
     (cards of one value are interchangeable for legality) and expands to cards at the end.
-    The answer is cached (the same loose cards recur from move to move), in tuples: immutable, and
-    the garbage collector stops tracking tuples of plain values, so a large cache costs its full
-    collections nothing.
+    The answer is cached (the same loose cards recur from move to move): read it, never change it.
     """
     return _packings(tuple(sorted(cards)), target, limit, allowance)
 
 
 @lru_cache(maxsize=1 << 12)
 def _packings(cards: tuple[int, ...], target: int, limit: int,
-              allowance: int) -> tuple[tuple[Packing, ...], bool]:
+              allowance: int) -> tuple[list[tuple[list[int], list[list[int]]]], bool]:
     """``packings`` of the sorted ``cards``."""
     by_value: dict[int, list[int]] = {}
     for c in sorted(cards, key=card_key):
         by_value.setdefault(value(c) or 0, []).append(c)
     values = sorted(by_value, reverse=True)
     found, spent = _value_packings(tuple(values), tuple(len(by_value[x]) for x in values), target, allowance)
-    out: list[Packing] = []
+    out: list[tuple[list[int], list[list[int]]]] = []
     pools = [by_value[x] for x in values]
     for ks, groups in found:
         if all(k == 0 or k == len(pool) for k, pool in zip(ks, pools, strict=True)):
             # one way to pick (all or none of each value, the common case): no product to walk
             out.append(_fill([pool if k else () for k, pool in zip(ks, pools, strict=True)], groups))
             if len(out) >= limit:
-                return tuple(out), True
+                return out, True
             continue
         for pick in product(*[list(combinations(pool, k)) for pool, k in zip(pools, ks, strict=True)]):
             out.append(_fill(pick, groups))
             if len(out) >= limit:
-                return tuple(out), True
-    return tuple(out), spent
+                return out, True
+    return out, spent
 
 
-def _fill(pick: Sequence[Sequence[int]], groups: Sequence[Sequence[int]]) -> Packing:
+def _fill(pick: Sequence[Sequence[int]], groups: list[list[int]]) -> tuple[list[int], list[list[int]]]:
     """A packing in cards: the picked cards (value by value) and the groups, each value index in a group
     taking the next picked card of that value."""
     at = [0] * len(pick)
@@ -199,21 +194,21 @@ def _fill(pick: Sequence[Sequence[int]], groups: Sequence[Sequence[int]]) -> Pac
         for j in group:
             cards.append(pick[j][at[j]])
             at[j] += 1
-        cards_groups.append(tuple(cards))
-    return tuple([c for p in pick for c in p]), tuple(cards_groups)
+        cards_groups.append(cards)
+    return [c for p in pick for c in p], cards_groups
 
 
 @lru_cache(maxsize=1 << 12)
 def _value_packings(values: tuple[int, ...], counts: tuple[int, ...], target: int,
-                    allowance: int) -> tuple[tuple[tuple[tuple[int, ...], tuple], ...], bool]:
+                    allowance: int) -> tuple[list[tuple[tuple[int, ...], list]], bool]:
     """The search of ``packings`` on value counts: the saturated count vectors with their groups,
     largest first, and whether the budget ran out. A pure function of small tuples, and the same
     few tables of values recur all game long, so it is cached (Karusele's move sample is the cost
-    of every simulated step), in tuples (see ``packings``)."""
+    of every simulated step); callers only read the result."""
     mask = (1 << (target + 1)) - 1
     budget = _Budget(allowance)
     memo: dict = {}
-    found: list[tuple[tuple[int, ...], tuple]] = []
+    found: list[tuple[tuple[int, ...], list]] = []
     value_list = list(values)
 
     size = len(values)
@@ -227,7 +222,7 @@ def _value_packings(values: tuple[int, ...], counts: tuple[int, ...], target: in
             if taken % target == 0:
                 groups = _partition(ks, value_list, target, memo, budget)
                 if groups is not None:
-                    found.append((ks, tuple(map(tuple, groups))))
+                    found.append((ks, groups))
             return
         x = values[i]
         count = counts[i]
@@ -253,11 +248,11 @@ def _value_packings(values: tuple[int, ...], counts: tuple[int, ...], target: in
                 leaf = (*ks, k)
                 groups = _partition(leaf, value_list, target, memo, budget)
                 if groups is not None:
-                    found.append((leaf, tuple(map(tuple, groups))))
+                    found.append((leaf, groups))
 
     rec(0, 1, (), 0)
     found.sort(key=lambda f: (-sum(f[0]), [-k for k in f[0]]))
-    return tuple(found), budget.spent
+    return found, budget.spent
 
 
 # --- moves ------------------------------------------------------------------------------------
@@ -280,7 +275,7 @@ _KEY = [_card_key(card) for card in range(128)]
 _first = itemgetter(0)
 
 
-def _take_text(card: int, groups: Sequence[tuple[Sequence[int], bool]]) -> str:
+def _take_text(card: int, groups: list[tuple[list[int], bool]]) -> str:
     """``take H G1 G2 ...`` with the groups in canonical order (``_group_sort_key``) and canonical text
     (``group_text``): the same text, built in one pass (every sampled capture is written out)."""
     keyed = []
@@ -311,27 +306,15 @@ def number_captures_sample(card: int, table: list[Item], limit: int = SAMPLE_CAP
     ``info``: ``table_info(table)``, when the caller has it already."""
     v = _VALUES[card]
     assert v is not None
-    forced: list[tuple[int, ...]] = []
+    forced: list[tuple[list[int], bool]] = []
     loose: list[int] = []
     for cards, build, iv in info if info is not None else table_info(table):
         if iv == v:
-            forced.append(tuple(cards))
+            forced.append((list(cards), build))
         elif iv is not None and iv < v and not build:
             loose.append(cards[0])
-    return list(_captures(card, tuple(forced), tuple(loose), limit))
-
-
-@lru_cache(maxsize=1 << 12)
-def _captures(card: int, forced_items: tuple[tuple[int, ...], ...], loose_cards: tuple[int, ...],
-              limit: int) -> tuple[str, ...]:
-    """``number_captures_sample`` of ``card`` given the table items equal to its value and the loose
-    cards below it, in table order: the same few recur all game long (a pure function, cached)."""
-    v = _VALUES[card]
-    assert v is not None
-    forced: list[tuple[Sequence[int], bool]] = [(cards, len(cards) > 1) for cards in forced_items]
-    loose = list(loose_cards)
     if sum([_VALUES[c] or 0 for c in loose]) < v:  # no group of loose cards adds up: only the equal items
-        return (_take_text(card, forced),) if forced else ()
+        return [_take_text(card, forced)] if forced else []
     moves = []
     for taken, groups in packings(loose, v, limit)[0]:
         if taken or forced:
@@ -339,7 +322,7 @@ def _captures(card: int, forced_items: tuple[tuple[int, ...], ...], loose_cards:
     if not moves and (forced or has_subset_sum(loose, v)):  # the search budget ran out: still offer one
         group = one_group(loose, v)
         moves.append(_take_text(card, forced + ([(group, False)] if group else [])))
-    return tuple(moves)
+    return moves
 
 
 def table_info(table: list[Item]) -> list[tuple[list[int], bool, int | None]]:
