@@ -129,17 +129,15 @@ def follow_cards(hand: list[int], led: int, trump: int) -> set[int]:
     pair the player may play one of them or act as void. When void, an unpaired trump forces a
     trump; all trumps paired or no trump: any card. A joker may always be played.
     """
+    # A card is held at most twice (jokers, of no suit, up to four times): a list of cards holds an
+    # unpaired one exactly when it is shorter than twice its distinct cards.
     same = [c for c in hand if c >> 4 == led]
-    forced: list[int] | None = None
-    if same and any(same.count(c) == 1 for c in same):
-        forced = same
-    else:
+    allowed = set(same)
+    if len(same) == 2 * len(allowed):  # no card of the led suit, or only pairs
         trumps = [c for c in hand if c >> 4 == trump] if trump >= 0 else []
-        if trumps and any(trumps.count(c) == 1 for c in trumps):
-            forced = same + trumps
-    if forced is None:
-        return set(hand)
-    allowed = set(forced)
+        if len(trumps) == 2 * len(distinct_trumps := set(trumps)):
+            return set(hand)
+        allowed |= distinct_trumps
     if JK in hand:
         allowed.add(JK)
     return allowed
@@ -461,21 +459,28 @@ class CarnivalState(TurnIsCurrent, State):
         index = self.deal_index
         bids: list[int] = self.bids  # type: ignore[assignment]
         points = [deal_points(bids[s], self.tricks[s]) for s in range(n)]
-        card = -1 if self.trump_card is None else self.trump_card
-        self.log = [*self.log, [self.dealer, self.trump, card, *bids, *self.tricks]]
+        last = self._log_deal()
         events: list[Event] = [{"type": "deal_end", "deal_no": index + 1, "quarter": index // n + 1,
                                 "bids": list(bids), "tricks": list(self.tricks), "points": points,
                                 "scores": list(points), "totals": self.scores()}]
         if index % n == n - 1:
             events.append({"type": "quarter_end", **self.quarter_results()[-1]})
-        if index + 1 >= self.deals_total:
-            self.phase = "over"
-            self.turn = None
-            self.trick = None
+        if last:
             events.append({"type": "game_over", "scores": self.scores(), "totals": self.scores(),
                            "winners": self.winners()})
             return events
         return events + self._start_deal(index + 1)
+
+    def _log_deal(self) -> bool:
+        """Write the finished deal into the log; end the game after its last deal (True then)."""
+        card = -1 if self.trump_card is None else self.trump_card
+        self.log = [*self.log, [self.dealer, self.trump, card, *self.bids, *self.tricks]]  # type: ignore[list-item]
+        if self.deal_index + 1 < self.deals_total:
+            return False
+        self.phase = "over"
+        self.turn = None
+        self.trick = None
+        return True
 
     # -- reasons ------------------------------------------------------------------------
     def why_illegal(self, action: str) -> str:
@@ -666,10 +671,20 @@ class CarnivalState(TurnIsCurrent, State):
             return out
         mode = trick["mode"]
         led, trump, best = trick["led"], self.trump, trick["bkey"]
-        allowed = set(hand) if mode else follow_cards(hand, led, trump)
+        if mode:
+            for card in distinct:
+                if card == JK or single_key(card, None, led, mode, trump) == best:
+                    out += (_OVER + card, _UNDER + card)
+                else:
+                    out.append(card)
+            return out
+        allowed = follow_cards(hand, led, trump)
         for card in distinct:
             if card in allowed:
-                if card == JK or single_key(card, None, led, mode, trump) == best:
+                # single_key(card, None, led, None, trump), inline
+                suit = card >> 4
+                if card == JK or (_KEY_TRUMP + (card & 15) if suit == trump else
+                                  _KEY_PLAIN + (card & 15) if suit == led else 0) == best:
                     out += (_OVER + card, _UNDER + card)
                 else:
                     out.append(card)
@@ -708,9 +723,17 @@ class CarnivalState(TurnIsCurrent, State):
                 if key > trick["bkey"] or key == _KEY_JOKER:
                     trick["best"], trick["bkey"], trick["bsuit"] = seat, key, suit
             else:
-                key = single_key(cards[0], place, trick["led"], trick["mode"], self.trump)
-                if key > trick["bkey"] or (key == trick["bkey"] and place == "over"):
-                    trick["best"], trick["bkey"] = seat, key
+                card = cards[0]
+                if place is None and trick["mode"] is None:  # a plain follow: single_key inline
+                    suit = card >> 4
+                    key = (_KEY_TRUMP + (card & 15) if suit == self.trump else
+                           _KEY_PLAIN + (card & 15) if suit == trick["led"] else 0)
+                    if key > trick["bkey"]:
+                        trick["best"], trick["bkey"] = seat, key
+                else:
+                    key = single_key(card, place, trick["led"], trick["mode"], self.trump)
+                    if key > trick["bkey"] or (key == trick["bkey"] and place == "over"):
+                        trick["best"], trick["bkey"] = seat, key
             trick["plays"].append([seat, cards, place])
         if nxt != trick["leader"]:
             self.current = nxt
@@ -723,8 +746,8 @@ class CarnivalState(TurnIsCurrent, State):
         self.last_trick = {**trick, "winner": winner}
         self.trick = None
         self.current = winner
-        if not self.hands[winner]:
-            self._finish_deal()
+        if not self.hands[winner] and not self._log_deal():  # the deal is over: no events, no score sheet
+            self._start_deal(self.deal_index + 1)
 
     def action_to_text(self, action: int) -> str:
         if action >= _BID:

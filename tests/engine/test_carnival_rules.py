@@ -9,7 +9,7 @@ import pytest
 from engine.cards import parse_card
 from engine.core import GameError, IllegalAction, OptionsError, get_game
 from engine.selfplay import RandomPlayer
-from games.carnival.rules import CarnivalState, deal_points, quarter_result
+from games.carnival.rules import JK, PACK, CarnivalState, deal_points, follow_cards, quarter_result
 
 GAME = get_game("carnival")
 FILLERS = [f"{r}{s}" for s in "DC" for r in ("A", "K", "Q", "J", "10", "9", "8", "7", "6")] * 2
@@ -153,6 +153,25 @@ def test_trump_lead_with_a_trump_pair_only() -> None:
 
 
 # -- jokers -----------------------------------------------------------------------------------------------
+
+def test_follow_cards_is_note_v_on_random_hands() -> None:
+    """follow_cards against Note В written out with counts, on random hands, leads and trumps."""
+    import random
+
+    rng = random.Random(3)
+    for _ in range(20_000):
+        hand = rng.sample(PACK, rng.randint(1, 12))
+        led, trump = rng.randint(0, 3), rng.randint(-1, 3)
+        same = [c for c in hand if c >> 4 == led]
+        trumps = [c for c in hand if c >> 4 == trump]
+        if any(same.count(c) == 1 for c in same):
+            want = set(same) | ({JK} & set(hand))
+        elif any(trumps.count(c) == 1 for c in trumps):
+            want = set(same) | set(trumps) | ({JK} & set(hand))
+        else:
+            want = set(hand)
+        assert follow_cards(hand, led, trump) == want, (hand, led, trump)
+
 
 def test_joker_lead_high() -> None:
     state = make([["JK", "6S"], ["JK", "AS", "AH"], ["AC", "KC", "JK"]])

@@ -1,0 +1,94 @@
+"""Karusele's move sample (``legal_sample``) against the lists it gave before it was made faster.
+
+The sample is what ``legal_actions()`` shows (buttons, hints, random play, the AI), so a speed-up
+must list exactly the same moves in the same order. ``data/karusele_sample_digests.json`` holds, for
+each group of seeded positions below, a digest of every position's list as the implementation of
+commit 6d89526 gave it: random games on the public path, and large constructed tables where the
+packing search's step budget runs out (its cut-off must stay where it was). Re-record only for an
+intended change of the sample: ``python tests/engine/test_karusele_sample.py --record``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from engine.cards import JOKER11, JOKER15, JOKER20, deck
+from engine.core import get_game
+from games.karusele.moves import Item, legal_sample, value
+
+DATA = Path(__file__).parent / "data" / "karusele_sample_digests.json"
+GAME_GROUPS = [(players, seed) for players in (2, 3, 4) for seed in range(6)]  # ~6,700 positions
+TABLE_GROUPS = [(size, seed) for size in (10, 14, 18) for seed in range(2)]  # 3,000 large tables
+JOKER_GROUPS = [(size, seed) for size in (14, 17, 20) for seed in range(2)]  # number cards, a joker in hand
+
+
+def game_positions(players: int, seed: int) -> Iterator[tuple[list[int], list[Item]]]:
+    """Every position of a uniform random game on the public path (seeded)."""
+    state: Any = get_game("karusele").new(players, seed=seed)
+    rng = random.Random(seed)
+    while (seat := state.to_act) is not None:
+        yield state.hands[seat], state.table
+        state.act(seat, rng.choice(state.legal_actions()))
+
+
+def table_positions(size: int, seed: int, count: int = 500,
+                    jokers: bool = False) -> Iterator[tuple[list[int], list[Item]]]:
+    """Random tables of ``size`` items (loose cards, jokers, two-card builds) and four-card hands;
+    ``jokers``: number cards only on the table and a joker in hand (the searches that run out of steps)."""
+    rng = random.Random(1000 * size + seed + (500 if jokers else 0))
+    for _ in range(count):
+        pack = [c for c in deck(56) if value(c) is not None] if jokers else deck(56)
+        rng.shuffle(pack)
+        if jokers:
+            pack.remove(joker := rng.choice([JOKER15, JOKER20]))
+            pack.insert(0, joker)
+        hand, rest = pack[:4], pack[4:]
+        table: list[Item] = []
+        while len(table) < size:
+            card = rest.pop()
+            if card in (JOKER11, JOKER15, JOKER20) and rng.random() < 0.5:
+                continue
+            if value(card) is not None and rng.random() < 0.15:
+                partner = next((c for c in rest if value(c) is not None), None)
+                if partner is not None:
+                    rest.remove(partner)
+                    table.append({"cards": [card, partner], "owner": 0, "since": 1})
+                    continue
+            table.append({"cards": [card], "owner": None, "since": None})
+        yield hand, table
+
+
+def digest(positions: Iterator[tuple[list[int], list[Item]]]) -> dict[str, Any]:
+    """How many positions, and a hash of every position's sample in order."""
+    h = hashlib.sha256()
+    n = 0
+    for hand, table in positions:
+        h.update("\n".join(legal_sample(hand, table)).encode() + b"\0")
+        n += 1
+    return {"positions": n, "sha256": h.hexdigest()[:20]}
+
+
+def current() -> dict[str, dict[str, Any]]:
+    out = {f"game {p}p seed {s}": digest(game_positions(p, s)) for p, s in GAME_GROUPS}
+    out.update({f"table {n} seed {s}": digest(table_positions(n, s)) for n, s in TABLE_GROUPS})
+    out.update({f"jokers {n} seed {s}": digest(table_positions(n, s, 150, True)) for n, s in JOKER_GROUPS})
+    return out
+
+
+def test_sample_lists_are_the_recorded_ones() -> None:
+    recorded = json.loads(DATA.read_text())
+    now = current()
+    assert sum(d["positions"] for d in now.values()) > 10_000
+    differ = [name for name in recorded if now.get(name) != recorded[name]]
+    assert not differ, f"the sample changed on: {differ}"
+    assert now.keys() == recorded.keys()
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--record"]:
+    DATA.write_text(json.dumps(current(), indent=1) + "\n")
