@@ -203,6 +203,7 @@ class RankDP:
         self.max_visits = max_visits  # past it the answer is given up (_OutOfTime)
         self.mirror = mirror and max_visits == 1 << 62  # long searches race the mirrored one
         self.mirrored: RankDP | None = None
+        self.mirror_leads = False  # the mirrored search has the first turn (see ``_search``)
         self.pos = list(variant.positions())
         self.both = variant.ace == "both"
         self.last = len(self.pos)
@@ -275,26 +276,31 @@ class RankDP:
     def _search(self, bud: int, give_up: int) -> Found | None:
         """One search with budget ``bud`` (``_OutOfTime`` when this one passes ``give_up``
         visits). A long search races the mirrored one: they take turns, allowances doubling,
-        until one answers, and the first answer is the answer (the mirror's melds turned back)."""
+        until one answers, and the first answer is the answer (the mirror's melds turned back).
+        The one that answered last goes first (the next budget is much the same problem)."""
         if not self.mirror:
             return self._solve_feasible(bud, give_up)
         allowance = _RACE_VISITS
-        mirrored: RankDP | None = None
         while True:
-            try:
-                return self._solve_feasible(bud, min(give_up, self.visits + allowance))
-            except _OutOfTime:
-                if self.visits >= give_up:
-                    raise
-            if mirrored is None:
-                mirrored = self._mirrored()
-                mirrored.budget = self.budget
-            try:
-                found = mirrored._solve_feasible(bud, mirrored.visits + allowance)
-            except _OutOfTime:
-                allowance *= 2
-                continue
-            return None if found is None else mirror_found(found)
+            for mirrored_turn in (self.mirror_leads, not self.mirror_leads):
+                if mirrored_turn:
+                    mirrored = self._mirrored()
+                    mirrored.budget = self.budget
+                    try:
+                        found = mirrored._solve_feasible(bud, mirrored.visits + allowance)
+                    except _OutOfTime:
+                        continue
+                    self.mirror_leads = True
+                    return None if found is None else mirror_found(found)
+                try:
+                    found = self._solve_feasible(bud, min(give_up, self.visits + allowance))
+                except _OutOfTime:
+                    if self.visits >= give_up:
+                        raise
+                    continue
+                self.mirror_leads = False
+                return found
+            allowance *= 2
 
     def _mirrored(self) -> RankDP:
         """The same problem read from the top down, made once (its memo serves every budget)."""
