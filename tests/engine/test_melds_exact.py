@@ -305,7 +305,8 @@ def test_a_joker_led_run_and_a_natural_led_run_may_start_together() -> None:
 def _mirror_answers(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     """Make the mirrored search give every answer of the rank programme: the upward search
     gives up at once whenever it races the mirror (``_RACE_VISITS`` 1 starts the race at the
-    first state); count what the mirrored searches answered (a pass-through counter)."""
+    first state), so a search interrupted and resumed is tried too; count what the mirrored
+    searches answered (a pass-through counter)."""
     answers = Counter[str]()
     feasible = dp.RankDP._solve_feasible
 
@@ -318,6 +319,7 @@ def _mirror_answers(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
         return got
 
     monkeypatch.setattr(dp, "_RACE_VISITS", 1)
+    monkeypatch.setattr(dp, "_RACE_SOLVE", 1)
     monkeypatch.setattr(dp.RankDP, "_solve_feasible", mirrored_only)
     return answers
 
@@ -358,6 +360,7 @@ def _upward(monkeypatch: pytest.MonkeyPatch, fn: Any, *args: Any) -> Any:
     """``fn(*args)`` with the upward search only (the mirror never asked)."""
     with monkeypatch.context() as upward:
         upward.setattr(dp, "_RACE_VISITS", 1 << 61)
+        upward.setattr(dp, "_RACE_SOLVE", 1 << 61)
         upward.setattr(dp.RankDP, "_solve_feasible", _UPWARD)
         return fn(*args)
 
@@ -412,3 +415,40 @@ def test_vatican_hand_whose_whole_cannot_go_down_for_want_of_a_joker_at_the_top(
     assert len(got) == 14
     assert solve(variant, table, got) is not None
     assert solve(variant, table, hand) is None
+
+
+def test_a_search_interrupted_and_resumed_answers_as_one_run() -> None:
+    """``_solve_feasible`` stopped after 40 states, then a quarter more each time, and asked
+    again goes on where its vector turns stopped: the answer must be the one an
+    uninterrupted search gives, and its melds valid and holding every card."""
+    from engine.melds.positions import random_position
+
+    seen = Counter[bool]()
+    for i in range(120):
+        name = ("carousel", "tahiti", "vatican", "machiavelli", "shanghai", "manipulation")[i % 6]
+        variant = VARIANTS[name]
+        rng = random.Random(f"resume/{i}")
+        kind = ("feasible", "near")[i % 2]
+        table, added = random_position(variant, rng, rng.randint(20, 40), rng.randint(1, 6), kind)
+        pool = Counter(x for m in table for x in m if x < 64) + Counter(c for c in added if c < 64)
+        jokers = sum(1 for m in table for x in m if x >= JOKER_AS) + added.count(cards.JOKER)
+        mand = [pool[c] for c in range(64)]
+        whole = dp.RankDP(variant, mand, [0] * 64, 0, jokers, None, mirror=False)
+        whole._init_masks()
+        want = whole._solve_feasible(0)
+        pieces = dp.RankDP(variant, mand, [0] * 64, 0, jokers, None, mirror=False)
+        pieces._init_masks()
+        allowance = 40
+        while True:
+            try:
+                got = pieces._solve_feasible(0, pieces.visits + allowance)
+                break
+            except dp._OutOfTime:
+                allowance += allowance // 4
+        assert (got is None) == (want is None), (name, table, added)
+        if got is not None:
+            melds = got[0]
+            assert all(why_invalid(variant, m) is None for m in melds), (name, melds)
+            assert Counter(x for m in melds for x in m if x < JOKER_AS) == +pool
+        seen[got is not None] += 1
+    assert seen[True] > 30 and seen[False] > 10, seen
