@@ -16,8 +16,10 @@ Mandatory cards must all be used; optional ones (Tahiti's loose singles, the han
 weight of the optional cards can go down, and ``fewest_left_out`` finds the least budget.
 Jokers are all free here (their meaning is chosen); jokers that must keep a meaning are
 natural cards to this solver. Lean mode (the default) searches arrangements without spare
-jokers and places the jokers left afterwards; ``windows.py`` bounds long ``best_subset``
-searches from a few positions at a time.
+jokers and places the jokers left afterwards; a long search takes turns with the same
+search read from the top down (``mirror.py``), which ends far sooner when what decides the
+answer lies at the high ranks; ``windows.py`` bounds long ``best_subset`` searches from a
+few positions at a time.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from engine import cards
+from engine.melds.mirror import mirror_counts, mirror_found, mirror_variant
 from engine.melds.tablecards import JOKER_AS
 from engine.melds.validate import run_positions, why_invalid
 from engine.melds.variants import Variant
@@ -46,6 +49,13 @@ _BAT = _JAT + 8  # where the budget left starts
 # window width: states a search may visit before asking those windows (measured on bench/melds.py:
 # wider windows or asking earlier cost more than they save)
 _WINDOWS = {3: 10_000}
+# states a search visits before it takes turns with the mirrored one (``mirror.py``): the first
+# turn of the one that leads (the other's is half as long); measured on bench/melds.py: 10,000 left
+# Vatican's best_subset p99 where it was, 3,000 did less; a plain decision (``solve``) waits longer,
+# as the searches that lose most to the race (Carousel's of 1,000..3,000 states) are such
+_RACE_VISITS = 1_000
+_RACE_SOLVE = 3_000
+_RACE_GROWTH = 2  # each round of turns, the allowances grow this much
 # states one window problem may visit (bench/melds.py: 1,000 gave up on the windows that prove
 # Tahiti's hardest best_subset hands)
 _WINDOW_VISITS = 5_000
@@ -182,7 +192,7 @@ class RankDP:
     def __init__(self, variant: Variant, mand: Sequence[int], opt: Sequence[int], free_m: int, free_o: int,
                  budget: int | None = None, hand: Sequence[int] | None = None,
                  hand_jokers: int | None = None, lean: bool = True, windows: bool = True,
-                 max_visits: int = 1 << 62) -> None:
+                 max_visits: int = 1 << 62, mirror: bool = True) -> None:
         self.v = variant
         self.mand = list(mand)
         self.opt = list(opt)
@@ -195,6 +205,10 @@ class RankDP:
         self.lean = lean and free_m + free_o > 0
         self.windows = windows
         self.max_visits = max_visits  # past it the answer is given up (_OutOfTime)
+        self.mirror = mirror and max_visits == 1 << 62  # long searches race the mirrored one
+        self.mirrored: RankDP | None = None
+        self.mirror_leads = False  # the mirrored search has the first turn (see ``_search``)
+        self.turns: dict[int, list[tuple[int, int]]] = {}  # per budget: where its search stopped
         self.pos = list(variant.positions())
         self.both = variant.ace == "both"
         self.last = len(self.pos)
@@ -228,7 +242,7 @@ class RankDP:
     def solve(self) -> tuple[list[list[int]], list[int], int] | None:
         """(Windows, see ``fewest_left_out``, rarely shorten a plain search: not used here.)"""
         self._init_masks()
-        found = self._solve_feasible(self.budget or 0, self.max_visits)
+        found = self._search(self.budget or 0, self.max_visits, _RACE_SOLVE)
         if found is None or not self.lean:
             return found
         placed = self._place_spares(found)
@@ -245,7 +259,7 @@ class RankDP:
         while b <= hi:
             self.budget = b
             try:
-                found = self._solve_feasible(b, self._give_up(widths[0]))
+                found = self._search(b, self._give_up(widths[0]))
             except _OutOfTime:
                 width = widths.pop(0)
                 if width is None or not self.windows:
@@ -262,6 +276,47 @@ class RankDP:
             b += 1
         return None
 
+    # -- when the search is long: the mirrored search (``mirror.py``) --------------------
+
+    def _search(self, bud: int, give_up: int, first: int = 0) -> Found | None:
+        """One search with budget ``bud`` (``_OutOfTime`` when this one passes ``give_up``
+        visits). A long search races the mirrored one: they take turns (the first of ``first``
+        visits, else ``_RACE_VISITS``), allowances doubling, until one answers, and the first
+        answer is the answer (the mirror's melds turned back). The one that answered last leads
+        with the longer turn (the next budget is much the same problem)."""
+        if not self.mirror:
+            return self._solve_feasible(bud, give_up)
+        allowance = first or _RACE_VISITS
+        while True:
+            for mirrored_turn, share in ((self.mirror_leads, allowance), (not self.mirror_leads, allowance // 2)):
+                if mirrored_turn:
+                    mirrored = self._mirrored()
+                    mirrored.budget = self.budget
+                    try:
+                        found = mirrored._solve_feasible(bud, mirrored.visits + share)
+                    except _OutOfTime:
+                        continue
+                    self.mirror_leads = True
+                    return None if found is None else mirror_found(found)
+                try:
+                    found = self._solve_feasible(bud, min(give_up, self.visits + share))
+                except _OutOfTime:
+                    if self.visits >= give_up:
+                        raise
+                    continue
+                self.mirror_leads = False
+                return found
+            allowance *= _RACE_GROWTH
+
+    def _mirrored(self) -> RankDP:
+        """The same problem read from the top down, made once (its memo serves every budget)."""
+        if self.mirrored is None:
+            self.mirrored = RankDP(mirror_variant(self.v), mirror_counts(self.mand), mirror_counts(self.opt),
+                                   self.fm0, self.fo0, self.budget, mirror_counts(self.hand), self.hand_jokers,
+                                   lean=self.lean, windows=False, mirror=False)
+            self.mirrored._init_masks()
+        return self.mirrored
+
     # -- when the search is long: bounds from windows of positions (``windows.py``) -------
 
     def _give_up(self, width: int | None) -> int:
@@ -276,7 +331,7 @@ class RankDP:
         counting = self.budget is not None
         for m2, o2, h2 in window_problems(self.v, self.mand, self.opt, self.hand, width):
             w = RankDP(self.v, m2, o2, 0, self.fm0 + self.fo0, 0 if counting else None, h2, 0, windows=False,
-                       max_visits=_WINDOW_VISITS)
+                       max_visits=_WINDOW_VISITS, mirror=False)
             try:
                 if counting:
                     got = w.fewest_left_out(lo, hi)
@@ -304,7 +359,7 @@ class RankDP:
 
     def _exact(self) -> RankDP:
         return RankDP(self.v, self.mand, self.opt, self.fm0, self.fo0, self.budget, self.hand, self.hand_jokers,
-                      lean=False, windows=self.windows, max_visits=self.max_visits)
+                      lean=False, windows=self.windows, max_visits=self.max_visits, mirror=self.mirror)
 
     def _place_spares(self, found: Found) -> Found | None:
         """``found`` with its jokers left over placed (the mandatory ones, and with a budget the
@@ -415,35 +470,35 @@ class RankDP:
     def _solve_feasible(self, bud: int, give_up: int = 1 << 62) -> tuple[list[list[int]], list[int], int] | None:
         """One search for every vector with a small allowance (enough for most positions),
         then the vectors in turns with allowances growing fourfold. Raises
-        :class:`_OutOfTime` after ``give_up`` visits (what was proven stays in the memo)."""
+        :class:`_OutOfTime` after ``give_up`` visits (what was proven stays in the memo, and
+        where the turns stopped: asked again with the same budget, they go on from there
+        instead of walking every vector's unfinished path again)."""
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
         self.topbud = max(self.topbud, bud)
         start = ((), (), (), ())
         root = self._encode(0, 0, start, (0, 0, 0, 0))
-        self.limit = min(self.visits + 400, give_up)
-        try:
-            found = self._m(root, self.jokers0, bud, self.all)
-            pending = [(found & -found).bit_length() - 1] if found else []
-        except _OutOfTime:
-            if self.visits >= give_up:
-                raise
-            pending = list(range(self.all.bit_length()))
-        allowance = 64
-        while pending:
-            later = []
-            for r in pending:
-                self.limit = min(self.visits + allowance, give_up)
-                try:
-                    found = self._m(root, self.jokers0, bud, 1 << r)
-                except _OutOfTime:
-                    if self.visits >= give_up:
-                        raise
-                    later.append(r)
-                    continue
-                if found:
-                    return self._rebuild_for(start, r, bud)
-            pending = later
-            allowance *= 4
+        turns = self.turns.pop(bud, None)  # (vector, allowance) in the order they take turns
+        if turns is None:
+            self.limit = min(self.visits + 400, give_up)
+            try:
+                found = self._m(root, self.jokers0, bud, self.all)
+                turns = [((found & -found).bit_length() - 1, 64)] if found else []
+            except _OutOfTime:
+                if self.visits >= give_up:
+                    raise
+                turns = [(r, 64) for r in range(self.all.bit_length())]
+        for i, (r, allowance) in enumerate(turns):  # the list grows as vectors run out
+            self.limit = min(self.visits + allowance, give_up)
+            try:
+                found = self._m(root, self.jokers0, bud, 1 << r)
+            except _OutOfTime:
+                if self.visits >= give_up:
+                    self.turns[bud] = turns[i:]
+                    raise
+                turns.append((r, 4 * allowance))
+                continue
+            if found:
+                return self._rebuild_for(start, r, bud)
         return None
 
     def _rebuild_for(self, start: tuple, r: int, bud: int) -> tuple[list[list[int]], list[int], int]:
