@@ -31,7 +31,7 @@ How updates reach the dispatcher (``--feed``):
 "Committed" is taken when ``Tables.press`` returns after a legal move: the move's transaction (action log,
 version, snapshot, outbox rows) has been COMMITted by then and nothing else is awaited. The benchmark wraps
 that one method on the instance; no bot code changes. "Handled" (direct mode) is when ``feed_raw_update``
-returns: it adds the answerCallbackQuery HTTP round trip and the dedup middleware's own write.
+returns: it adds the answerCallbackQuery HTTP round trip.
 
 Bot API calls per move = every call the bot made to the fake from the start of play until the outbox is empty
 again after the last move, divided by the moves played (warm-up included; menu presses, which are not moves, are

@@ -18,7 +18,8 @@ from bot.ui.names import plain_name
 
 class Dedup(BaseMiddleware):
     """Telegram may deliver an update twice (a restart before the offset was confirmed):
-    an update id already handled is dropped. Moves also record their update id in their own
+    an update id already handled is dropped. Nothing is written here: the intake records the id
+    when the handler ends (``inbox_done``, bot/intake.py), and moves record it in their own
     transaction, so a move can never be applied twice."""
 
     def __init__(self, people: People) -> None:
@@ -42,9 +43,7 @@ class Dedup(BaseMiddleware):
                 return None
             data["update_id"] = event.update_id
             self.latest = event.update_id
-            result = await handler(event, data)
-            await self.people.mark_update(event.update_id)
-            return result
+            return await handler(event, data)
         finally:
             self.in_flight -= 1
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import heapq
 import json
 import logging
 import time
@@ -251,7 +252,13 @@ class Outbox:
         self._idle = asyncio.Event()
         self._inflight: set[int] = set()
         self._deliveries: set[asyncio.Task[None]] = set()  # kept until done (the loop holds tasks weakly)
-        self._chats: dict[int, None] = {}  # chats that may have pending rows, least recently served first
+        self._chats: set[int] = set()  # chats that may have pending rows
+        # Of those, the ones the next dispatch looks at: neither in flight nor known to wait for the limiter.
+        self._due: dict[int, None] = {}
+        # Chats waiting for the limiter, by the time they may send next: that time only moves when the chat
+        # is served (or answered 429), so a waiting chat costs nothing until its time comes.
+        self._later: list[tuple[float, int]] = []
+        self._waiting: dict[int, float] = {}
         self._rescan_at = 0.0
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
@@ -312,24 +319,43 @@ class Outbox:
         while self._inflight:
             await asyncio.sleep(0.01)
 
+    def _look_at(self, chat_id: int) -> None:
+        """The chat may have work: the next dispatch looks at it, unless it waits for the limiter."""
+        if chat_id not in self._waiting:
+            self._due[chat_id] = None
+
+    def _wait(self, chat_id: int, at: float) -> None:
+        self._waiting[chat_id] = at
+        heapq.heappush(self._later, (at, chat_id))
+
     async def _dispatch(self) -> float:
-        """Start delivering the next row of every chat that may send now; return how long to sleep."""
+        """Start delivering the next row of every chat that may send now; return how long to sleep.
+        Only chats that got work, finished a delivery or reached their limiter's time are looked at."""
         now = time.monotonic()
         queued = self.store.queued
         if queued:
-            self._chats.update(dict.fromkeys(queued))
+            self._chats.update(queued)
+            for chat_id in queued:
+                self._look_at(chat_id)
             queued.clear()
+        later = self._later
+        while later and later[0][0] <= now:
+            chat_id = heapq.heappop(later)[1]
+            del self._waiting[chat_id]
+            if chat_id in self._chats:
+                self._due[chat_id] = None
         rescan = now >= self._rescan_at
-        delay = self.RESCAN
         ready = []
-        for chat_id in self._chats:
-            if chat_id in self._inflight:
-                continue
+        for chat_id in self._due:
+            if chat_id in self._inflight or chat_id not in self._chats:
+                continue  # a delivery that ends looks at its chat again
             at = self.limiter.ready_at(chat_id, now)
             if at > now:
-                delay = min(delay, at - now)
+                self._wait(chat_id, at)
                 continue
             ready.append(chat_id)
+        self._due = dict.fromkeys(ready)  # looked at again until served (the global budget may hold them)
+        delay = min(self.RESCAN, later[0][0] - now) if later else self.RESCAN
         if not ready and not rescan:
             return max(delay, 0.005)
         rows: list[OutboxRow] = []
@@ -339,10 +365,18 @@ class Outbox:
                 self._rescan_at = now + self.RESCAN
                 self.limiter.forget_idle(now)
                 for chat_id in await tx.pending_chats():
-                    if chat_id not in self._chats:
-                        self._chats[chat_id] = None
-                        if chat_id not in self._inflight and self.limiter.ready_at(chat_id, now) <= now:
-                            ready.append(chat_id)
+                    if chat_id in self._chats:
+                        continue
+                    self._chats.add(chat_id)
+                    if chat_id in self._inflight:
+                        continue  # its delivery, when it ends, looks at it
+                    at = self.limiter.ready_at(chat_id, now)
+                    if at > now:
+                        self._wait(chat_id, at)
+                        delay = min(delay, at - now)
+                    else:
+                        ready.append(chat_id)
+                        self._due[chat_id] = None
             for chat_id in ready:
                 row = await tx.next_row(chat_id)
                 # decided under the store's lock: no enqueue can slip between the look and the discard
@@ -351,7 +385,8 @@ class Outbox:
                     self.expired += 1
                     row = await tx.next_row(chat_id)
                 if row is None:
-                    del self._chats[chat_id]
+                    self._chats.discard(chat_id)
+                    self._due.pop(chat_id, None)
                 else:
                     rows.append(row)
         if rows:
@@ -368,8 +403,7 @@ class Outbox:
                 break
             self.limiter.sent(row.chat_id, now)
             self._inflight.add(row.chat_id)
-            self._chats.pop(row.chat_id, None)  # served: to the back of the line
-            self._chats[row.chat_id] = None
+            self._due.pop(row.chat_id, None)  # in flight: looked at again when the delivery ends
             task = asyncio.create_task(self._deliver(row), name=f"outbox-row-{row.id}")
             self._deliveries.add(task)
             task.add_done_callback(self._delivered)
@@ -398,6 +432,8 @@ class Outbox:
         finally:
             self._inflight.discard(chat_id)
             self._inflight.discard(row.chat_id)
+            self._look_at(chat_id)
+            self._look_at(row.chat_id)
             self.wake()
 
     async def _deliver_row(self, row: OutboxRow) -> None:

@@ -24,10 +24,6 @@ class People:
         async with self.core.store.read() as tx:
             return await tx.seen_update(update_id)
 
-    async def mark_update(self, update_id: int) -> None:
-        async with self.core.store.transaction(durable=False) as tx:  # a lost mark costs one repeat at most
-            await tx.mark_update(update_id)
-
     async def remember(self, user_id: int, full_name: str, username: str | None, lang_hint: str,
                        chat_id: int | None, chat_title: str) -> None:
         """Record the user's name and Telegram language (and the group they write in)."""

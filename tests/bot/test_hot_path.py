@@ -268,3 +268,45 @@ async def test_a_press_that_gives_the_turn_to_a_person_starts_no_ai_loop(tmp_pat
                 assert not answer.alert, answer.text
                 assert not app.tables.play.ai_running(int(table))
                 await settle(fake, app)
+
+
+async def test_a_table_state_is_decoded_only_when_a_move_needs_it(tmp_path: Path) -> None:
+    """The store hands a table's state over as JSON text: a move whose engine state is cached for the row's
+    version takes the cached one and never decodes it; read, the text gives the very state that was played."""
+    from bot.services.types import Actor
+    from bot.store.rows import StateText
+
+    async with FakeTelegram(limits=RateLimits.loose()) as fake:
+        users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
+        group = fake.group("Lazy", members=users[1:], creator=users[0])
+        async with running_bot(fake, tmp_path / "l.sqlite3") as app:
+            for user in users:
+                await user.start_bot()
+            await settle(fake, app)
+            await users[0].send(group, "/new carnival")
+            lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
+            await settle(fake, app)
+            for user in users[1:]:
+                await user.press(lobby, "✋ Join")
+                await settle(fake, app)
+            await users[0].press(lobby, "▶️ Start")
+            await settle(fake, app)
+            assert app.tables is not None and app.store is not None
+            for _ in range(3):
+                live = live_hand(users)
+                assert live is not None
+                user, message = live
+                data = next(str(b["callback_data"]) for b in play_buttons(message)
+                            if str(b["callback_data"]).startswith("mv:"))
+                _, table, version, index = data.split(":")
+                answer = await app.tables.press(int(table), int(version), int(index),
+                                                Actor(user.id, user.first_name, "en"), "en")
+                assert not answer.alert, answer.text
+                await settle(fake, app)
+                async with app.store.read() as tx:
+                    row = await tx.table(int(table))
+                assert row is not None and row.version == int(version) + 1
+                assert isinstance(row.__dict__["_state"], StateText)
+                cached = app.tables.core.state(row)
+                assert isinstance(row.__dict__["_state"], StateText)  # the cached state served: no decode
+                assert cached.to_json() == row.state  # decoded on reading: the state the move made

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import sqlite3
+from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from aiogram.client.default import DefaultBotProperties
 from aiogram.enums import ParseMode
@@ -223,3 +225,48 @@ async def test_retry_after_is_waited_out_and_nothing_is_dropped(tmp_path):
             assert fake.stats["rate_limited"] > 0 and outbox.retry_afters > 0
             assert [m.content for m in group.messages()] == [f"m{i}" for i in range(6)]
             assert rows(db) == []
+
+
+class AskCounting(RateLimiter):
+    """The real limiter, counting how often the outbox asks it about each chat."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.asked: Counter[int] = Counter()
+
+    def ready_at(self, chat_id: int, now: float) -> float:
+        self.asked[chat_id] += 1
+        return super().ready_at(chat_id, now)
+
+
+async def test_chats_waiting_for_the_limiter_are_not_looked_at_on_every_wake(tmp_path):
+    """300 groups just served wait a minute for their next call; meanwhile the messages to a DM, each its own
+    wake, ask the limiter about each group at most twice in all (once to send, once to learn its wait), not
+    on every wake, and the DM's messages still go in order."""
+    db = tmp_path / "s.sqlite3"
+    async with FakeTelegram(limits=RateLimits.loose()) as fake:
+        groups = [fake.group(f"G{i}") for i in range(300)]
+        user = fake.user(first_name="Ann")
+        await user.start_bot()
+        bot = fake.make_bot(default=DefaultBotProperties(parse_mode=ParseMode.HTML))
+        limiter = AskCounting(0.0, 1, 100000)  # a group served waits a minute
+        outbox = Outbox(await Store(db).open(), bot, limiter)
+        outbox.start()
+        try:
+            async with outbox.store.transaction() as tx:
+                for group in groups:
+                    await out.send_text(tx, group.id, "hello")
+            outbox.wake()
+            await outbox.drain(timeout=20)
+            assert all([m.content for m in g.messages()] == ["hello"] for g in groups)
+            for i in range(5):
+                async with outbox.store.transaction() as tx:
+                    await out.send_text(tx, user.id, f"m{i}")
+                outbox.wake()
+                await outbox.drain(timeout=5)
+            assert max(limiter.asked[g.id] for g in groups) <= 2, limiter.asked.most_common(3)
+            assert [m.content for m in user.dm.messages()][-5:] == [f"m{i}" for i in range(5)]
+        finally:
+            await outbox.stop()
+            await outbox.store.close()
+            await bot.session.close()
