@@ -3,34 +3,8 @@ driver's row object, so a service cannot tell which database is behind the store
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
-
-
-class StateText:
-    """A table's state as the store read it, JSON text not yet decoded: a move whose engine state is
-    cached for the row's version (bot/services/core.py) never needs the dict."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-
-class _Snapshot:
-    """``TableRow.state``: a dict (or None), decoded from a ``StateText`` on its first read."""
-
-    def __get__(self, row: object, owner: type | None = None) -> dict[str, Any] | None:
-        if row is None:
-            raise AttributeError("state")  # no class-level value: the dataclass field has no default
-        value = row.__dict__["_state"]
-        if isinstance(value, StateText):
-            value = row.__dict__["_state"] = json.loads(value.text)
-        return value
-
-    def __set__(self, row: object, value: dict[str, Any] | StateText | None) -> None:
-        row.__dict__["_state"] = value
 
 
 @dataclass
@@ -44,8 +18,8 @@ class TableRow:
     options: dict[str, Any]
     seed: int
     version: int
-    state: _Snapshot = _Snapshot()
-    ui: dict[str, Any]  # type: ignore[misc]  # mypy takes the descriptor for a default; it has none
+    state: dict[str, Any] | None
+    ui: dict[str, Any]
     updated_at: float = 0.0
 
 

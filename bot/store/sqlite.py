@@ -21,7 +21,7 @@ import aiosqlite
 
 from bot.store.migrate import upgrade
 from bot.store.queries import SharedQueries
-from bot.store.rows import OutboxRow, SeatRow, StateText, TableRow, UserRow
+from bot.store.rows import OutboxRow, SeatRow, TableRow, UserRow
 
 __all__ = ["OutboxRow", "SeatRow", "Store", "TableRow", "Tx", "UserRow"]
 from bot.store.walsync import WalSync
@@ -45,7 +45,7 @@ def _table(row: sqlite3.Row) -> TableRow:
         id=row["id"], chat_id=row["chat_id"], thread_id=row["thread_id"], game=row["game"],
         status=row["status"], creator_id=row["creator_id"], options=json.loads(row["options"]),
         seed=row["seed"], version=row["version"],
-        state=StateText(row["state"]) if row["state"] else None, ui=json.loads(row["ui"]),
+        state=json.loads(row["state"]) if row["state"] else None, ui=json.loads(row["ui"]),
         updated_at=row["updated_at"],
     )
 
