@@ -100,6 +100,17 @@ def _plate(width: int, height: int, acting: bool, dealer: bool) -> Image.Image:
     return img
 
 
+
+def plate_box(slot: tuple[int, int, bool]) -> tuple[int, int, int, int]:
+    """Where a seat's plate goes in its slot (x0, x1, top row?): inset 6 px, at most 320 px wide, centred."""
+    x0, x1, top = slot
+    y0, y1 = TOP_PLATES if top else BOTTOM_PLATES
+    px0, px1 = x0 + 6, x1 - 6
+    if px1 - px0 > 320:
+        mid = (px0 + px1) // 2
+        px0, px1 = mid - 160, mid + 160
+    return px0, y0, px1, y1
+
 class _Painter:
     def __init__(self, view: dict[str, Any], names: list[str], lang: str) -> None:
         self.view = view
@@ -149,12 +160,7 @@ class _Painter:
 
     def plate(self, seat: int, slot: tuple[int, int, bool]) -> None:
         v, w = self.view, self.w
-        x0, x1, top = slot
-        y0, y1 = TOP_PLATES if top else BOTTOM_PLATES
-        px0, px1 = x0 + 6, x1 - 6
-        if px1 - px0 > 320:
-            mid = (px0 + px1) // 2
-            px0, px1 = mid - 160, mid + 160
+        px0, y0, px1, y1 = plate_box(slot)
         acting = v.get("to_act") == seat and not v.get("over")
         dealer = v.get("dealer") == seat
         self.img.paste(_plate(px1 - px0, y1 - y0, acting, dealer), (px0, y0))

@@ -11,7 +11,6 @@ from bot.render import examples as ex
 from bot.render import table
 from bot.render.cards import ALL_FACES, card_image, card_width, paste_card
 from bot.render.table import (
-    BOTTOM_PLATES,
     CENTER,
     FELT,
     FELT_DARK,
@@ -32,12 +31,8 @@ def straight(slots: list[tuple[int, int, bool]], acting: int, dealer: int) -> Im
     draw = ImageDraw.Draw(img)
     draw.rectangle(HEADER, fill=FELT_DARK)
     draw.rounded_rectangle((MARGIN, CENTER[0], W - MARGIN, CENTER[1]), radius=14, fill=FELT_DARK)
-    for seat, (x0, x1, top) in enumerate(slots):
-        y0, y1 = TOP_PLATES if top else BOTTOM_PLATES
-        px0, px1 = x0 + 6, x1 - 6
-        if px1 - px0 > 320:
-            mid = (px0 + px1) // 2
-            px0, px1 = mid - 160, mid + 160
+    for seat, slot in enumerate(slots):
+        px0, y0, px1, y1 = table.plate_box(slot)
         on = seat == acting
         draw.rounded_rectangle((px0, y0, px1, y1), radius=12, fill=PLATE,
                                outline=GOLD if on else (90, 140, 110), width=4 if on else 2)
@@ -53,12 +48,8 @@ def test_cached_plates_are_the_shapes_drawn_in_place(n: int) -> None:
     for acting in range(n):
         dealer = (acting + n - 1) % n
         pasted = table._felt().copy()
-        for seat, (x0, x1, top) in enumerate(slots):
-            y0, y1 = TOP_PLATES if top else BOTTOM_PLATES
-            px0, px1 = x0 + 6, x1 - 6
-            if px1 - px0 > 320:
-                mid = (px0 + px1) // 2
-                px0, px1 = mid - 160, mid + 160
+        for seat, slot in enumerate(slots):
+            px0, y0, px1, y1 = table.plate_box(slot)
             pasted.paste(table._plate(px1 - px0, y1 - y0, seat == acting, seat == dealer), (px0, y0))
         assert ImageChops.difference(pasted, straight(slots, acting, dealer)).getbbox() is None, (n, acting)
 
