@@ -100,7 +100,6 @@ def _plate(width: int, height: int, acting: bool, dealer: bool) -> Image.Image:
     return img
 
 
-
 def plate_box(slot: tuple[int, int, bool]) -> tuple[int, int, int, int]:
     """Where a seat's plate goes in its slot (x0, x1, top row?): inset 6 px, at most 320 px wide, centred."""
     x0, x1, top = slot
@@ -110,6 +109,7 @@ def plate_box(slot: tuple[int, int, bool]) -> tuple[int, int, int, int]:
         mid = (px0 + px1) // 2
         px0, px1 = mid - 160, mid + 160
     return px0, y0, px1, y1
+
 
 class _Painter:
     def __init__(self, view: dict[str, Any], names: list[str], lang: str) -> None:
