@@ -32,6 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.services.ai_seats import WORKERS, AiSeats  # noqa: E402
 from bot.services.clocks import ClockService  # noqa: E402
 from bot.services.outbox import Outbox, RateLimiter  # noqa: E402
 from bot.services.tables import Actor, Tables, Where  # noqa: E402
@@ -66,8 +67,10 @@ async def main(args: argparse.Namespace) -> None:
     rng = random.Random(7)
     with tempfile.TemporaryDirectory() as tmp:
         store = await Store(Path(tmp) / "bench.sqlite3").open()
+        ai = AiSeats(worker=args.ai_worker)
+        ai.warm_up()
         tables = Tables(store, Outbox(store, None, RateLimiter(0, 1, 1)), "bench_bot",  # type: ignore[arg-type]
-                        args.ai_delay)
+                        args.ai_delay, ai=ai)
         clocks = ClockService(tables, default_per_move=86400.0)
         now = clocks.clock.now()
         async with store.transaction() as tx:
@@ -79,6 +82,7 @@ async def main(args: argparse.Namespace) -> None:
         t0 = time.perf_counter()
         ids = [await _open_table(tables, -1000 - i, 1000 + i) for i in range(args.tables)]
         await _quiet(tables)
+        print(f"AI seats think in a {args.ai_worker} (KOZYR_AI_WORKER)")
         print(f"setup: {args.pending} pending deadlines, {len(ids)} tables started in {time.perf_counter() - t0:.1f} s")
 
         await clocks.start()
@@ -167,6 +171,8 @@ if __name__ == "__main__":
     parser.add_argument("--quick-per-move", type=float, default=2.0, help="seconds per move at the quick tables")
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--ai-delay", type=float, default=1.0, help="seconds an AI seat waits (the bot's default: 1)")
+    parser.add_argument("--ai-worker", choices=WORKERS, default="process",
+                        help="where the AI seats think (the bot's KOZYR_AI_WORKER); thread: in this process")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--one-at-a-time", action="store_true",
                         help="let the AI seats answer before the next press (no other table's move in flight)")

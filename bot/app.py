@@ -126,9 +126,10 @@ class App:
         me = await self._whoami()
         if self.pictures is not None:
             await asyncio.to_thread(self.pictures.warm_up)
+        ai = AiSeats(self.settings.ai_level, self.settings.ai_think_ms, worker=self.settings.ai_worker)
+        ai.warm_up()
         self.tables = Tables(self.store, self.outbox, me.username or "kozyr_bot", self.settings.ai_delay,
-                             self.pictures, AiSeats(self.settings.ai_level, self.settings.ai_think_ms),
-                             ping_after=self.settings.ping_after)
+                             self.pictures, ai, ping_after=self.settings.ping_after)
         self.outbox.on_unreachable = self.tables.user_unreachable
         dp = self.dispatcher
         dp["status_report"] = self.report

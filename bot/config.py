@@ -70,6 +70,10 @@ class Settings(BaseSettings):
                           description="the level of an AI seat added with the plain Add AI: easy | normal | strong")
     ai_think_ms: float = Field(default=0.0, alias="KOZYR_AI_THINK_MS", ge=0,
                                description="milliseconds an AI seat thinks (0: the level's own budget)")
+    ai_worker: Literal["process", "thread"] = Field(
+        default="process", alias="KOZYR_AI_WORKER",
+        description="where AI seats think: process (a worker process; the bot's loop never waits for the search) "
+                    "or thread (in the bot's own process)")
     autoplay_after: float = Field(default=24 * 3600, alias="KOZYR_AUTOPLAY_AFTER", ge=0,
                                   description="a new table's seconds per move (0: no clock)")
     pictures: bool = Field(default=True, alias="KOZYR_PICTURES", description="draw the table as pictures (1/0)")

@@ -3,7 +3,7 @@ issue 19), else (should the AI fail) a random legal move; the caller says which 
 
 The deadline's move is chosen inside the deadline's transaction on the event loop, so it plays the
 heuristic level ("easy": well under a millisecond), not the search, which would hold the loop for
-its whole budget; AI seats and /leave hand-overs search in a worker thread (bot/services/ai_seats.py)."""
+its whole budget; AI seats and /leave hand-overs search in a worker process (bot/services/ai_seats.py)."""
 
 from __future__ import annotations
 

@@ -255,7 +255,7 @@ class Play:
     async def _ai_step(self, table_id: int) -> float | None:
         """One AI (or forced) move; the pause before the next, or None when no such move is due.
 
-        The AI thinks with no transaction open (in a worker thread); the table's lock keeps its moves in
+        The AI thinks with no transaction open (in a worker process); the table's lock keeps its moves in
         order, and a version check drops a decision that a newer state replaced."""
         async with self.core.lock(table_id):
             async with self.core.store.read() as tx:

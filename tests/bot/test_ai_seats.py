@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
+import signal
 import threading
+import time
 
 import pytest
 
@@ -31,7 +34,7 @@ async def test_lobby_seats_an_easy_and_a_strong_ai_and_they_play_at_their_levels
     async with FakeTelegram(limits=RateLimits.loose()) as fake:
         ann = fake.user(first_name="Ann", language_code="en")
         group = fake.group("Cards", members=[ann], creator=ann)
-        async with running_bot(fake, db) as app:
+        async with running_bot(fake, db, KOZYR_AI_WORKER="thread") as app:  # the spy lives in this process
             await ann.start_bot()
             await settle(fake, app)
             await ann.send(group, "/new oh_hell hand_sizes=3,2")
@@ -87,7 +90,7 @@ async def test_an_ai_thinks_in_a_worker_thread_while_the_loop_runs(monkeypatch):
         return state.legal_actions(seat)[0]
 
     monkeypatch.setattr(ai_seats, "choose_action", slow_choice)
-    ai = AiSeats("normal")
+    ai = AiSeats("normal", worker="thread")
     state = get_game("oh_hell").new(4, seed=1, options={"hand_sizes": [3]})
 
     async def other_table() -> None:
@@ -101,6 +104,54 @@ async def test_an_ai_thinks_in_a_worker_thread_while_the_loop_runs(monkeypatch):
     assert seen["loop_ran"] is True
     assert seen["thread"] is not threading.main_thread()
     assert action in state.legal_actions()
+
+
+async def test_by_default_an_ai_thinks_in_a_worker_process_and_the_bot_spends_no_cpu_on_it():
+    ai = AiSeats("normal", think_ms=400)
+    state = get_game("carnival").new(4, seed=3)
+    ticks = 0
+
+    async def other_tables() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    ticker = asyncio.create_task(other_tables())
+    try:
+        await ai.choose(state.clone(), state.to_act, 1)  # the worker's interpreter is started here
+        cpu, wall = time.process_time(), time.perf_counter()
+        action = await ai.choose(state.clone(), state.to_act, 2)
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    finally:
+        ticker.cancel()
+        ai.close()
+    assert action in state.legal_actions()
+    assert wall >= 0.3, "the search used its budget"
+    # the same search in a thread of this process costs it 0.4 s of CPU (0.12 s on a machine loaded 3 times over)
+    assert cpu < 0.06, (cpu, wall)
+    assert ticks > 10, "the loop kept running"
+
+
+async def test_a_dead_ai_worker_process_is_replaced_and_the_move_still_comes():
+    ai = AiSeats("normal", think_ms=20)
+    state = get_game("oh_hell").new(4, seed=1, options={"hand_sizes": [3]})
+    await ai.choose(state.clone(), state.to_act, 1)
+    pool = ai_seats._PROCESSES.get()
+    pids = list(pool._processes)  # the running workers
+    assert pids and os.getpid() not in pids
+    for pid in pids:
+        os.kill(pid, signal.SIGKILL)
+    await asyncio.sleep(0.5)  # the pool notices its worker died
+    action = await ai.choose(state.clone(), state.to_act, 2)
+    assert action in state.legal_actions()
+    assert ai_seats._PROCESSES.get() is not pool
+    ai.close()
+
+
+def test_an_unknown_ai_worker_is_refused():
+    with pytest.raises(ValueError, match="KOZYR_AI_WORKER"):
+        AiSeats("normal", worker="fork")
 
 
 def test_an_unknown_default_level_is_refused():
