@@ -9,10 +9,12 @@ gc.freeze() or gc disabled it was the same.
 Targets (issue 14): every picture <= 10 ms CPU at the 95th percentile and <= 60 KB.
 
 The second table times only the encoding step of each picture (an RGB image to bytes) in every candidate
-format: palette PNG (our fixed palette, completed with the emoji's colours when there are emoji) at zlib
-levels 1/2/3/6/9 and ``optimize``, JPEG (sendPhoto accepts it) and WebP, so the choice in
-``bot.render.layout.to_png`` can be checked. The grid is drawn straight on the palette (bot/render/canvas.py):
-its row "drawn on the palette" is that drawing and its PNG, in place of mapping the RGB picture and its PNG.
+format: palette PNG (our fixed palette, completed with the emoji's colours when there are emoji) written by
+Pillow at zlib levels 1/2/3/6/9 and ``optimize`` and by our writer (bot/render/png.py, level 2) at zlib
+memLevels 9 (Pillow's), 8 and 6 (it uses 7), JPEG (sendPhoto accepts it) and WebP, so the choices in
+``bot.render.layout.to_png`` and ``bot.render.png`` can be checked. The grid is drawn straight on the palette
+(bot/render/canvas.py): its row "drawn on the palette" is that drawing and its PNG, in place of mapping the
+RGB picture and its PNG.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from bot.render import examples as ex  # noqa: E402
 from bot.render.canvas import CanvasLayout  # noqa: E402
 from bot.render.grid import layout_grid  # noqa: E402
 from bot.render.layout import Layout, emoji_palette, fixed_palette, has_emoji, to_png  # noqa: E402
+from bot.render.png import encode as png_encode  # noqa: E402
 from bot.render.standings import layout_standings  # noqa: E402
 from bot.render.table import layout_table  # noqa: E402
 
@@ -95,8 +98,14 @@ def encodings(name: str, layout: Layout, runs: int) -> None:
             buf, format="PNG", compress_level=3)
         return buf.getvalue()
 
+    def ours(mem_level: int) -> Callable[[], bytes]:
+        return lambda: png_encode(palette(), mem_level=mem_level)
+
     candidates: dict[str, Callable[[], bytes]] = {
         "to_png (in use)": lambda: to_png(rgb, emoji),
+        "png.py level 2, memLevel 9": ours(9),
+        "png.py level 2, memLevel 8": ours(8),
+        "png.py level 2, memLevel 6": ours(6),
         "palette PNG level 1": png(compress_level=1),
         "palette PNG level 2": png(compress_level=2),
         "palette PNG level 3": png(compress_level=3),
