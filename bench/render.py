@@ -2,19 +2,19 @@
 
 Run ``python bench/render.py [--runs N]``. Targets are checked on CPU time at the 95th percentile (the machine
 is shared; median wall time is printed too). What the renderer keeps between pictures (card faces cut into
-parts, glyph masks, the placed texts, the table's felt and plates, emoji palettes, the grid's texts mapped onto
-each palette) is kept as in the running bot: one warm-up render precedes the timed ones (the cold first render
-is printed too). The spread between median and p95 here is the shared machine, not the collector: with
-gc.freeze() or gc disabled it was the same.
+parts, glyph masks, the placed texts, the table's felt and plates, emoji palettes, the texts, felt and plates
+mapped onto each palette) is kept as in the running bot: one warm-up render precedes the timed ones (the cold
+first render is printed too). The spread between median and p95 here is the shared machine, not the collector:
+with gc.freeze() or gc disabled it was the same.
 Targets (issue 14): every picture <= 10 ms CPU at the 95th percentile and <= 60 KB.
 
 The second table times only the encoding step of each picture (an RGB image to bytes) in every candidate
 format: palette PNG (our fixed palette, completed with the emoji's colours when there are emoji) written by
 Pillow at zlib levels 1/2/3/6/9 and ``optimize`` and by our writer (bot/render/png.py, level 2) at zlib
 memLevels 9 (Pillow's), 8 and 6 (it uses 7), JPEG (sendPhoto accepts it) and WebP, so the choices in
-``bot.render.layout.to_png`` and ``bot.render.png`` can be checked. The grid is drawn straight on the palette
-(bot/render/canvas.py): its row "drawn on the palette" is that drawing and its PNG, in place of mapping the
-RGB picture and its PNG.
+``bot.render.layout.to_png`` and ``bot.render.png`` can be checked. The grid and the table are drawn straight
+on the palette (bot/render/canvas.py): their row "drawn on the palette" is that drawing and its PNG, in place
+of mapping the RGB picture and its PNG (the other rows start from the RGB drawing).
 """
 
 from __future__ import annotations

@@ -7,6 +7,10 @@ of it, its play in the trick shown: the current trick, or when that is empty the
 completed trick with its winner marked. Only public cards are drawn: trick, last trick and
 the trump card; ``view["hand"]`` is never read. Keys the layout does not know are ignored,
 so any trick game's view (engine/tricks.py keys) renders.
+
+The table is recorded on a ``Canvas`` (bot/render/canvas.py) and drawn straight on the palette: the felt and
+plates are mapped once per palette, every text is on a known colour, and each seat's cards are an island
+mapped alone. Mapping the whole 960x700 RGB drawing cost ~1 ms of the picture's ~5 (bench/render.py).
 """
 
 from __future__ import annotations
@@ -16,9 +20,10 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.render.canvas import Canvas, CanvasLayout
 from bot.render.cards import card_width, paste_card
-from bot.render.layout import Drawn, Layout
-from bot.render.text import Box, draw_fitted, fit
+from bot.render.layout import Drawn
+from bot.render.text import Box, fit
 from bot.render.words import cards_count, game_name, num, words
 from engine.cards import SUIT_SYMBOLS
 
@@ -119,15 +124,15 @@ class _Painter:
         self.names = [names[i] if i < len(names) else f"P{i + 1}" for i in range(self.n)]
         self.w = words(lang)
         self.lang = lang
-        self.img = _felt().copy()
-        self.draw = ImageDraw.Draw(self.img)
-        self.layout = Layout(self.img)
+        self.canvas = Canvas((W, H), FELT, base=_felt())
+        self.layout = CanvasLayout(self.canvas)
 
     def text(self, kind: str, cell: Box, text: str, size: int, fill: Any, ground: tuple[int, int, int], *,
              seat: int | None = None, bold: bool = False, align: str = "center", min_size: int | None = None) -> Box:
         """A text on the flat colour ``ground`` under its cell (every text of the table has one): a line of one
-        run is then pasted as a copy already inked on that colour (``text._inked``), not blended through its mask."""
-        box = draw_fitted(self.img, cell, text, size, fill, bold=bold, align=align, min_size=min_size, bg=ground)
+        run is then pasted as a copy already inked on that colour (``text._inked``), not blended through its mask,
+        and on the palette as a tile mapped once (``canvas.Canvas``)."""
+        box = self.canvas.text(cell, text, size, fill, ground, bold=bold, align=align, min_size=min_size)
         self.layout.texts.append(Drawn(kind, text, box, cell, seat))
         return box
 
@@ -135,9 +140,22 @@ class _Painter:
         """A seat's name cut to ``width`` px, for use inside a sentence."""
         return fit(self.names[seat], size, width, True)
 
-    def card(self, card: str, x: int, y: int, height: int = CARD_H) -> None:
-        paste_card(self.img, card, height, (x, y))
-        self.layout.cards.append(card)
+    def cards(self, cards: list[str], x: int, y: int, step: int, height: int = CARD_H, marked: bool = False) -> None:
+        """Cards side by side from (x, y), ``step`` apart, on a gold mark when ``marked``: one island of the canvas."""
+        total = card_width(height) + step * (len(cards) - 1)
+        mark = (x - 6, y - 4, x + total + 6, y + height + 4)
+
+        def paint(img: Image.Image, origin: tuple[int, int]) -> None:
+            ox, oy = origin
+            if marked:
+                ImageDraw.Draw(img).rounded_rectangle((mark[0] - ox, mark[1] - oy, mark[2] - ox, mark[3] - oy),
+                                                      radius=12, fill=GOLD)
+            for i, card in enumerate(cards):
+                paste_card(img, card, height, (x + i * step - ox, y - oy))
+
+        box = (mark[0], mark[1], mark[2] + 1, mark[3] + 1) if marked else (x, y, x + total, y + height)
+        self.canvas.island(box, paint)
+        self.layout.cards.extend(cards)
 
     # --- parts -------------------------------------------------------------------------------------
 
@@ -167,7 +185,7 @@ class _Painter:
         px0, y0, px1, y1 = plate_box(slot)
         acting = v.get("to_act") == seat and not v.get("over")
         dealer = v.get("dealer") == seat
-        self.img.paste(_plate(px1 - px0, y1 - y0, acting, dealer), (px0, y0))
+        self.canvas.image(_plate(px1 - px0, y1 - y0, acting, dealer), (px0, y0))
         # line 1: seat number chip, name, dealer chip
         chip = (px0 + 8, y0 + 8, px0 + 40, y0 + 36)
         self.text("seat_no", chip, str(seat + 1), 18, PLATE if acting else WHITE, GOLD if acting else CHIP, seat=seat,
@@ -217,10 +235,8 @@ class _Painter:
         cx = (x0 + x1) // 2
         left = cx - total // 2
         marked = trick.get("winner") if finished else trick.get("best")
-        if marked == seat:
-            self.draw.rounded_rectangle((left - 6, y0 - 4, left + total + 6, y0 + CARD_H + 4), radius=12, fill=GOLD)
-        for i, card in enumerate(cards):
-            self.card(card, left + i * step, y0)
+        if cards or marked == seat:
+            self.cards(cards, left, y0, step, marked=marked == seat)
         # the tag under the cards: play order, lead mode, placement, pair, winner
         tag = [str(order + 1)]
         if order == 0:
@@ -244,7 +260,7 @@ class _Painter:
         trump = v.get("trump")
         if "trump" in v or trump_card:
             if trump_card:
-                self.card(str(trump_card), x, y0 + (y1 - y0 - TRUMP_H) // 2, TRUMP_H)
+                self.cards([str(trump_card)], x, y0 + (y1 - y0 - TRUMP_H) // 2, 0, TRUMP_H)
                 x += card_width(TRUMP_H) + 12
             # "No trump" stands alone: "Trump: no trump" did not fit the box and was cut ("Trump: no t…")
             label = f"{w['trump']}: " + (_suit_text(trump) or str(trump)) if trump else w["no_trump"].capitalize()
@@ -283,7 +299,7 @@ class _Painter:
                       bold=kind == "to_act", align="left", min_size=16)
 
 
-def layout_table(view: dict[str, Any], names: list[str], lang: str = "en") -> Layout:
+def layout_table(view: dict[str, Any], names: list[str], lang: str = "en") -> CanvasLayout:
     """Draw the table for ``view``; returns the image plus every text box and card drawn."""
     p = _Painter(view, names, lang)
     p.header()

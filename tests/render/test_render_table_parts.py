@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
+from bot.render import canvas, table
 from bot.render import examples as ex
-from bot.render import table
 from bot.render.cards import ALL_FACES, card_image, card_width, paste_card
 from bot.render.table import (
     CENTER,
@@ -107,7 +107,7 @@ def test_texts_inked_on_their_ground_are_the_texts_through_their_masks(
         kwargs.pop("bg")
         return draw_fitted(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(table, "draw_fitted", through_mask)
+    monkeypatch.setattr(canvas, "draw_fitted", through_mask)  # the table's RGB drawing is its canvas replayed
     blended = [table.layout_table(view, names, lang).image for view in views for lang in ("en", "ru")]
     for i, (a, b) in enumerate(zip(inked, blended, strict=True)):
         assert ImageChops.difference(a, b).getbbox() is None, i
