@@ -65,6 +65,8 @@ class Canvas:
         """What ``paint`` draws, all inside ``box``: blended shapes (cards), drawn in RGB and mapped on their own."""
         width, height = self.size
         clipped = (max(0, box[0]), max(0, box[1]), min(width, box[2]), min(height, box[3]))
+        if clipped[2] <= clipped[0] or clipped[3] <= clipped[1]:
+            return  # wholly off the picture: nothing of it is seen
         self.ops.append(("island", clipped, paint, None, None))
         self.islands += 1
 
