@@ -56,6 +56,12 @@ class Canvas:
             self.emoji.append(args)
         return fitted_tile(*args)[2]
 
+    def extend(self, part: Canvas) -> None:
+        """Add what ``part`` recorded (drawn in this canvas's coordinates; a layout may keep parts it redraws)."""
+        self.ops += part.ops
+        self.emoji += part.emoji
+        self.islands += part.islands
+
     def image(self, image: Image.Image, xy: tuple[int, int]) -> None:
         """An opaque RGB image pasted at ``xy``, drawn once by its maker and kept (mapped once per palette)."""
         x, y = xy

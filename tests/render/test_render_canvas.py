@@ -65,3 +65,18 @@ def test_table_with_overlapping_cards_is_mapped_whole() -> None:
     assert layout.png() == to_png(layout.image)
     cards = layout.image.crop((0, 160, 960, 306))
     assert len(cards.getcolors(1 << 16) or []) > 100  # the cards were drawn
+
+
+def test_kept_grid_rows_are_the_rows_drawn_afresh() -> None:
+    """The grid keeps its deal rows between pictures (``grid._deal_row``): a game's grids, one after another,
+    are the grids drawn with nothing kept (same texts, same pixels), whichever rows came back."""
+    from bot.render import grid
+
+    pictures = [(ex.sheet_example(4, deals), deals + 1, lang) for deals in (0, 3, 4, 9) for lang in ("en", "ru")]
+    pictures.append((ex.sheet_example(4, 9, seed=7), 10, "en"))  # other scores in the same rows
+    kept = [layout_grid(sheet, PLAIN[:4], current, lang) for sheet, current, lang in pictures]
+    for (sheet, current, lang), layout in zip(pictures, kept, strict=True):
+        grid._deal_row.cache_clear()
+        afresh = layout_grid(sheet, PLAIN[:4], current, lang)
+        assert layout.texts == afresh.texts
+        assert layout.image.tobytes() == afresh.image.tobytes()
