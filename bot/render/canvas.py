@@ -182,11 +182,11 @@ def _emoji_palette(texts: tuple[TextArgs, ...]) -> Image.Image:
 
 _KEPT: dict[int, tuple[Image.Image, dict[Any, Any]]] = {}
 KEPT_PALETTES = 32  # the fixed palette and the emoji palettes (layout._palette_for keeps 16)
-KEPT_ENTRIES = 16384  # colours and tiles per palette
+KEPT_ENTRIES = 16384  # colours, tiles and images per palette (the table's mapped felt, 670 KB, is one of them)
 
 
 def _kept(palette: Image.Image) -> dict[Any, Any]:
-    """What is kept per palette: the index of each flat colour and each text tile mapped onto it.
+    """What is kept per palette: the index of each flat colour, each text tile and each image mapped onto it.
 
     Keyed by the palette's id while holding the palette itself, so an id is never reused while kept."""
     entry = _KEPT.get(id(palette))
