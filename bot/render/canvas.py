@@ -14,7 +14,7 @@ the felt instead of on that: such a drawing is mapped whole from its RGB drawing
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from functools import lru_cache
 from typing import Any
 
@@ -67,13 +67,16 @@ class Canvas:
         x, y = xy
         self.ops.append(("image", image, (x, y, x + image.width, y + image.height), None, None))
 
-    def island(self, box: Box, paint: Paint) -> None:
-        """What ``paint`` draws, all inside ``box``: blended shapes (cards), drawn in RGB and mapped on their own."""
+    def island(self, box: Box, paint: Paint, key: Hashable = None) -> None:
+        """What ``paint`` draws, all inside ``box``: blended shapes (cards), drawn in RGB and mapped on their own.
+
+        ``key``: what ``paint`` draws, when it says all of it (with ``box``): the island is then mapped once per
+        palette and kept (``KEPT_ISLANDS``), as a trick's cards and the trump card come back picture after picture."""
         width, height = self.size
         clipped = (max(0, box[0]), max(0, box[1]), min(width, box[2]), min(height, box[3]))
         if clipped[2] <= clipped[0] or clipped[3] <= clipped[1]:
             return  # wholly off the picture: nothing of it is seen
-        self.ops.append(("island", clipped, paint, None, None))
+        self.ops.append(("island", clipped, paint, None if key is None else ("island", clipped, key), None))
         self.islands += 1
 
     def rgb(self) -> Image.Image:
@@ -134,9 +137,15 @@ class Canvas:
             elif kind == "image":
                 paste(mapped_image(a), b)
             elif kind == "island":
-                ground = self.base.crop(a) if self.base is not None else Image.new("RGB", _size(a), self.ground)
-                b(ground, (a[0], a[1]))
-                paste(ground.im.convert("P", 0, palette.im), a)
+                island = (id(palette), id(self.base), c)
+                held = _ISLANDS.get(island) if c is not None else None
+                if held is None:
+                    ground = self.base.crop(a) if self.base is not None else Image.new("RGB", _size(a), self.ground)
+                    b(ground, (a[0], a[1]))
+                    held = (palette, self.base, ground.im.convert("P", 0, palette.im))
+                    if c is not None:
+                        _keep_island(island, held)
+                paste(held[2], a)
             else:
                 mapped = kept_tile(a)
                 if mapped is None:
@@ -145,6 +154,18 @@ class Canvas:
                     mapped = kept[a] = (pal.im, (left, top, left + tile.width, top + tile.height))
                 paste(*mapped)
         return img
+
+
+_ISLANDS: dict[Any, tuple[Image.Image, Image.Image | None, Any]] = {}
+KEPT_ISLANDS = 1024  # a card or two mapped, ~10 KB each: ~10 MB at most
+
+
+def _keep_island(key: Any, held: tuple[Image.Image, Image.Image | None, Any]) -> None:
+    """Keep an island mapped onto a palette (``Canvas.island``'s key), apart from ``_kept``'s small tiles: a card
+    is ~100 times a number's tile. ``held`` holds the palette and the base, so their ids are not reused meanwhile."""
+    if len(_ISLANDS) >= KEPT_ISLANDS:
+        _ISLANDS.clear()
+    _ISLANDS[key] = held
 
 
 def _size(box: Box) -> tuple[int, int]:

@@ -154,7 +154,7 @@ class _Painter:
                 paste_card(img, card, height, (x + i * step - ox, y - oy))
 
         box = (mark[0], mark[1], mark[2] + 1, mark[3] + 1) if marked else (x, y, x + total, y + height)
-        self.canvas.island(box, paint)
+        self.canvas.island(box, paint, key=("cards", tuple(cards), x, y, step, height, marked))
         self.layout.cards.extend(cards)
 
     # --- parts -------------------------------------------------------------------------------------

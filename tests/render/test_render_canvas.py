@@ -47,12 +47,29 @@ def _table_views() -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("names", [PLAIN + ["Gus"], ex.NAMES_6 + ["Gus"], [*LONG, "🎉"]])
 def test_table_png_is_the_mapped_rgb_drawing(names: list[str]) -> None:
-    """The table on the palette: felt and plates mapped once, texts as tiles, cards as islands mapped alone."""
+    """The table on the palette: felt and plates mapped once, texts as tiles, cards as islands mapped alone
+    (and kept)."""
     for view in _table_views():
         layout = layout_table(view, names, "ru")
         assert layout.canvas.indexed() is not None  # drawn on the palette, not mapped whole
         emoji = [t.box for t in layout.texts if has_emoji(t.text)]
         assert layout.png() == to_png(layout.image, emoji)
+        assert layout.png() == to_png(layout.image, emoji)  # the second time from what the palette keeps
+
+
+def test_kept_cards_are_the_cards_drawn() -> None:
+    """A trick's cards are kept per palette by what they are and where: the same seat's cards, marked or not,
+    other cards at the same place, one after another, are each what their RGB drawing maps to."""
+    views = []
+    for best in (None, 1, 2):
+        for cards in (["AS", "KS"], ["AS", "KH"], ["AS"]):
+            view = copy.deepcopy(ex.table_example(6, carnival=True))
+            view["trick"]["best"] = best
+            view["trick"]["plays"][0]["cards"] = cards
+            views.append(view)
+    for view in views * 2:
+        layout = layout_table(view, PLAIN)
+        assert layout.png() == to_png(layout.image)
 
 
 def test_table_with_overlapping_cards_is_mapped_whole() -> None:
