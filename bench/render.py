@@ -3,7 +3,7 @@
 Run ``python bench/render.py [--runs N]``. Targets are checked on CPU time at the 95th percentile (the machine
 is shared; median wall time is printed too). What the renderer keeps between pictures (card faces cut into
 parts, glyph masks, the placed texts, the table's felt and plates, the grid's deal rows, emoji palettes, the
-texts, felt and plates mapped onto each palette) is kept as in the running bot: one warm-up render precedes
+texts, felt, plates and cards mapped onto each palette) is kept as in the running bot: one warm-up render precedes
 the timed ones (the cold first render is printed too). The spread between median and p95 here is the shared
 machine, not the collector: with gc.freeze() or gc disabled it was the same.
 Targets (issue 14): every picture <= 10 ms CPU at the 95th percentile and <= 60 KB.

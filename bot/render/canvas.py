@@ -8,8 +8,9 @@ still there, drawn when asked for (tests, the fixed palette's samples).
 
 The table is one too: its felt and plates are images drawn once (mapped once per palette and kept), and
 what is blended (cards, their gold mark) is an "island": drawn in RGB on a crop of the felt and mapped
-alone, a fraction of the picture. An island drawn where something was drawn before would be blended on
-the felt instead of on that: such a drawing is mapped whole from its RGB drawing, as before.
+alone, a fraction of the picture, and kept by what it shows and where (a trick's cards come back picture
+after picture). An island drawn where something was drawn before would be blended on the felt instead of
+on that: such a drawing is mapped whole from its RGB drawing, as before.
 """
 
 from __future__ import annotations

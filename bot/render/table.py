@@ -10,7 +10,7 @@ so any trick game's view (engine/tricks.py keys) renders.
 
 The table is recorded on a ``Canvas`` (bot/render/canvas.py) and drawn straight on the palette: the felt and
 plates are mapped once per palette, every text is on a known colour, and each seat's cards are an island
-mapped alone. Mapping the whole 960x700 RGB drawing cost ~1 ms of the picture's ~5 (bench/render.py).
+mapped alone and kept. Mapping the whole 960x700 RGB drawing cost ~1 ms of the picture's ~5 (bench/render.py).
 """
 
 from __future__ import annotations
