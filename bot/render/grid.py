@@ -9,9 +9,10 @@ Paper colours (dark ink on cream) read well in both Telegram themes.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from bot.render.canvas import Canvas, CanvasLayout
+from bot.render.canvas import RGB, Canvas, CanvasLayout
 from bot.render.layout import Drawn
 from bot.render.text import ELLIPSIS, Box, fit, text_width
 from bot.render.words import game_name, num, words
@@ -74,6 +75,29 @@ def _hand_sizes(sheet: dict[str, Any], quarters: int) -> list[int]:
         if 0 <= q < quarters and deal.get("hand_size"):
             sizes[q] = int(deal["hand_size"])
     return sizes
+
+
+@lru_cache(maxsize=1024)
+def _deal_row(y: int, width: int, pair_w: int, bid_w: int, ground: RGB, current: bool, label: str,
+              scores: tuple[tuple[Any, Any, Any], ...]) -> tuple[Canvas, tuple[Drawn, ...]]:
+    """A deal's row (the hand size, then each seat's bid and points, the rule under it), recorded once and kept:
+    a game's grids draw the same rows picture after picture, and these ~85% of the grid's texts were most of
+    its layout time. ``scores``: (bid, took, points) per seat, empty while the deal is not played."""
+    row = Canvas((width, ROW_H), ground)  # only its operations are used, pasted into the grid's
+    texts: list[Drawn] = []
+
+    def text(kind: str, cell: Box, value: str, fill: RGB, seat: int | None = None, bold: bool = False) -> None:
+        texts.append(Drawn(kind, value, row.text(cell, value, 15, fill, ground, bold=bold), cell, seat))
+
+    text("hand_size", (PAD, y, PAD + LEFT_W, y + ROW_H), label, INK, bold=current)
+    for seat, (bid, took, pts) in enumerate(scores):
+        x0 = PAD + LEFT_W + seat * pair_w
+        xm, x1 = x0 + bid_w, x0 + pair_w
+        color = GREEN if bid == took else RED if pts < 0 else INK
+        text("bid", (x0, y, xm, y + ROW_H), str(bid), GREY, seat)
+        text("points", (xm, y, x1, y + ROW_H), num(pts), color, seat, bold=bid == took)
+    row.line((PAD, y + ROW_H, width - PAD, y + ROW_H), fill=LINE)
+    return row, tuple(texts)
 
 
 def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | None = None, lang: str = "en",
@@ -144,15 +168,10 @@ def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
                 label += " " + SUIT_SYMBOLS[deal["trump"]]
             if current_deal == deal_no:
                 label = "▶ " + label
-            text("hand_size", (PAD, y, PAD + LEFT_W, y + ROW_H), label, 15, INK, ground, bold=current_deal == deal_no)
-            if deal:
-                for seat in range(n):
-                    x0, xm, x1 = col(seat)
-                    bid, took, pts = deal["bids"][seat], deal["tricks"][seat], deal["points"][seat]
-                    color = GREEN if bid == took else RED if pts < 0 else INK
-                    text("bid", (x0, y, xm, y + ROW_H), str(bid), 15, GREY, ground, seat=seat)
-                    text("points", (xm, y, x1, y + ROW_H), num(pts), 15, color, ground, seat=seat, bold=bid == took)
-            draw.line((PAD, y + ROW_H, width - PAD, y + ROW_H), fill=LINE)
+            scores = tuple((deal["bids"][s], deal["tricks"][s], deal["points"][s]) for s in range(n)) if deal else ()
+            part, drawn = _deal_row(y, width, pair_w, bid_w, ground, current_deal == deal_no, label, scores)
+            draw.extend(part)
+            layout.texts += drawn
             y += ROW_H
         # quarter summary
         draw.rectangle((PAD, y, width - PAD, y + QROW_H), fill=SUMMARY)

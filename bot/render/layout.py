@@ -6,7 +6,6 @@ pixels: every text drawn with the cell it had to stay in, and every card face dr
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -14,6 +13,7 @@ from typing import NamedTuple
 
 from PIL import Image
 
+from bot.render import png
 from bot.render.text import Box, runs
 
 
@@ -145,7 +145,8 @@ def to_png(img: Image.Image, emoji: Sequence[Box] = ()) -> bytes:
 
     Measured by bench/render.py (encoding table) and, interleaved, for the 960x700 table of 6 (this
     machine, shared): mapping onto a kept palette ~1.7 ms (see _palette_for); zlib level 2 ~3.8 ms and
-    34 KB, level 3 ~4.0 ms and 33 KB, level 4 ~6.7 ms and 30 KB, level 9/``optimize`` ten times the time.
+    34 KB, level 3 ~4.0 ms and 33 KB, level 4 ~6.7 ms and 30 KB, level 9/``optimize`` ten times the time
+    (Pillow's writer then; ours, bot/render/png.py, deflates the same level-2 stream ~15-20% faster).
     JPEG (which sendPhoto takes) is 2-4x larger on these flat drawings and WebP 5x slower.
     """
     rgb = img if img.mode == "RGB" else img.convert("RGB")
@@ -154,10 +155,5 @@ def to_png(img: Image.Image, emoji: Sequence[Box] = ()) -> bytes:
 
 
 def png_of(pal: Image.Image) -> bytes:
-    """PNG bytes of an image already on its palette (``to_png``'s last step)."""
-    buf = io.BytesIO()
-    pal.save(buf, format="PNG", compress_level=PNG_LEVEL)
-    return buf.getvalue()
-
-
-PNG_LEVEL = 2  # zlib level (see to_png)
+    """PNG bytes of an image already on its palette (``to_png``'s last step, bot/render/png.py)."""
+    return png.encode(pal)

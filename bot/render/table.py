@@ -7,6 +7,10 @@ of it, its play in the trick shown: the current trick, or when that is empty the
 completed trick with its winner marked. Only public cards are drawn: trick, last trick and
 the trump card; ``view["hand"]`` is never read. Keys the layout does not know are ignored,
 so any trick game's view (engine/tricks.py keys) renders.
+
+The table is recorded on a ``Canvas`` (bot/render/canvas.py) and drawn straight on the palette: the felt and
+plates are mapped once per palette, every text is on a known colour, and each seat's cards are an island
+mapped alone and kept. Mapping the whole 960x700 RGB drawing cost ~1 ms of the picture's ~5 (bench/render.py).
 """
 
 from __future__ import annotations
@@ -16,9 +20,10 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.render.canvas import Canvas, CanvasLayout
 from bot.render.cards import card_width, paste_card
-from bot.render.layout import Drawn, Layout
-from bot.render.text import Box, draw_fitted, fit
+from bot.render.layout import Drawn
+from bot.render.text import Box, fit
 from bot.render.words import cards_count, game_name, num, words
 from engine.cards import SUIT_SYMBOLS
 
@@ -28,6 +33,7 @@ MARGIN = 12
 FELT = (14, 84, 52)
 FELT_DARK = (9, 60, 37)
 PLATE = (7, 44, 27)
+CHIP = (60, 110, 80)  # a seat number's chip, when not to act
 WHITE = (255, 255, 255)
 SOFT = (200, 225, 210)
 GOLD = (255, 205, 60)
@@ -94,7 +100,7 @@ def _plate(width: int, height: int, acting: bool, dealer: bool) -> Image.Image:
     draw = ImageDraw.Draw(img)
     draw.rounded_rectangle((0, 0, width, height), radius=12, fill=PLATE,
                            outline=GOLD if acting else (90, 140, 110), width=4 if acting else 2)
-    draw.rounded_rectangle((8, 8, 40, 36), radius=8, fill=GOLD if acting else (60, 110, 80))
+    draw.rounded_rectangle((8, 8, 40, 36), radius=8, fill=GOLD if acting else CHIP)
     if dealer:
         draw.ellipse((width - 38, 8, width - 8, 36), fill=WHITE)
     return img
@@ -118,13 +124,15 @@ class _Painter:
         self.names = [names[i] if i < len(names) else f"P{i + 1}" for i in range(self.n)]
         self.w = words(lang)
         self.lang = lang
-        self.img = _felt().copy()
-        self.draw = ImageDraw.Draw(self.img)
-        self.layout = Layout(self.img)
+        self.canvas = Canvas((W, H), FELT, base=_felt())
+        self.layout = CanvasLayout(self.canvas)
 
-    def text(self, kind: str, cell: Box, text: str, size: int, fill: Any, *, seat: int | None = None,
-             bold: bool = False, align: str = "center", min_size: int | None = None) -> Box:
-        box = draw_fitted(self.img, cell, text, size, fill, bold=bold, align=align, min_size=min_size)
+    def text(self, kind: str, cell: Box, text: str, size: int, fill: Any, ground: tuple[int, int, int], *,
+             seat: int | None = None, bold: bool = False, align: str = "center", min_size: int | None = None) -> Box:
+        """A text on the flat colour ``ground`` under its cell (every text of the table has one): a line of one
+        run is then pasted as a copy already inked on that colour (``text._inked``), not blended through its mask,
+        and on the palette as a tile mapped once (``canvas.Canvas``)."""
+        box = self.canvas.text(cell, text, size, fill, ground, bold=bold, align=align, min_size=min_size)
         self.layout.texts.append(Drawn(kind, text, box, cell, seat))
         return box
 
@@ -132,9 +140,22 @@ class _Painter:
         """A seat's name cut to ``width`` px, for use inside a sentence."""
         return fit(self.names[seat], size, width, True)
 
-    def card(self, card: str, x: int, y: int, height: int = CARD_H) -> None:
-        paste_card(self.img, card, height, (x, y))
-        self.layout.cards.append(card)
+    def cards(self, cards: list[str], x: int, y: int, step: int, height: int = CARD_H, marked: bool = False) -> None:
+        """Cards side by side from (x, y), ``step`` apart, on a gold mark when ``marked``: one island of the canvas."""
+        total = card_width(height) + step * (len(cards) - 1)
+        mark = (x - 6, y - 4, x + total + 6, y + height + 4)
+
+        def paint(img: Image.Image, origin: tuple[int, int]) -> None:
+            ox, oy = origin
+            if marked:
+                ImageDraw.Draw(img).rounded_rectangle((mark[0] - ox, mark[1] - oy, mark[2] - ox, mark[3] - oy),
+                                                      radius=12, fill=GOLD)
+            for i, card in enumerate(cards):
+                paste_card(img, card, height, (x + i * step - ox, y - oy))
+
+        box = (mark[0], mark[1], mark[2] + 1, mark[3] + 1) if marked else (x, y, x + total, y + height)
+        self.canvas.island(box, paint, key=("cards", tuple(cards), x, y, step, height, marked))
+        self.layout.cards.extend(cards)
 
     # --- parts -------------------------------------------------------------------------------------
 
@@ -150,29 +171,31 @@ class _Painter:
             parts.append(deal)
         if v.get("hand_size"):
             parts.append(cards_count(int(v['hand_size']), self.lang))
-        self.text("header", (MARGIN, 0, W * 2 // 3, 52), " · ".join(parts), 24, WHITE, bold=True, align="left")
+        self.text("header", (MARGIN, 0, W * 2 // 3, 52), " · ".join(parts), 24, WHITE, FELT_DARK, bold=True,
+                  align="left")
         phase = v.get("phase")
         label = {"bid": w["bidding"], "play": w["playing"], "over": w["game_over"]}.get(phase or "", phase or "")
         if v.get("over"):
             label = w["game_over"]
         if label:
-            self.text("phase", (W * 2 // 3, 0, W - MARGIN, 52), label, 22, GOLD, align="right")
+            self.text("phase", (W * 2 // 3, 0, W - MARGIN, 52), label, 22, GOLD, FELT_DARK, align="right")
 
     def plate(self, seat: int, slot: tuple[int, int, bool]) -> None:
         v, w = self.view, self.w
         px0, y0, px1, y1 = plate_box(slot)
         acting = v.get("to_act") == seat and not v.get("over")
         dealer = v.get("dealer") == seat
-        self.img.paste(_plate(px1 - px0, y1 - y0, acting, dealer), (px0, y0))
+        self.canvas.image(_plate(px1 - px0, y1 - y0, acting, dealer), (px0, y0))
         # line 1: seat number chip, name, dealer chip
         chip = (px0 + 8, y0 + 8, px0 + 40, y0 + 36)
-        self.text("seat_no", chip, str(seat + 1), 18, PLATE if acting else WHITE, seat=seat, bold=True)
+        self.text("seat_no", chip, str(seat + 1), 18, PLATE if acting else WHITE, GOLD if acting else CHIP, seat=seat,
+                  bold=True)
         right = px1 - 8
         if dealer:
             dchip = (px1 - 38, y0 + 8, px1 - 8, y0 + 36)
-            self.text("dealer", dchip, "D", 18, PLATE, seat=seat, bold=True)
+            self.text("dealer", dchip, "D", 18, PLATE, WHITE, seat=seat, bold=True)
             right = px1 - 44
-        self.text("name", (px0 + 44, y0 + 4, right, y0 + 40), self.names[seat], 22, WHITE, seat=seat,
+        self.text("name", (px0 + 44, y0 + 4, right, y0 + 40), self.names[seat], 22, WHITE, PLATE, seat=seat,
                   bold=True, align="left", min_size=17)
         # line 2: bid and tricks taken
         parts = []
@@ -183,8 +206,8 @@ class _Painter:
         if isinstance(tricks, list) and seat < len(tricks):
             parts.append(f"{w['took']} {tricks[seat]}")
         if parts:
-            self.text("bid_tricks", (px0 + 8, y0 + 40, px1 - 8, y0 + 64), " · ".join(parts), 19, WHITE, seat=seat,
-                      align="left")
+            self.text("bid_tricks", (px0 + 8, y0 + 40, px1 - 8, y0 + 64), " · ".join(parts), 19, WHITE, PLATE,
+                      seat=seat, align="left")
         # line 3: score and cards left
         parts = []
         scores = v.get("scores")
@@ -194,7 +217,7 @@ class _Painter:
         if isinstance(counts, list) and seat < len(counts):
             parts.append(f"{w['hand']} {counts[seat]}")
         if parts:
-            self.text("score", (px0 + 8, y0 + 64, px1 - 8, y0 + 86), " · ".join(parts), 17, SOFT, seat=seat,
+            self.text("score", (px0 + 8, y0 + 64, px1 - 8, y0 + 86), " · ".join(parts), 17, SOFT, PLATE, seat=seat,
                       align="left")
 
     def play(self, seat: int, slot: tuple[int, int, bool], trick: dict[str, Any], finished: bool) -> None:
@@ -212,10 +235,8 @@ class _Painter:
         cx = (x0 + x1) // 2
         left = cx - total // 2
         marked = trick.get("winner") if finished else trick.get("best")
-        if marked == seat:
-            self.draw.rounded_rectangle((left - 6, y0 - 4, left + total + 6, y0 + CARD_H + 4), radius=12, fill=GOLD)
-        for i, card in enumerate(cards):
-            self.card(card, left + i * step, y0)
+        if cards or marked == seat:
+            self.cards(cards, left, y0, step, marked=marked == seat)
         # the tag under the cards: play order, lead mode, placement, pair, winner
         tag = [str(order + 1)]
         if order == 0:
@@ -229,7 +250,7 @@ class _Painter:
         if marked == seat:
             tag.append("★ " + (self.w["won_it"] if finished else self.w["best"]))  # under the winner's card
         self.text("play_tag", (x0 + 4, y0 + CARD_H + 4, x1 - 4, y1), " · ".join(tag), 18,
-                  GOLD if marked == seat else WHITE, seat=seat, bold=marked == seat)
+                  GOLD if marked == seat else WHITE, FELT, seat=seat, bold=marked == seat)
 
     def center(self, trick: dict[str, Any] | None, finished: bool) -> None:
         v, w = self.view, self.w
@@ -239,12 +260,12 @@ class _Painter:
         trump = v.get("trump")
         if "trump" in v or trump_card:
             if trump_card:
-                self.card(str(trump_card), x, y0 + (y1 - y0 - TRUMP_H) // 2, TRUMP_H)
+                self.cards([str(trump_card)], x, y0 + (y1 - y0 - TRUMP_H) // 2, 0, TRUMP_H)
                 x += card_width(TRUMP_H) + 12
             # "No trump" stands alone: "Trump: no trump" did not fit the box and was cut ("Trump: no t…")
             label = f"{w['trump']}: " + (_suit_text(trump) or str(trump)) if trump else w["no_trump"].capitalize()
             color = RED_SUIT if trump in ("H", "D") else WHITE
-            self.text("trump", (x, y0 + 8, x + 190, y0 + 58), label, 24, color, bold=True, align="left")
+            self.text("trump", (x, y0 + 8, x + 190, y0 + 58), label, 24, color, FELT_DARK, bold=True, align="left")
             x += 200
         lines: list[tuple[str, str]] = []
         if trick and trick.get("plays"):
@@ -274,11 +295,11 @@ class _Painter:
         band = (y1 - y0 - 16) // len(lines)
         for i, (kind, line) in enumerate(lines):
             cell = (x, y0 + 8 + i * band, W - MARGIN - 12, y0 + 8 + (i + 1) * band)
-            self.text(kind, cell, line, 24 if i == 0 else 22, GOLD if kind == "to_act" else WHITE,
+            self.text(kind, cell, line, 24 if i == 0 else 22, GOLD if kind == "to_act" else WHITE, FELT_DARK,
                       bold=kind == "to_act", align="left", min_size=16)
 
 
-def layout_table(view: dict[str, Any], names: list[str], lang: str = "en") -> Layout:
+def layout_table(view: dict[str, Any], names: list[str], lang: str = "en") -> CanvasLayout:
     """Draw the table for ``view``; returns the image plus every text box and card drawn."""
     p = _Painter(view, names, lang)
     p.header()

@@ -1,14 +1,15 @@
-"""The table picture pastes parts drawn once (``table._felt``, ``table._plate``) and cards cut into parts
-(``cards.paste_card``): they must be the pixels that drawing the same shapes straight onto the table, and
-pasting the faces through their alpha, gave (every seat position for 2 to 7 seats, every face)."""
+"""The table picture pastes parts drawn once (``table._felt``, ``table._plate``), cards cut into parts
+(``cards.paste_card``) and texts inked on the colour said to be under them: they must be the pixels that
+drawing the same shapes straight onto the table, pasting the faces through their alpha and the texts'
+ink through their masks gave (every seat position for 2 to 7 seats, every face, every kind of text)."""
 
 from __future__ import annotations
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
+from bot.render import canvas, table
 from bot.render import examples as ex
-from bot.render import table
 from bot.render.cards import ALL_FACES, card_image, card_width, paste_card
 from bot.render.table import (
     CENTER,
@@ -23,6 +24,7 @@ from bot.render.table import (
     H,
     W,
 )
+from bot.render.text import draw_fitted
 
 
 def straight(slots: list[tuple[int, int, bool]], acting: int, dealer: int) -> Image.Image:
@@ -77,3 +79,35 @@ def test_pasted_cards_are_the_faces_through_their_alpha(height: int) -> None:
         face = card_image(card, height)
         through_alpha.paste(face, xy, face)
     assert ImageChops.difference(pasted, through_alpha).getbbox() is None
+
+
+def _views() -> list[dict[str, object]]:
+    """Every phase and mark a table shows: bids, a trick (the best play gold), the last trick and its winner,
+    each seat to act and dealing, the game over, no trump."""
+    views: list[dict[str, object]] = []
+    for n in range(2, 8):
+        shown = [ex.table_example(n), ex.table_example(n, joker=False), ex.bid_example(n)]
+        shown += [ex.table_example(n, carnival=True), ex.last_trick_example(n)] if n >= 3 else []
+        for i, view in enumerate(shown):
+            view.update(to_act=i % n, dealer=(i + 1) % n)
+            views.append(view)
+    views.append({**ex.table_example(4), "over": True, "phase": "over", "trump": None, "trump_card": None})
+    return views
+
+
+@pytest.mark.parametrize("names", [ex.NAMES_6 + ["Gus"], ["Ann", "Борис", "Chen", "Dora", "Екатерина", "F", "G"]])
+def test_texts_inked_on_their_ground_are_the_texts_through_their_masks(
+        names: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each text of the table names the flat colour under it (``ground``) and is pasted inked on that colour;
+    the same picture with every text blended through its mask instead must not differ by a pixel."""
+    views = _views()
+    inked = [table.layout_table(view, names, lang).image for view in views for lang in ("en", "ru")]
+
+    def through_mask(*args: object, **kwargs: object) -> object:
+        kwargs.pop("bg")
+        return draw_fitted(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(canvas, "draw_fitted", through_mask)  # the table's RGB drawing is its canvas replayed
+    blended = [table.layout_table(view, names, lang).image for view in views for lang in ("en", "ru")]
+    for i, (a, b) in enumerate(zip(inked, blended, strict=True)):
+        assert ImageChops.difference(a, b).getbbox() is None, i
