@@ -88,7 +88,18 @@ class AiSeats:
             if worker == "thread" else None
 
     def _executor(self) -> Executor:
-        return self._threads if self._threads is not None else _PROCESSES.get()
+        if self._threads is None:
+            try:
+                return _PROCESSES.get()
+            except (OSError, ImportError, NotImplementedError):  # no process pool on this host (no sem_open)
+                self._to_threads("cannot be started")
+        assert self._threads is not None
+        return self._threads
+
+    def _to_threads(self, why: str) -> None:
+        log.error("AI worker processes %s here; AI seats think in a thread of the bot's process", why)
+        self.worker = "thread"
+        self._threads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kozyr-ai")
 
     def warm_up(self) -> None:
         """Start the worker process now, so the first AI move does not wait for its interpreter."""
@@ -103,23 +114,18 @@ class AiSeats:
             return only
         think = functools.partial(choose_action, state, seat, level or self.level, seed, self.think_ms)
         loop = asyncio.get_running_loop()
-        executor = self._executor()
-        try:
-            return await loop.run_in_executor(executor, think)
-        except BrokenProcessPool:
-            assert isinstance(executor, ProcessPoolExecutor)
-            log.warning("the AI worker process died; starting another and asking again")
-            _PROCESSES.replace(executor)
-        executor = self._executor()
-        try:
-            return await loop.run_in_executor(executor, think)
-        except BrokenProcessPool:  # a worker that cannot even start: think in a thread from now on
-            assert isinstance(executor, ProcessPoolExecutor)
-            log.error("AI worker processes cannot run here; AI seats think in a thread of the bot's process")
-            _PROCESSES.replace(executor)
-            self.worker = "thread"
-            self._threads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kozyr-ai")
-            return await loop.run_in_executor(self._threads, think)
+        for attempt in range(2):
+            executor = self._executor()
+            try:
+                return await loop.run_in_executor(executor, think)
+            except BrokenProcessPool:
+                assert isinstance(executor, ProcessPoolExecutor)
+                _PROCESSES.replace(executor)
+                if attempt == 0:
+                    log.warning("the AI worker process died; starting another and asking again")
+                else:  # a worker that cannot even start (spawn cannot import the main module): threads from now on
+                    self._to_threads("die at start")
+        return await loop.run_in_executor(self._executor(), think)
 
     def close(self) -> None:
         """Stop this instance's threads; the shared worker process lives as long as the bot process."""

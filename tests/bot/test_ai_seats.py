@@ -7,8 +7,11 @@ import json
 import os
 import random
 import signal
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -147,6 +150,25 @@ async def test_a_dead_ai_worker_process_is_replaced_and_the_move_still_comes():
     assert action in state.legal_actions()
     assert ai_seats._PROCESSES.get() is not pool
     ai.close()
+
+
+def test_where_worker_processes_cannot_start_the_ai_thinks_in_a_thread_and_says_so():
+    # a program read from stdin: spawn cannot import its main module, so every worker dies at start
+    script = """
+import asyncio, logging
+from bot.services.ai_seats import AiSeats
+from engine.core import get_game
+logging.basicConfig(level=logging.WARNING)
+state = get_game("oh_hell").new(4, seed=1, options={"hand_sizes": [3]})
+ai = AiSeats("normal", think_ms=20)
+action = asyncio.run(ai.choose(state.clone(), state.to_act, 1))
+print("MOVE", action, action in state.legal_actions(), ai.worker)
+"""
+    done = subprocess.run([sys.executable, "-"], input=script, capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split()[-2:] == ["True", "thread"], done.stdout
+    assert "AI seats think in a thread" in done.stderr
 
 
 def test_an_unknown_ai_worker_is_refused():
