@@ -219,7 +219,7 @@ class OhHellState(TurnIsCurrent, State):
                 by_suit[card >> 4].append(card)
             suits.append(by_suit)
         self._suits = suits
-        self._next_legal = None
+        self._next_legal = None if self.options.hook else _BID_CODES[k]
         self.deal_index = index
         self.dealer = dealer
         self.hands = hands
@@ -435,7 +435,8 @@ class OhHellState(TurnIsCurrent, State):
     # ``_win_keys``, ``_best_key``, ``_best_seat``: the trick's winner so far (``PLAIN_WIN_KEYS`` of its lead),
     # kept as the cards come by both paths (``_note_best``), copied by ``clone``, rebuilt by ``from_json``.
     # ``_next_legal``: what ``fast_legal`` returns next, found by the fast step (it knows the trick and the
-    # seat) during play; None (then ``fast_legal`` works it out) after bids, a deal, a public step, a clone.
+    # seat), or the deal's shared bid list; None (then ``fast_legal`` works it out) after a public step, a
+    # clone, or with the hook before the dealer's bid.
     _suits: list[list[list[int]]] | None = None
     _next_legal: list[int] | None = None
     _win_keys: list[int] | None = None
@@ -517,7 +518,9 @@ class OhHellState(TurnIsCurrent, State):
             self.current = (seat + 1) % self.n
             if seat == self.dealer:
                 self.phase = "play"
-            self._next_legal = None
+                self._next_legal = self.hands[self.current]  # type: ignore[index]
+            elif self.options.hook:
+                self._next_legal = None  # the dealer's list may lack a bid
             return
         self.hands[seat].remove(action)
         suits = self._suits

@@ -198,3 +198,21 @@ def test_carnival_fast_legal_lists_the_text_order() -> None:
                 state.fast_apply(fast[rng.randrange(len(fast))])
                 steps += 1
     assert steps > 2000
+
+
+@pytest.mark.parametrize("options", [{"hook": True}, {"zero_bonus": True, "hand_sizes": "up_and_down"}])
+def test_oh_hell_fast_path_under_house_rules(options: dict) -> None:
+    """The Oh Hell fast step keeps the next legal list and the scoring itself: with the hook the dealer's
+    list lacks a bid, with the zero bonus a made 0 scores 5 + the cards dealt; every step equals ``act``."""
+    game = get_game("oh_hell")
+    for players in (3, 5):
+        state = game.new(players, seed=players, options=options)
+        rng = random.Random(players)
+        while state.current is not None:
+            fast = check_legal_maps(state)
+            action = fast[rng.randrange(len(fast))]
+            by_text = state.clone()
+            by_text.act(state.current, state.action_to_text(action))
+            state.fast_apply(action)
+            assert state.to_json() == by_text.to_json()
+        assert state.over
