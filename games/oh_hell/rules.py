@@ -267,17 +267,6 @@ class OhHellState(TurnIsCurrent, State):
     def _to_act(self) -> int | None:
         return self.turn
 
-    def legal_actions(self, seat: int | None = None) -> list[str]:
-        """As ``State.legal_actions``, never from a cache: the fast step then keeps no cache up to date
-        (one store fewer per simulated action), and ``_legal`` is a list of at most 16 texts here."""
-        self._legal_cache = None
-        return super().legal_actions(seat)
-
-    def act(self, seat: int, action: str) -> list[Event]:
-        """As ``State.act``, checked against a legal list made now (see ``legal_actions``)."""
-        self._legal_cache = None
-        return super().act(seat, action)
-
     def _forbidden_bid(self) -> int | None:
         """The bid the hook forbids the seat to act (None: no restriction)."""
         if not self.options.hook:
@@ -510,8 +499,8 @@ class OhHellState(TurnIsCurrent, State):
         return [BID_CODE + b for b in range(k + 1) if b != forbidden]
 
     def fast_apply(self, action: int) -> None:
-        """``act`` for an int from ``fast_legal``: the same state, no events, no checks (and no legal
-        cache to drop: ``legal_actions`` and ``act`` never read one made before)."""
+        """``act`` for an int from ``fast_legal``: the same state, no events, no checks."""
+        self._legal_cache = None
         seat: int = self.current  # type: ignore[assignment]
         if action >= 64:  # BID_CODE
             self.bids[seat] = action - 64
