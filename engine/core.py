@@ -88,13 +88,17 @@ def _shuffle_inline(rng: random.Random, cards: list[Any]) -> None:
     len - 1 down to 1, and ``_randbelow(n)`` is ``getrandbits(n.bit_length())`` redrawn while >= n;
     here without the two Python calls per card."""
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    steps = _SHUFFLE_STEPS.get(len(cards))
+    if steps is None:
+        steps = _SHUFFLE_STEPS[len(cards)] = [(i, (i + 1).bit_length()) for i in range(len(cards) - 1, 0, -1)]
+    for i, k in steps:
         j = getrandbits(k)
-        while j >= n:
+        while j > i:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+_SHUFFLE_STEPS: dict[int, list[tuple[int, int]]] = {}  # per list length: (i, bits drawn for _randbelow(i + 1))
 
 
 def _inline_matches_random() -> bool:
