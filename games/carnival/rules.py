@@ -40,7 +40,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from engine.cards import CARD_TEXT, JOKER, SUITS, deck, parse_card
-from engine.core import Event, Game, GameError, Options, State, TurnIsCurrent, View, deal_rng, register
+from engine.core import Event, Game, GameError, Options, State, TurnIsCurrent, View, deal_rng, register, shuffle
 from engine.tricks import hook_forbidden_bid
 
 JK = JOKER
@@ -73,6 +73,8 @@ def display_key(card: int) -> int:
 
 
 _DISPLAY = [display_key(card) for card in range(JK + 1)]
+_DISPLAY_KEY = _DISPLAY.__getitem__
+_BIDS = [[_BID + b for b in range(size + 1)] for size in range(max(HAND_SIZES) + 1)]  # fast path: no hook
 
 
 def deal_points(bid: int, tricks: int) -> int:
@@ -236,6 +238,18 @@ class CarnivalState(TurnIsCurrent, State):
         return dealer, hands, turned, stock
 
     def _start_deal(self, index: int) -> list[Event]:
+        """Deal deal ``index``; returns its "deal" event."""
+        self._deal(index)
+        trump_card = self.trump_card
+        return [{
+            "type": "deal", "deal_no": index + 1, "quarter": index // self.n + 1, "deal_in_quarter": index % self.n + 1,
+            "hand_size": self.hand_size, "dealer": self.dealer, "leader": self.leader, "trump": self._trump_letter(),
+            "trump_card": _TEXT[trump_card] if trump_card is not None else None,
+            "turned_up": [_TEXT[c] for c in self.turned],
+        }]
+
+    def _deal(self, index: int) -> None:
+        """Deal deal ``index`` (the fast step's deal: no event)."""
         n = self.n
         size = HAND_SIZES[index // n]
         spec = self.deals[index] if index < len(self.deals) else None
@@ -251,10 +265,9 @@ class CarnivalState(TurnIsCurrent, State):
         else:
             dealer = (index % n - 1) % n
             cards = list(PACK)
-            deal_rng(self.seed, index).shuffle(cards)
-            hands = [[] for _ in range(n)]
-            for i in range(n):
-                hands[(dealer + 1 + i) % n] = cards[i * size:(i + 1) * size]
+            shuffle(deal_rng(self.seed, index), cards)
+            first = dealer + 1  # the leader gets the first cards, and so on round the table
+            hands = [cards[((s - first) % n) * size:((s - first) % n + 1) * size] for s in range(n)]
             rest = cards[n * size:]
             turned = []
             for card in rest:
@@ -282,12 +295,6 @@ class CarnivalState(TurnIsCurrent, State):
         self.trick = None
         self.last_trick = None
         self.pile = []
-        return [{
-            "type": "deal", "deal_no": index + 1, "quarter": index // n + 1, "deal_in_quarter": index % n + 1,
-            "hand_size": size, "dealer": dealer, "leader": self.leader, "trump": self._trump_letter(),
-            "trump_card": _TEXT[trump_card] if trump_card is not None else None,
-            "turned_up": [_TEXT[c] for c in turned],
-        }]
 
     def _trump_letter(self) -> str | None:
         return SUITS[self.trump] if self.trump >= 0 else None
@@ -635,33 +642,26 @@ class CarnivalState(TurnIsCurrent, State):
     # The seat to act is the plain attribute ``current``; ``turn`` reads and writes it.
 
     def fast_legal(self) -> list[int]:
-        """The actions of ``_legal`` as ints, in the same order."""
+        """The actions of ``_legal`` as ints, in the same order. The common cases go first, each without
+        the general sort: a follow that must stay in the led suit (an unpaired card of it is held), a
+        lead, a bid before the last bidder's (no hook yet: a shared list)."""
         seat = self.current
         if seat is None:
             return []
-        if self.phase == "bid":
+        hand = self.hands[seat]
+        trick = self.trick
+        if trick is not None:
+            if trick["mode"] is None and trick["kind"] == "single":
+                return self._fast_follows(hand, trick["led"], trick["bkey"])
+        elif self.phase == "bid":
+            if seat != self.dealer:
+                return _BIDS[self.hand_size]
             forbidden = hook_forbidden_bid(self.bids, self.hand_size, self.n)
             return [_BID + b for b in range(self.hand_size + 1) if b != forbidden]
-        hand = self.hands[seat]
-        distinct = sorted(set(hand), key=_DISPLAY.__getitem__)
-        trick = self.trick
+        else:
+            return self._fast_leads(hand)
+        distinct = sorted(set(hand), key=_DISPLAY_KEY)
         out: list[int] = []
-        if trick is None:
-            for card in distinct:
-                if card == JK:
-                    out += (_HIGH + JK, _LOW + JK)
-                else:
-                    out.append(card)
-            if len(hand) >= 2:
-                for card in distinct:
-                    if card != JK and hand.count(card) > 1:
-                        out.append(_CARNIVAL + card * 129)
-                jokers = hand.count(JK)
-                if jokers >= 3:
-                    out.append(_CARNIVAL + JK * 129)
-                if jokers == 4:
-                    out.extend(_CARNIVAL + JK * 128 + c for c in distinct if c != JK)
-            return out
         if trick["kind"] == "carnival":
             for i, a in enumerate(distinct):
                 base = _GIVE + a * 128
@@ -669,39 +669,108 @@ class CarnivalState(TurnIsCurrent, State):
                     out.append(base + a)
                 out.extend(base + b for b in distinct[i + 1:])
             return out
-        mode = trick["mode"]
+        mode = trick["mode"]  # a joker led high or low: any card, over and under where it ties the best
         led, trump, best = trick["led"], self.trump, trick["bkey"]
-        if mode:
-            for card in distinct:
-                if card == JK or single_key(card, None, led, mode, trump) == best:
-                    out += (_OVER + card, _UNDER + card)
-                else:
-                    out.append(card)
-            return out
-        allowed = follow_cards(hand, led, trump)
         for card in distinct:
-            if card in allowed:
-                # single_key(card, None, led, None, trump), inline
-                suit = card >> 4
-                if card == JK or (_KEY_TRUMP + (card & 15) if suit == trump else
-                                  _KEY_PLAIN + (card & 15) if suit == led else 0) == best:
-                    out += (_OVER + card, _UNDER + card)
-                else:
-                    out.append(card)
+            if card == JK or single_key(card, None, led, mode, trump) == best:
+                out += (_OVER + card, _UNDER + card)
+            else:
+                out.append(card)
+        return out
+
+    def _fast_follows(self, hand: list[int], led: int, best: int) -> list[int]:
+        """A follower's actions as ints after a plain lead of suit ``led``, the best key so far ``best``:
+        the cards ``follow_cards`` allows in display order, a joker and the one card whose
+        ``single_key`` equals ``best`` (if allowed) both over and under."""
+        low = led << 4
+        high = low + 16
+        same = [c for c in hand if low <= c < high]
+        allowed = set(same)
+        if len(same) != 2 * len(allowed):  # an unpaired card of the led suit: the suit is forced
+            out = sorted(allowed, reverse=True)  # one suit: display order is high rank first
+            if JK in hand:
+                allowed.add(JK)
+                out.insert(0, JK)
+        else:
+            allowed = follow_cards(hand, led, self.trump)
+            out = sorted(allowed, key=_DISPLAY_KEY)
+        # keys in a plain trick: 100 + rank a card of the led suit, 200 + rank a trump, 1000 a joker over
+        if best < _KEY_TRUMP:
+            equal = low + best - _KEY_PLAIN
+        elif best < _KEY_JOKER:
+            equal = (self.trump << 4) + best - _KEY_TRUMP
+        else:
+            equal = -1
+        if equal in allowed:
+            at = out.index(equal)
+            out[at:at + 1] = (_OVER + equal, _UNDER + equal)
+        if out[0] == JK:
+            out[0:1] = (_OVER + JK, _UNDER + JK)
+        return out
+
+    @staticmethod
+    def _fast_leads(hand: list[int]) -> list[int]:
+        """A leader's actions as ints: every distinct card (a joker high and low), then the Carnivals
+        (a pair of identical cards; two jokers with three or four; a joker and any card with four)."""
+        cards = sorted(hand, key=_DISPLAY_KEY)  # jokers first; a card held twice lies next to its twin
+        distinct = list(dict.fromkeys(cards))
+        out = distinct[:]
+        if distinct[0] == JK:
+            out[0:1] = (_HIGH + JK, _LOW + JK)
+        if len(distinct) < len(cards):
+            out += [_CARNIVAL + a * 129 for a, b in zip(cards, cards[1:], strict=False) if a == b and a != JK]
+            jokers = cards.count(JK)
+            if jokers >= 3:
+                out.append(_CARNIVAL + JK * 129)
+            if jokers == 4:
+                out += [_CARNIVAL + JK * 128 + c for c in distinct[1:]]
         return out
 
     def fast_apply(self, action: int) -> None:
-        """``act`` for an int from ``fast_legal``: the same state, no events, no checks."""
+        """``act`` for an int from ``fast_legal``: the same state, no events, no checks. A plain card
+        following a plain lead (most actions) goes first."""
         self._legal_cache = None
         seat: int = self.current  # type: ignore[assignment]
-        n = self.n
-        nxt = seat + 1 if seat + 1 < n else 0
-        if action >= _BID:
+        trick = self.trick
+        if action < _OVER and trick is not None and trick["mode"] is None:
+            self.hands[seat].remove(action)
+            # single_key(action, None, led, None, trump), inline
+            suit = action >> 4
+            key = (_KEY_TRUMP + (action & 15) if suit == self.trump else
+                   _KEY_PLAIN + (action & 15) if suit == trick["led"] else 0)
+            if key > trick["bkey"]:
+                trick["best"], trick["bkey"] = seat, key
+            trick["plays"].append([seat, [action], None])
+        elif action >= _BID:
             self.bids[seat] = action - _BID
-            if nxt == self.leader:
+            seat = seat + 1 if seat + 1 < self.n else 0
+            if seat == self.leader:
                 self.phase = "play"
-            self.current = nxt
+            self.current = seat
             return
+        else:
+            trick = self._fast_card_or_pair(seat, action, trick)
+        seat += 1
+        if seat == self.n:
+            seat = 0
+        if seat != trick["leader"]:
+            self.current = seat
+            return
+        winner = trick["best"]
+        self.tricks[winner] += 2 if trick["kind"] == "carnival" else 1
+        pile = self.pile
+        for play in trick["plays"]:
+            pile += play[1]
+        trick["winner"] = winner  # the trick in play is this state's own (``clone`` copies it): it becomes last_trick
+        self.last_trick = trick
+        self.trick = None
+        self.current = winner
+        if not self.hands[winner] and not self._log_deal():  # the deal is over: no events, no score sheet
+            self._deal(self.deal_index + 1)
+
+    def _fast_card_or_pair(self, seat: int, action: int, trick: dict[str, Any] | None) -> dict[str, Any]:
+        """The fast step's other plays: a lead, a Carnival and its answers, a card after a joker lead,
+        a card or joker placed over or under; returns the trick in play."""
         hand = self.hands[seat]
         if action < _CARNIVAL:
             card = action & 127
@@ -714,40 +783,19 @@ class CarnivalState(TurnIsCurrent, State):
             place = None
             hand.remove(cards[0])
             hand.remove(cards[1])
-        trick = self.trick
         if trick is None:
             trick = self.trick = self._lead(seat, cards, place)
+            return trick
+        if trick["kind"] == "carnival":
+            key, suit = pair_key(cards[0], cards[1], trick["bsuit"], self.trump)
+            if key > trick["bkey"] or key == _KEY_JOKER:
+                trick["best"], trick["bkey"], trick["bsuit"] = seat, key, suit
         else:
-            if trick["kind"] == "carnival":
-                key, suit = pair_key(cards[0], cards[1], trick["bsuit"], self.trump)
-                if key > trick["bkey"] or key == _KEY_JOKER:
-                    trick["best"], trick["bkey"], trick["bsuit"] = seat, key, suit
-            else:
-                card = cards[0]
-                if place is None and trick["mode"] is None:  # a plain follow: single_key inline
-                    suit = card >> 4
-                    key = (_KEY_TRUMP + (card & 15) if suit == self.trump else
-                           _KEY_PLAIN + (card & 15) if suit == trick["led"] else 0)
-                    if key > trick["bkey"]:
-                        trick["best"], trick["bkey"] = seat, key
-                else:
-                    key = single_key(card, place, trick["led"], trick["mode"], self.trump)
-                    if key > trick["bkey"] or (key == trick["bkey"] and place == "over"):
-                        trick["best"], trick["bkey"] = seat, key
-            trick["plays"].append([seat, cards, place])
-        if nxt != trick["leader"]:
-            self.current = nxt
-            return
-        winner = trick["best"]
-        self.tricks[winner] += 2 if trick["kind"] == "carnival" else 1
-        pile = self.pile
-        for play in trick["plays"]:
-            pile.extend(play[1])
-        self.last_trick = {**trick, "winner": winner}
-        self.trick = None
-        self.current = winner
-        if not self.hands[winner] and not self._log_deal():  # the deal is over: no events, no score sheet
-            self._start_deal(self.deal_index + 1)
+            key = single_key(cards[0], place, trick["led"], trick["mode"], self.trump)
+            if key > trick["bkey"] or (key == trick["bkey"] and place == "over"):
+                trick["best"], trick["bkey"] = seat, key
+        trick["plays"].append([seat, cards, place])
+        return trick
 
     def action_to_text(self, action: int) -> str:
         if action >= _BID:

@@ -58,6 +58,7 @@ BID_VALUE = {text: b for b, text in enumerate(BID_TEXT)}
 BID_CODE = 64  # fast path: bid b is the int BID_CODE + b (card plays are the card codes, all below 64)
 _BID_CODES = [list(range(BID_CODE, BID_CODE + k + 1)) for k in range(MAX_HAND + 1)]
 TRUMP_LETTER = [trump_letter(trump) for trump in (0, 1, 2, 3, NO_TRUMP)]  # by trump; NO_TRUMP (-1) is last
+_ORDER = [sort_key_fn(trump) for trump in (0, 1, 2, 3, NO_TRUMP)]  # the hand's sort key, by trump likewise
 
 
 class OhHellOptions(Options):
@@ -87,8 +88,24 @@ class OhHellOptions(Options):
         return value
 
 
+_SIZES_SEEN: dict[tuple[int, int], tuple[OhHellOptions, list[int]]] = {}
+
+
 def hand_sizes_for(options: OhHellOptions, players: int) -> list[int]:
-    """The hand size of every deal of the game, validated against the pack for ``players``."""
+    """The hand size of every deal of the game, validated against the pack for ``players``. The list is
+    shared (states never change it in place) and remembered per options object: every simulated deal
+    starts a game."""
+    seen = _SIZES_SEEN.get((id(options), players))
+    if seen is not None and seen[0] is options:
+        return seen[1]
+    sizes = _hand_sizes(options, players)
+    if len(_SIZES_SEEN) >= 64:
+        _SIZES_SEEN.clear()
+    _SIZES_SEEN[id(options), players] = (options, sizes)
+    return sizes
+
+
+def _hand_sizes(options: OhHellOptions, players: int) -> list[int]:
     top = STANDARD_DEALS[players]
     sizes = options.hand_sizes
     if sizes == "ascending":
@@ -193,9 +210,16 @@ class OhHellState(TurnIsCurrent, State):
                 trump = trump_card >> 4
             else:
                 trump_card, trump = None, NO_TRUMP
-        order = sort_key_fn(trump)
+        order = _ORDER[trump]
+        suits = []
         for hand in hands:
             hand.sort(key=order)
+            by_suit: list[list[int]] = [[], [], [], []]
+            for card in hand:
+                by_suit[card >> 4].append(card)
+            suits.append(by_suit)
+        self._suits = suits
+        self._next_legal = None if self.options.hook else _BID_CODES[k]
         self.deal_index = index
         self.dealer = dealer
         self.hands = hands
@@ -207,7 +231,6 @@ class OhHellState(TurnIsCurrent, State):
         self.current = self.trick_leader = dealer + 1 if dealer + 1 < n else 0
         self.trick = []
         self.played = []
-        self._suits = None
 
     def _deal_event(self) -> Event:
         """The "deal" event of the deal just dealt (the public path's; the fast path skips it)."""
@@ -281,6 +304,7 @@ class OhHellState(TurnIsCurrent, State):
     # -- applying actions ---------------------------------------------------------------
 
     def _bid(self, bid: int) -> list[Event]:
+        self._next_legal = None
         seat: int = self.turn  # type: ignore[assignment]
         self.bids[seat] = bid
         events: list[Event] = [{"type": "bid", "seat": seat, "bid": bid}]
@@ -300,7 +324,7 @@ class OhHellState(TurnIsCurrent, State):
         seat: int = self.turn  # type: ignore[assignment]
         n = self.n
         self.hands[seat].remove(card)
-        self._suits = None
+        self._suits = self._next_legal = None
         trick = self.trick
         keys = self._win_keys
         if not trick:
@@ -333,17 +357,19 @@ class OhHellState(TurnIsCurrent, State):
         """Score the deal just played into ``totals`` and ``history``; returns its points per seat
         (``deal_points`` per seat, inlined: it runs at the end of every simulated deal)."""
         k = self.sizes[self.deal_index]
-        zero_bonus = self.options.zero_bonus
         bids: list[int] = self.bids  # type: ignore[assignment]
         won = self.won
-        points = [0 if b != t else 5 + k if zero_bonus and not b else 10 + b for b, t in zip(bids, won, strict=True)]
+        if self.options.zero_bonus:
+            points = [0 if b != t else 10 + b if b else 5 + k for b, t in zip(bids, won, strict=True)]
+        else:
+            points = [10 + b if b == t else 0 for b, t in zip(bids, won, strict=True)]
         totals = self.totals
         totals[:] = map(add, totals, points)
         trump_card = self.trump_card
         self.history.append({
             "deal_no": self.deal_index + 1, "dealer": self.dealer, "hand_size": k,
             "trump": TRUMP_LETTER[self.trump], "trump_card": None if trump_card is None else CARD_TEXT[trump_card],
-            "bids": list(bids), "tricks": list(won), "points": points, "totals": list(totals),
+            "bids": bids[:], "tricks": won[:], "points": points, "totals": totals[:],
         })
         return points
 
@@ -383,7 +409,7 @@ class OhHellState(TurnIsCurrent, State):
         new.trick_leader, new.trick, new.played = self.trick_leader, list(self.trick), list(self.played)
         new.last_trick = self.last_trick
         new.totals, new.history = list(self.totals), list(self.history)
-        new._suits = None
+        new._suits = new._next_legal = None
         new._win_keys, new._best_key, new._best_seat = self._win_keys, self._best_key, self._best_seat
         return new
 
@@ -392,12 +418,16 @@ class OhHellState(TurnIsCurrent, State):
     # The seat to act is stored as the plain attribute ``current``; ``turn`` (the JSON field name the
     # rest of the class uses) reads and writes it. (This class attribute hides State.current's property.)
     # ``_suits[seat][suit]``: the seat's cards of each suit in hand order, derived from ``hands`` (not a
-    # field): following suit is then a look-up, not a scan of the hand. Built on the first follow of a
-    # deal; every change of ``hands`` outside the fast step (``act``, a deal, ``clone``) drops it.
+    # field): following suit is then a look-up, not a scan of the hand. Built with each deal; a change of
+    # ``hands`` outside the fast step (``act``, ``clone``, ``from_json``) drops it and the next follow rebuilds it.
 
     # ``_win_keys``, ``_best_key``, ``_best_seat``: the trick's winner so far (``PLAIN_WIN_KEYS`` of its lead),
     # kept as the cards come by both paths (``_note_best``), copied by ``clone``, rebuilt by ``from_json``.
+    # ``_next_legal``: what ``fast_legal`` returns next, found by the fast step (it knows the trick and the
+    # seat), or the deal's shared bid list; None (then ``fast_legal`` works it out) after a public step, a
+    # clone, or with the hook before the dealer's bid.
     _suits: list[list[list[int]]] | None = None
+    _next_legal: list[int] | None = None
     _win_keys: list[int] | None = None
     _best_key = 0
     _best_seat = 0
@@ -444,24 +474,28 @@ class OhHellState(TurnIsCurrent, State):
 
     def fast_legal(self) -> list[int]:
         """Legal actions as ints, without allocation: the hand itself (leading or void), the seat's
-        cards of the led suit (``_suits``) or a shared list of bids."""
+        cards of the led suit (``_suits``) or a shared list of bids. During play the fast step has
+        found the list already (``_next_legal``)."""
+        ready = self._next_legal
+        if ready is not None:
+            return ready
         trick = self.trick
         if trick:
             turn: int = self.current  # type: ignore[assignment]
-            suits = self._suits
-            if suits is None:
-                suits = self._index_suits()
-            same = suits[turn][trick[0] >> 4]
-            return same if same else self.hands[turn]
+            try:
+                same = self._suits[turn][trick[0] >> 4]  # type: ignore[index]
+            except TypeError:  # no index yet (the deal's first follow, or after a public step or a clone)
+                same = self._index_suits()[turn][trick[0] >> 4]
+            return same or self.hands[turn]
         turn_or_none = self.current
         if turn_or_none is None:
             return []
         if self.phase == "play":
             return self.hands[turn_or_none]
+        if not self.options.hook:
+            return _BID_CODES[self.sizes[self.deal_index]]
+        forbidden = self._forbidden_bid()
         k = self.sizes[self.deal_index]
-        forbidden = self._forbidden_bid() if self.options.hook else None
-        if forbidden is None:
-            return _BID_CODES[k]
         return [BID_CODE + b for b in range(k + 1) if b != forbidden]
 
     def fast_apply(self, action: int) -> None:
@@ -473,6 +507,9 @@ class OhHellState(TurnIsCurrent, State):
             self.current = (seat + 1) % self.n
             if seat == self.dealer:
                 self.phase = "play"
+                self._next_legal = self.hands[self.current]  # type: ignore[index]
+            elif self.options.hook:
+                self._next_legal = None  # the dealer's list may lack a bid
             return
         self.hands[seat].remove(action)
         suits = self._suits
@@ -501,6 +538,7 @@ class OhHellState(TurnIsCurrent, State):
         leader = self.trick_leader
         if seat != leader:  # the trick goes on
             self.current = seat
+            self._next_legal = (suits[seat][trick[0] >> 4] or self.hands[seat]) if suits is not None else None
             return
         winner = self._best_seat
         self.won[winner] += 1
@@ -508,7 +546,11 @@ class OhHellState(TurnIsCurrent, State):
         self.trick = []
         self.trick_leader = winner
         self.current = winner
-        if not self.hands[winner]:
+        hand = self.hands[winner]
+        if hand:
+            self._next_legal = hand
+        else:
+            self._next_legal = None
             self._score_deal()
             self._next_deal_or_over()
 

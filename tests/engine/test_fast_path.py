@@ -13,6 +13,7 @@ import random
 import pytest
 
 from engine.core import Game, State, all_games, deal_rng, get_game
+from engine.core import shuffle as core_shuffle
 from games.oh_hell.rules import OhHellOptions, OhHellState, shuffled_pack
 
 GAMES = [(game.id, players) for game in all_games() for players in sorted({game.min_players, game.max_players})]
@@ -167,3 +168,51 @@ def test_deal_rng_is_the_text_seeded_generator() -> None:
             assert ours.getstate() == text_seeded.getstate()
             assert [ours.random(), ours.gauss(0, 1), ours.randrange(52)] == \
                 [text_seeded.random(), text_seeded.gauss(0, 1), text_seeded.randrange(52)]
+
+
+def test_shuffle_is_random_shuffle() -> None:
+    """``engine.core.shuffle`` replaces ``rng.shuffle`` in the deals, so stored seeds replay only if it
+    gives the very same permutation and leaves the generator in the same state, for every pack size."""
+    for seed in range(150):
+        for size in (0, 1, 2, 3, 32, 36, 52, 56, 76, 108):
+            ours, theirs = deal_rng(seed, 3), deal_rng(seed, 3)
+            cards_ours, cards_theirs = list(range(size)), list(range(size))
+            core_shuffle(ours, cards_ours)
+            theirs.shuffle(cards_theirs)
+            assert cards_ours == cards_theirs
+            assert ours.getstate() == theirs.getstate()
+
+
+def test_carnival_fast_legal_lists_the_text_order() -> None:
+    """Carnival's fast legal list is ``legal_actions`` in the same order (its own promise, beyond the same
+    set): the fast step's shortcuts (a forced suit, a lead's Carnivals, bids before the hook) keep it."""
+    game = get_game("carnival")
+    steps = 0
+    for players in (3, 4, 6):
+        for seed in range(4):
+            state = game.new(players, seed=seed, options={"quarters": 2})
+            rng = random.Random(seed)
+            while state.current is not None:
+                fast = state.fast_legal()
+                assert [state.action_to_text(a) for a in fast] == state.legal_actions(), f"step {steps}"
+                state.fast_apply(fast[rng.randrange(len(fast))])
+                steps += 1
+    assert steps > 2000
+
+
+@pytest.mark.parametrize("options", [{"hook": True}, {"zero_bonus": True, "hand_sizes": "up_and_down"}])
+def test_oh_hell_fast_path_under_house_rules(options: dict) -> None:
+    """The Oh Hell fast step keeps the next legal list and the scoring itself: with the hook the dealer's
+    list lacks a bid, with the zero bonus a made 0 scores 5 + the cards dealt; every step equals ``act``."""
+    game = get_game("oh_hell")
+    for players in (3, 5):
+        state = game.new(players, seed=players, options=options)
+        rng = random.Random(players)
+        while state.current is not None:
+            fast = check_legal_maps(state)
+            action = fast[rng.randrange(len(fast))]
+            by_text = state.clone()
+            by_text.act(state.current, state.action_to_text(action))
+            state.fast_apply(action)
+            assert state.to_json() == by_text.to_json()
+        assert state.over
