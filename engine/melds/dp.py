@@ -416,6 +416,7 @@ class RankDP:
             self.comp.append(row)
         # the memo: per state (place | jokers left | budget left, see _encode): [good, bad]
         self.mmemo: dict[int, list[int]] = {}
+        # per (step, this suit's runs, cards put aside, jokers, budget): the moves (``_suit_steps``)
         self.steps: dict[int, list[tuple[int, int, int, int]]] = {}
         self.move_cache: dict[tuple[int, int, int, int], list[tuple[int, int, int, int, int]]] = {}
         self.run_ids: dict[tuple[int, ...], int] = {(): 0}
@@ -632,15 +633,15 @@ class RankDP:
                     break
                 failed &= self.lastbad
         else:
-            for comp, nplace, nj, nbud in self._suit_steps(key, place, jokers, bud):
+            for comp, delta, nj, nbud in self._suit_steps(place, jokers, bud):
                 w = comp & want
                 if w:
-                    found = self._m(nplace, nj, nbud, w)
+                    found = self._m(place + delta, nj, nbud, w)
                     if found:
                         break
                     failed &= ~comp | self.lastbad
                 elif many:
-                    failed &= ~comp | self._bad(nplace, nj, nbud)
+                    failed &= ~comp | self._bad(place + delta, nj, nbud)
         if found:
             known[0] |= found
         else:
@@ -661,15 +662,19 @@ class RankDP:
                 is not None]
         return [(nplace, jokers - j) for j in used]
 
-    def _suit_steps(self, key: int, place: int, jokers: int, bud: int) -> list[tuple[int, int, int, int]]:
-        """(kept-aces mask, next place, jokers left, budget left) for every move of the suit
-        (``key``: the state's memo key)."""
-        hit = self.steps.get(key)
-        if hit is not None:
-            return hit
+    def _suit_steps(self, place: int, jokers: int, bud: int) -> list[tuple[int, int, int, int]]:
+        """(kept-aces mask, what the move adds to the place, jokers left, budget left) for every
+        move of the suit. They depend on the state only through the step, this suit's open
+        runs, the cards put aside, the jokers and the budget left: one list serves every state
+        that differs only in the other suits' runs (most of them; keyed by the whole state, the
+        list was built anew for nearly every state, 40% of a long search's time)."""
         step = place >> _STEPAT
         pi, s = divmod(step, 5)
         rid = (place >> (_RB * s)) & _RMASK
+        skey = step | rid << 8 | ((place >> _XAT) & 0xFFFF) << 20 | jokers << 36 | bud << 44
+        hit = self.steps.get(skey)
+        if hit is not None:
+            return hit
         mkey = (pi, s, rid, jokers)
         moves = self.move_cache.get(mkey)
         if moves is None:
@@ -694,8 +699,8 @@ class RankDP:
                 if (nz + (1 if xs else 0) + future_suits + min(jl, capj) < min_meld
                         or sm + xs + future_cards + jl < min_meld * max(mx, xs)):
                     continue
-            out.append((comp, place + delta, jokers - jok, bud - skip))
-        self.steps[key] = out
+            out.append((comp, delta, jokers - jok, bud - skip))
+        self.steps[skey] = out
         return out
 
     def _pick(self, key: tuple, r: int, res: tuple, left: list[int]) -> tuple:
