@@ -361,6 +361,7 @@ def _upward(monkeypatch: pytest.MonkeyPatch, fn: Any, *args: Any) -> Any:
     with monkeypatch.context() as upward:
         upward.setattr(dp, "_RACE_VISITS", 1 << 61)
         upward.setattr(dp, "_RACE_SOLVE", 1 << 61)
+        upward.setattr(dp, "_RACE_PROBE", 0)
         upward.setattr(dp.RankDP, "_solve_feasible", _UPWARD)
         return fn(*args)
 
