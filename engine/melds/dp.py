@@ -644,7 +644,11 @@ class RankDP:
                     break
                 failed &= self.lastbad
         else:
-            for comp, delta, nj, nbud in self._suit_steps(place, jokers, bud):
+            moves = self.steps.get(step | (place >> (_RB * (step % 5)) & _RMASK) << 8
+                                   | ((place >> _XAT) & 0xFFFF) << 20 | jokers << 36 | bud << 44)
+            if moves is None:
+                moves = self._suit_steps(place, jokers, bud)
+            for comp, delta, nj, nbud in moves:
                 w = comp & want
                 if w:
                     found = self._m(place + delta, nj, nbud, w)
@@ -682,10 +686,7 @@ class RankDP:
         step = place >> _STEPAT
         pi, s = divmod(step, 5)
         rid = (place >> (_RB * s)) & _RMASK
-        skey = step | rid << 8 | ((place >> _XAT) & 0xFFFF) << 20 | jokers << 36 | bud << 44
-        hit = self.steps.get(skey)
-        if hit is not None:
-            return hit
+        skey = step | rid << 8 | ((place >> _XAT) & 0xFFFF) << 20 | jokers << 36 | bud << 44  # as ``_m`` reads it
         mkey = (pi, s, rid, jokers)
         moves = self.move_cache.get(mkey)
         if moves is None:
