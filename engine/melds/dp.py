@@ -644,7 +644,7 @@ class RankDP:
                     break
                 failed &= self.lastbad
         else:
-            moves = self.steps.get(step | (place >> (_RB * (step % 5)) & _RMASK) << 8
+            moves = self.steps.get(step | ((place >> (_RB * (step % 5))) & _RMASK) << 8  # as ``_steps_key``
                                    | ((place >> _XAT) & 0xFFFF) << 20 | jokers << 36 | bud << 44)
             if moves is None:
                 moves = self._suit_steps(place, jokers, bud)
@@ -677,6 +677,13 @@ class RankDP:
                 is not None]
         return [(nplace, jokers - j) for j in used]
 
+    @staticmethod
+    def _steps_key(place: int, jokers: int, bud: int) -> int:
+        """The key of a state's moves in ``self.steps`` (``_m`` computes it inline)."""
+        step = place >> _STEPAT
+        return step | ((place >> (_RB * (step % 5))) & _RMASK) << 8 | ((place >> _XAT) & 0xFFFF) << 20 \
+            | jokers << 36 | bud << 44
+
     def _suit_steps(self, place: int, jokers: int, bud: int) -> list[tuple[int, int, int, int]]:
         """(kept-aces mask, what the move adds to the place, jokers left, budget left) for every
         move of the suit. They depend on the state only through the step, this suit's open
@@ -686,7 +693,7 @@ class RankDP:
         step = place >> _STEPAT
         pi, s = divmod(step, 5)
         rid = (place >> (_RB * s)) & _RMASK
-        skey = step | rid << 8 | ((place >> _XAT) & 0xFFFF) << 20 | jokers << 36 | bud << 44  # as ``_m`` reads it
+        skey = self._steps_key(place, jokers, bud)
         mkey = (pi, s, rid, jokers)
         moves = self.move_cache.get(mkey)
         if moves is None:
