@@ -4,8 +4,11 @@
 also up to four loose face-up singles, as play leaves them);
 ``random_position`` adds cards to it in one of three ways: ``random`` (any cards left in the
 deck: mostly no arrangement, often only after a whole-table search proves it), ``feasible``
-(cards cut from a table that is then rearranged: an arrangement always exists) and ``near``
-(a feasible position with one added card swapped for a random one: barely (in)feasible).
+(cards cut from a table that is then rearranged: the cards always make valid melds, but the
+joker rules may refuse the move: in Tahiti about one in ten, as cutting or reshaping a meld
+that holds a joker breaks the rule that it stays as it is; such a position is kept, a refusal
+the solver must prove) and ``near`` (a feasible position with one added card swapped for a
+random one: barely (in)feasible).
 """
 
 from __future__ import annotations

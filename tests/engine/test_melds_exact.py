@@ -361,6 +361,7 @@ def _upward(monkeypatch: pytest.MonkeyPatch, fn: Any, *args: Any) -> Any:
     with monkeypatch.context() as upward:
         upward.setattr(dp, "_RACE_VISITS", 1 << 61)
         upward.setattr(dp, "_RACE_SOLVE", 1 << 61)
+        upward.setattr(dp, "_RACE_PROBE", 0)
         upward.setattr(dp.RankDP, "_solve_feasible", _UPWARD)
         return fn(*args)
 
@@ -452,3 +453,42 @@ def test_a_search_interrupted_and_resumed_answers_as_one_run() -> None:
             assert Counter(x for m in melds for x in m if x < JOKER_AS) == +pool
         seen[got is not None] += 1
     assert seen[True] > 30 and seen[False] > 10, seen
+
+
+def test_a_suits_moves_cached_for_many_states_are_each_states_own() -> None:
+    """The rank programme caches a suit's moves per (step, that suit's open runs, cards put
+    aside, jokers, budget), not per state: for every state some searches (with budgets, and
+    Tahiti's capped jokers) visited at a suit's step, the cached list must be the one
+    ``_suit_steps`` builds for that state alone."""
+    from engine.melds.positions import random_position
+
+    states = keys = 0
+    for i in range(24):
+        name = ("carousel", "tahiti", "vatican", "shanghai")[i % 4]
+        variant = VARIANTS[name]
+        rng = random.Random(f"steps/{i}")
+        table, added = random_position(variant, rng, rng.randint(20, 50), rng.randint(1, 8), "near")
+        pool = Counter(x for m in table for x in m if x < 64) + Counter(c for c in added if c < 64)
+        jokers = sum(1 for m in table for x in m if x >= JOKER_AS) + added.count(cards.JOKER)
+        opt = Counter(c for c in added if c < 64)
+        mand = pool - opt
+        search = dp.RankDP(variant, [mand[c] for c in range(64)], [opt[c] for c in range(64)], 0, jokers,
+                           budget=0 if i % 2 else None, mirror=False)
+        if i % 2:
+            search.fewest_left_out(0, len(added))
+        else:
+            search.solve()
+        cache = search.steps
+        for key in search.mmemo:
+            place, step = key & ((1 << dp._JAT) - 1), (key >> dp._STEPAT) & 0xFF
+            if step % 5 == 4 or step == search.last_step:
+                continue
+            jokers_left, bud = (key >> dp._JAT) & 0xFF, key >> dp._BAT
+            cached = cache.get(search._steps_key(place, jokers_left, bud))
+            if cached is None:  # a state found in the memo but never expanded
+                continue
+            search.steps = {}
+            assert search._suit_steps(place, jokers_left, bud) == cached, (name, key)
+            states += 1
+        keys += len(cache)
+    assert states > 2000 and keys < states * 3 // 4, (states, keys)  # many states were served a shared list
