@@ -268,3 +268,34 @@ async def test_a_press_that_gives_the_turn_to_a_person_starts_no_ai_loop(tmp_pat
                 assert not answer.alert, answer.text
                 assert not app.tables.play.ai_running(int(table))
                 await settle(fake, app)
+
+
+async def test_a_getupdates_batch_is_stored_in_one_transaction(tmp_path: Path) -> None:
+    """Five updates waiting together reach the bot in one getUpdates answer and are kept in the inbox by
+    ONE durable transaction (one fsync wait, not five in a row), and each is then handled."""
+    from bot.app import App
+    from tests.bot.harness import settings_for
+
+    async with FakeTelegram(limits=RateLimits.loose()) as fake:
+        users = [fake.user(first_name=f"U{i}") for i in range(5)]
+        app = App(settings_for(fake, tmp_path / "b.sqlite3"))
+        await app.start()
+        transactions: list[list[str]] = []
+
+        def trace(sql: str) -> None:
+            if sql.startswith("BEGIN"):
+                transactions.append([])
+            elif transactions:
+                transactions[-1].append(sql)
+
+        app.store._db._db.set_trace_callback(trace)  # the inline driver's sqlite3 connection
+        try:
+            for user in users:
+                await user.start_bot()  # queued: the bot is not polling yet
+            app.start_polling()
+            await settle(fake, app)
+            stored = [sum("INSERT INTO inbox" in sql for sql in tx) for tx in transactions]
+            assert [n for n in stored if n] == [5], stored
+            assert all(u.inbox() for u in users), "each /start was handled and answered"
+        finally:
+            await app.stop()
