@@ -74,6 +74,9 @@ from tests.fakebot.ratelimit import RateLimits  # noqa: E402
 from tests.fakebot.server import FakeTelegram  # noqa: E402
 from tests.fakebot.users import FakeChat, FakeUser  # noqa: E402
 
+sys.path.append(str(Path(__file__).resolve().parent))  # after the root: bench/bot.py is not the bot
+from sampler import Sampler  # noqa: E402
+
 TARGET_P99_MS = 20.0
 TARGET_CALLS_PER_MOVE = 2.0
 TARGET_TABLES = 200
@@ -98,6 +101,7 @@ class Config:
     telegram: bool = False  # Telegram's limits in the fake and the bot's own pacing at production values
     freeze: bool = True  # gc.freeze() after start, as ``python -m bot`` does (bot/heap.py)
     split: bool = False  # the fake server and the players in a child process; updates by long polling
+    sample: str | None = None  # split mode: CPU samples of the bot's process during play to this file
 
 
 # One clock for both processes (CLOCK_MONOTONIC is system-wide on Linux): the child stamps the update,
@@ -642,6 +646,7 @@ async def _serve_child(config: Config, app: App, link: Link, accepted: list[int]
     (this process's counters and CPU clock are taken then, the profiler started)."""
     # The event loop thread's CPU time, not the wall clock: the fake's process shares the cores.
     profiler = cProfile.Profile(time.thread_time) if config.profile else None
+    sampler = Sampler() if config.sample else None
     marks: BotMarks | None = None
     loop = asyncio.get_running_loop()
     while True:
@@ -657,12 +662,16 @@ async def _serve_child(config: Config, app: App, link: Link, accepted: list[int]
             marks = BotMarks(app)
             if profiler is not None:
                 profiler.enable()
+            if sampler is not None:
+                sampler.start()
             await link.send({"ok": True})
         elif message["op"] == "end":
             assert marks is not None
             if profiler is not None and config.profile:
                 profiler.disable()
                 profiler.dump_stats(config.profile)
+            if sampler is not None and config.sample:
+                sampler.stop(config.sample)
             return marks.grown(), message["fake"], message["samples"]
         else:
             raise AssertionError(f"unknown request from the fake's process: {message}")
@@ -816,6 +825,8 @@ def parse_args(argv: list[str] | None) -> tuple[Config, bool]:
                    help="the store's SQLite driver: inline (sqlite3 on the loop, the default) or thread (aiosqlite)")
     p.add_argument("--profile", metavar="FILE",
                    help="cProfile the event loop during play into FILE (--split: the bot's loop thread, CPU time)")
+    p.add_argument("--sample", metavar="FILE", help="--split: sample the bot's process's CPU during play "
+                   "(bench/sampler.py, collapsed stacks) into FILE; `python bench/sampler.py FILE` prints the top")
     p.add_argument("--telegram", action="store_true",
                    help="Telegram's rate limits in the fake server and the bot's pacing at production values")
     p.add_argument("--backlog", type=int, default=0,
@@ -824,7 +835,7 @@ def parse_args(argv: list[str] | None) -> tuple[Config, bool]:
     config = Config(tables=a.tables or (20 if a.quick else 200), moves=a.moves or (8 if a.quick else 20),
                     warmup=a.warmup, think_ms=a.think, feed=a.feed, seed=a.seed, timeout=a.timeout,
                     pictures=a.pictures, driver=a.driver, profile=a.profile, backlog=a.backlog,
-                    telegram=a.telegram, split=a.split)
+                    telegram=a.telegram, split=a.split, sample=a.sample)
     if a.split:
         config.feed = "polling"
     return config, a.json

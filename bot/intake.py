@@ -104,7 +104,9 @@ class Intake:
         except Exception:
             # A bug, not a crash: handling it again would fail again. Log it and let it go.
             log.exception("update %d failed", update.update_id)
-        async with self.store.transaction() as tx:
+        # Bookkeeping, not fsynced on its own (README, "Durability"): power loss may hand the update over
+        # again, and a move's own durable transaction has marked its update id, so it is not applied twice.
+        async with self.store.transaction(durable=False) as tx:
             await tx.inbox_done(update.update_id)
         self.handled += 1
 

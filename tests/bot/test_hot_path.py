@@ -272,7 +272,8 @@ async def test_a_press_that_gives_the_turn_to_a_person_starts_no_ai_loop(tmp_pat
 
 async def test_a_getupdates_batch_is_stored_in_one_transaction(tmp_path: Path) -> None:
     """Five updates waiting together reach the bot in one getUpdates answer and are kept in the inbox by
-    ONE durable transaction (one fsync wait, not five in a row), and each is then handled."""
+    ONE durable transaction (one fsync wait, not five in a row), and each is then handled; marking an
+    update handled is bookkeeping that waits for no fsync (README, "Durability")."""
     from bot.app import App
     from tests.bot.harness import settings_for
 
@@ -289,6 +290,14 @@ async def test_a_getupdates_batch_is_stored_in_one_transaction(tmp_path: Path) -
                 transactions[-1].append(sql)
 
         app.store._db._db.set_trace_callback(trace)  # the inline driver's sqlite3 connection
+        durable: list[bool] = []  # per COMMIT, in order: whether its transaction waits for an fsync
+        committed_one = app.store.wal.committed_one
+
+        def counted(flag: bool) -> int:
+            durable.append(flag)
+            return committed_one(flag)
+
+        app.store.wal.committed_one = counted  # type: ignore[method-assign]
         try:
             for user in users:
                 await user.start_bot()  # queued: the bot is not polling yet
@@ -296,6 +305,10 @@ async def test_a_getupdates_batch_is_stored_in_one_transaction(tmp_path: Path) -
             await settle(fake, app)
             stored = [sum("INSERT INTO inbox" in sql for sql in tx) for tx in transactions]
             assert [n for n in stored if n] == [5], stored
+            kinds = {("put" if any("INSERT INTO inbox" in q for q in tx) else
+                      "done" if any("DELETE FROM inbox" in q for q in tx) else "other", flag)
+                     for tx, flag in zip(transactions, durable, strict=True)}
+            assert ("put", True) in kinds and ("done", False) in kinds and ("done", True) not in kinds, kinds
             assert all(u.inbox() for u in users), "each /start was handled and answered"
         finally:
             await app.stop()
