@@ -627,16 +627,16 @@ def _hook_accepted(app: App) -> list[int]:
     """``[highest update id the intake has taken]``: the child's settle asks for everything it delivered."""
     intake = app.intake
     assert intake is not None
-    accept = intake.accept
+    accept_all = intake.accept_all  # the polling loop's door (the webhook's is ``accept``, which calls it)
     box = [0]
 
-    async def counted(update: Any) -> bool:
+    async def counted(updates: list[Any]) -> int:
         try:
-            return await accept(update)
+            return await accept_all(updates)
         finally:
-            box[0] = max(box[0], update.update_id)
+            box[0] = max([box[0], *(u.update_id for u in updates)])
 
-    intake.accept = counted  # type: ignore[method-assign]  # instrumentation only
+    intake.accept_all = counted  # type: ignore[method-assign]  # instrumentation only
     return box
 
 
