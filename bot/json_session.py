@@ -46,7 +46,9 @@ class JsonSession(AiohttpSession):
                            timeout: int | None = None) -> TelegramType:
         if not isinstance(method, JSON_METHODS):
             return await super().make_request(bot, method, timeout)
-        call = cast(TelegramMethod[Any], method)
+        # A string: ``TelegramMethod[Any]`` evaluated would build a pydantic generic model class on every call
+        # once the garbage collector freed the last one (about a tenth of the bot's CPU, bench/sampler.py).
+        call = cast("TelegramMethod[Any]", method)
         session = await self.create_session()
         url = self.api.api_url(token=bot.token, method=call.__api_method__)
         data = self.json_dumps(self.json_body(bot, call))
