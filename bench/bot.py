@@ -6,6 +6,8 @@ Run from the repository root::
     python bench/bot.py --quick          # smoke run: 20 tables, 8 moves each
     python bench/bot.py --think 0        # closed loop, no thinking: the most moves per second the bot manages
     python bench/bot.py --feed polling   # updates through the fake's getUpdates instead of feed_raw_update
+    python bench/bot.py --split          # the fake and the players in a child process: the bot's own CPU
+    python bench/bot.py --split --sample FILE   # ... and where the bot's CPU goes (bench/sampler.py FILE)
 
 What runs: the real ``bot.app.App`` (dispatcher, middlewares, Tables, Outbox, Store on a SQLite file in a temp
 dir, WAL) with a real aiogram ``Bot`` talking HTTP to the fake Bot API server of ``tests/fakebot`` (rate limits
@@ -38,8 +40,15 @@ again after the last move, divided by the moves played (warm-up included; menu p
 reported). answerCallbackQuery (one per press) is counted and shown apart: the issue's target of at most 2 calls
 a move (the table message edit and the mover's hand) is about messages, so it is judged without it.
 
-Everything runs in one process on one event loop: the fake server, the simulated users and the bot share the
-CPU, so the numbers are a pessimistic bound for the bot alone. The script prints the machine load.
+By default everything runs in one process on one event loop: the fake server, the simulated users and the
+bot share the CPU, so the numbers are a pessimistic bound for the bot alone. ``--split`` runs the fake server
+and the players in a child process (``--child``, driven over a socket pair): the bot's process is then the
+bot alone, as in production, and takes its updates by long polling (getUpdates, the inbox, the dispatcher),
+so latency holds the getUpdates round trip. The clock is CLOCK_MONOTONIC in both processes: the child stamps
+an update when it is queued, the bot's process the move's COMMIT. CPU per move is then the bot's process's
+own CPU time (every thread) during play over the moves; the fake's process's CPU is printed apart. The two
+processes share the machine's cores (2 here), so a busy fake still slows the bot. The script prints the
+machine load; numbers on a shared machine drift, compare runs made together.
 """
 
 from __future__ import annotations
