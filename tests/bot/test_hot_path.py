@@ -312,3 +312,52 @@ async def test_a_getupdates_batch_is_stored_in_one_transaction(tmp_path: Path) -
             assert all(u.inbox() for u in users), "each /start was handled and answered"
         finally:
             await app.stop()
+
+
+async def test_handling_starts_during_the_inbox_fsync_and_the_offset_waits_for_it(tmp_path: Path) -> None:
+    """An update is handled as soon as its inbox row is committed, while that row's (slow) fsync runs;
+    Telegram is told it was received (the next getUpdates' offset) only once the fsync is done. Whatever
+    the handler tells anyone waits for its own fsync, which began later and so covers the inbox row."""
+    from bot.app import App
+    from tests.bot.harness import settings_for
+
+    async with FakeTelegram(limits=RateLimits.loose()) as fake:
+        ann = fake.user(first_name="Ann")
+        app = App(settings_for(fake, tmp_path / "i.sqlite3"))
+        await app.start()
+        app.store.wal = wal = SlowWal(app.store.wal.db_path)
+        synced_at: list[float] = []
+        fsync = wal._fsync
+
+        def timed_fsync() -> None:
+            fsync()
+            synced_at.append(time.monotonic())
+
+        wal._fsync = timed_fsync  # type: ignore[method-assign]
+        seen: list[tuple[int, int]] = []  # (synced, committed) when the handler began
+        feed = app.dispatcher.feed_update
+
+        async def watched(bot: Any, update: Any, **kwargs: Any) -> Any:
+            seen.append((wal.synced, wal.committed))
+            return await feed(bot, update, **kwargs)
+
+        app.dispatcher.feed_update = watched  # type: ignore[method-assign]
+        polls: list[tuple[float, int | None]] = []  # (when, offset) of every getUpdates the fake received
+        get = fake.updates.get
+
+        async def polled(offset: int | None, *args: Any) -> Any:
+            polls.append((time.monotonic(), offset))
+            return await get(offset, *args)
+
+        fake.updates.get = polled  # type: ignore[method-assign]
+        try:
+            await ann.start_bot()
+            app.start_polling()
+            await settle(fake, app)
+            assert ann.inbox(), "the /start was handled and answered"
+            synced, committed = seen[0]
+            assert synced < committed, "the handler began before the inbox row's fsync ended"
+            confirmed = [at for at, offset in polls if (offset or 0) > 1]
+            assert confirmed and synced_at and confirmed[0] >= synced_at[0]
+        finally:
+            await app.stop()
