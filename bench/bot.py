@@ -6,6 +6,8 @@ Run from the repository root::
     python bench/bot.py --quick          # smoke run: 20 tables, 8 moves each
     python bench/bot.py --think 0        # closed loop, no thinking: the most moves per second the bot manages
     python bench/bot.py --feed polling   # updates through the fake's getUpdates instead of feed_raw_update
+    python bench/bot.py --split          # the fake and the players in a child process: the bot's own CPU
+    python bench/bot.py --split --sample FILE   # ... and where the bot's CPU goes (bench/sampler.py FILE)
 
 What runs: the real ``bot.app.App`` (dispatcher, middlewares, Tables, Outbox, Store on a SQLite file in a temp
 dir, WAL) with a real aiogram ``Bot`` talking HTTP to the fake Bot API server of ``tests/fakebot`` (rate limits
@@ -38,8 +40,15 @@ again after the last move, divided by the moves played (warm-up included; menu p
 reported). answerCallbackQuery (one per press) is counted and shown apart: the issue's target of at most 2 calls
 a move (the table message edit and the mover's hand) is about messages, so it is judged without it.
 
-Everything runs in one process on one event loop: the fake server, the simulated users and the bot share the
-CPU, so the numbers are a pessimistic bound for the bot alone. The script prints the machine load.
+By default everything runs in one process on one event loop: the fake server, the simulated users and the
+bot share the CPU, so the numbers are a pessimistic bound for the bot alone. ``--split`` runs the fake server
+and the players in a child process (``--child``, driven over a socket pair): the bot's process is then the
+bot alone, as in production, and takes its updates by long polling (getUpdates, the inbox, the dispatcher),
+so latency holds the getUpdates round trip. The clock is CLOCK_MONOTONIC in both processes: the child stamps
+an update when it is queued, the bot's process the move's COMMIT. CPU per move is then the bot's process's
+own CPU time (every thread) during play over the moves; the fake's process's CPU is printed apart. The two
+processes share the machine's cores (2 here), so a busy fake still slows the bot. The script prints the
+machine load; numbers on a shared machine drift, compare runs made together.
 """
 
 from __future__ import annotations
@@ -53,6 +62,7 @@ import json
 import logging
 import os
 import random
+import socket
 import statistics
 import sys
 import tempfile
@@ -60,6 +70,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -71,6 +82,9 @@ from tests.fakebot.models import StoredMessage  # noqa: E402
 from tests.fakebot.ratelimit import RateLimits  # noqa: E402
 from tests.fakebot.server import FakeTelegram  # noqa: E402
 from tests.fakebot.users import FakeChat, FakeUser  # noqa: E402
+
+sys.path.append(str(Path(__file__).resolve().parent))  # after the root: bench/bot.py is not the bot
+from sampler import Sampler  # noqa: E402
 
 TARGET_P99_MS = 20.0
 TARGET_CALLS_PER_MOVE = 2.0
@@ -95,6 +109,13 @@ class Config:
     backlog: int = 0  # pending outbox rows queued for one extra chat before play (issue 9, item 10)
     telegram: bool = False  # Telegram's limits in the fake and the bot's own pacing at production values
     freeze: bool = True  # gc.freeze() after start, as ``python -m bot`` does (bot/heap.py)
+    split: bool = False  # the fake server and the players in a child process; updates by long polling
+    sample: str | None = None  # split mode: CPU samples of the bot's process during play to this file
+
+
+# One clock for both processes (CLOCK_MONOTONIC is system-wide on Linux): the child stamps the update,
+# the bot's process stamps the COMMIT.
+clock = time.monotonic
 
 
 class BenchFake(FakeTelegram):
@@ -137,45 +158,54 @@ class Sample:
     commit: float  # seconds from the update to the COMMIT
     handled: float | None  # seconds from the update to feed_raw_update's return (direct mode)
     next_keyboard: float | None = None  # seconds from the COMMIT until the next live keyboard was in a DM
+    update_id: int = 0
+    start: float = 0.0  # split mode: the clock when the update was queued (the COMMIT is the other process's)
+    keyboard_at: float | None = None  # split mode: the clock when the next live keyboard was seen
+
+
+def hook_commits(app: App, commits: dict[int, float]) -> None:
+    """Record the moment a press that applied a move has committed (the method returns right after):
+    ``commits[update id] = clock()``. Instrumentation of the instance; no bot code changes."""
+    tables = app.tables
+    assert tables is not None
+    press, apply = tables.press, tables.play.apply
+
+    async def timed_apply(*args: Any, **kwargs: Any) -> Any:
+        box = _APPLIED.get()
+        if box is not None:
+            box.append(1)
+        return await apply(*args, **kwargs)
+
+    async def timed_press(table_id: int, version: int, index: int, actor: Any, lang: str,
+                          update_id: int | None = None) -> Any:
+        box: list[int] = []
+        token = _APPLIED.set(box)
+        try:
+            answer = await press(table_id, version, index, actor, lang, update_id)
+        finally:
+            _APPLIED.reset(token)
+        if box and update_id is not None:
+            commits[update_id] = clock()
+        return answer
+
+    tables.press = timed_press  # the handlers' door (bot/handlers/play.py)
+    tables.play.apply = timed_apply  # type: ignore[method-assign]  # instrumentation: every applied move
 
 
 class Bench:
-    def __init__(self, config: Config, fake: BenchFake, app: App) -> None:
+    """The simulated players (and, in one process, the bot's instrumentation). In split mode it runs in
+    the child with ``app`` None and asks the bot's process over ``link`` whether the bot is quiet."""
+
+    def __init__(self, config: Config, fake: BenchFake, app: App | None, link: Link | None = None) -> None:
         self.config = config
         self.fake = fake
         self.app = app
-        self.commits: dict[int, float] = {}  # update id -> perf_counter() at the move's COMMIT
+        self.link = link
+        self.commits: dict[int, float] = {}  # update id -> clock() at the move's COMMIT
         self.samples: list[Sample] = []
         self.feeding = 0
-        self._hook()
-
-    # -- instrumentation ---------------------------------------------------------------------------
-    def _hook(self) -> None:
-        """Record the moment a press that applied a move has committed (the method returns right after)."""
-        tables = self.app.tables
-        assert tables is not None
-        press, apply = tables.press, tables.play.apply
-
-        async def timed_apply(*args: Any, **kwargs: Any) -> Any:
-            box = _APPLIED.get()
-            if box is not None:
-                box.append(1)
-            return await apply(*args, **kwargs)
-
-        async def timed_press(table_id: int, version: int, index: int, actor: Any, lang: str,
-                              update_id: int | None = None) -> Any:
-            box: list[int] = []
-            token = _APPLIED.set(box)
-            try:
-                answer = await press(table_id, version, index, actor, lang, update_id)
-            finally:
-                _APPLIED.reset(token)
-            if box and update_id is not None:
-                self.commits[update_id] = time.perf_counter()
-            return answer
-
-        tables.press = timed_press  # the handlers' door (bot/handlers/play.py)
-        tables.play.apply = timed_apply  # type: ignore[method-assign]  # instrumentation: every applied move
+        if app is not None:
+            hook_commits(app, self.commits)
 
     # -- getting updates to the bot ----------------------------------------------------------------
     def _take(self, update_id: int) -> dict[str, Any]:
@@ -190,17 +220,17 @@ class Bench:
         """Let the fake create an update (``make`` is the user's action), get it to the bot.
         Returns (update id, start of the clock, feed return time or None in polling mode)."""
         update_id = self.fake.updates.next_id
-        if self.config.feed == "polling":
-            start = time.perf_counter()
+        if self.config.feed == "polling" or self.app is None:
+            start = clock()
             await make
             return update_id, start, None
         await make
         update = self._take(update_id)
         self.feeding += 1
         try:
-            start = time.perf_counter()
+            start = clock()
             await self.app.dispatcher.feed_raw_update(self.app.bot, update)
-            return update_id, start, time.perf_counter()
+            return update_id, start, clock()
         finally:
             self.feeding -= 1
 
@@ -210,7 +240,14 @@ class Bench:
         deadline = loop.time() + timeout
         while True:
             await self.fake.idle(quiet=0.02, timeout=timeout)
-            if not self.feeding and not self.app.busy():
+            if self.app is None:  # split mode: the bot's process answers once it took every delivered update
+                assert self.link is not None
+                reply = await self.link.call({"op": "quiet", "upto": self.fake.updates.delivered_upto,
+                                              "timeout": timeout})
+                await self.fake.idle(quiet=0.02, timeout=timeout)
+                if not reply["busy"] and not self.fake.updates.undelivered():
+                    return
+            elif not self.feeding and not self.app.busy():
                 await self.app.outbox.drain(timeout=timeout)
                 await self.fake.idle(quiet=0.02, timeout=timeout)
                 if not self.feeding and not self.app.busy() and not self.fake.updates.undelivered():
@@ -273,7 +310,10 @@ class Bench:
                                          f"{run.moves} moves") from None
                 continue
             if last_sample is not None and last_commit is not None:
-                last_sample.next_keyboard = time.perf_counter() - last_commit
+                last_sample.next_keyboard = clock() - last_commit
+                last_sample = None
+            elif last_sample is not None:  # split mode: the COMMIT's time comes from the bot's process later
+                last_sample.keyboard_at = clock()
                 last_sample = None
             user, message, buttons = found
             moves = [b for b in buttons if b["callback_data"].startswith("mv:")]
@@ -288,6 +328,14 @@ class Bench:
             if not moves:
                 run.menus += 1
                 min_version, need_move = version, True
+                continue
+            if self.app is None:  # split mode: the next keyboard shows it was applied; the COMMIT comes later
+                sample = Sample(run.moves, float("nan"), None, update_id=update_id, start=start)
+                if run.moves >= cfg.warmup:
+                    self.samples.append(sample)
+                    last_sample = sample
+                run.moves += 1
+                min_version, need_move = version + 1, False
                 continue
             if cfg.feed == "polling":
                 commit = await self._wait_commit(update_id, loop.time() + cfg.timeout)
@@ -355,21 +403,85 @@ def _pct(values: list[float], q: float) -> float:
 
 async def run_bench(config: Config) -> dict[str, Any]:
     """Set up ``config.tables`` tables through the bot, play, and return the measurements."""
-    return await _run_bench(config)
+    return await (_run_split(config) if config.split else _run_bench(config))
+
+
+def _fake_limits(config: Config) -> RateLimits:
+    return RateLimits() if config.telegram else RateLimits.off()
+
+
+def _settings(config: Config, fake: Any, db: Path) -> Any:
+    """The bot's settings against ``fake`` (anything with ``token`` and ``base_url``)."""
+    pacing = {"KOZYR_PER_CHAT_INTERVAL": 1.05, "KOZYR_GROUP_PER_MINUTE": 20,
+              "KOZYR_GLOBAL_PER_SECOND": 30} if config.telegram else {}
+    return settings_for(fake, db, KOZYR_POLLING_TIMEOUT=1, KOZYR_SQLITE_DRIVER=config.driver,
+                        KOZYR_PICTURES=config.pictures, **pacing)
+
+
+class BotMarks:
+    """The bot's counters at the start of play, and what they grew by until the end (the bot's process)."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.lags = len(app.outbox.group_lags)
+        self.syncs, self.commits = app.store.wal.syncs, app.store.wal.committed
+        self.drawn, self.replaced = app.outbox.pictures_drawn, app.outbox.pictures_replaced
+        self.cpu, self.loop_cpu = time.process_time(), time.thread_time()
+
+    def grown(self) -> dict[str, Any]:
+        app = self.app
+        return {"cpu_s": time.process_time() - self.cpu, "loop_cpu_s": time.thread_time() - self.loop_cpu,
+                "commits": app.store.wal.committed - self.commits, "fsyncs": app.store.wal.syncs - self.syncs,
+                "pictures_drawn": app.outbox.pictures_drawn - self.drawn,
+                "pictures_replaced": app.outbox.pictures_replaced - self.replaced,
+                "group_lag_s": _summary(list(app.outbox.group_lags)[self.lags:])}
+
+
+class FakeMarks:
+    """The fake's counters at the start of play, and the calls, answers and moves since (the fake's process)."""
+
+    def __init__(self, fake: BenchFake) -> None:
+        self.fake = fake
+        self.calls = len(fake.calls)
+        self.served_429 = fake.limiter.served_429
+        self.handle = fake.handle_seconds
+        self.callbacks = len(fake.callbacks)
+
+    def grown(self, runs: list[TableRun]) -> dict[str, Any]:
+        fake = self.fake
+        moves = sum(r.moves for r in runs)
+        calls = [c for c in fake.calls[self.calls:] if c.method != "getUpdates"]
+        by_method = Counter(c.method for c in calls)
+        errors = Counter(f"{c.method} {c.error_code}: {c.description}" for c in calls if not c.ok)
+        answers = by_method.get("answerCallbackQuery", 0)
+
+        def per_move(n: int) -> float:
+            return round(n / moves, 3) if moves else 0.0
+
+        return {
+            "moves": moves, "menu_presses": sum(r.menus for r in runs),
+            "finished_tables": sum(r.finished for r in runs),
+            "api_calls": len(calls), "api_calls_per_move": per_move(len(calls)), "answer_callback_calls": answers,
+            "message_calls_per_move": per_move(len(calls) - answers),
+            "group_calls_per_move": per_move(sum(1 for c in calls if c.method in MESSAGE_METHODS and _chat(c) < 0)),
+            "dm_calls_per_move": per_move(sum(1 for c in calls if c.method in MESSAGE_METHODS and _chat(c) > 0)),
+            "by_method": dict(by_method.most_common()), "errors": dict(errors.most_common()),
+            "late_answers": sum(1 for c in list(fake.callbacks.values())[self.callbacks:] if c.late),
+            "unanswered_callbacks": len(fake.unanswered_callbacks()),
+            "setup_get_chat_member": sum(1 for c in fake.calls[:self.calls] if c.method == "getChatMember"),
+            "served_429": fake.limiter.served_429 - self.served_429,
+            "group_new_messages": sum(1 for c in calls if c.method in ("sendMessage", "sendPhoto") and _chat(c) < 0),
+            "fake_server_s": round(fake.handle_seconds - self.handle, 2),
+        }
 
 
 async def _run_bench(config: Config) -> dict[str, Any]:
     rng = random.Random(config.seed)
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="kozyr-bench-") as tmp:
-        limits = RateLimits() if config.telegram else RateLimits.off()
-        pacing = {"KOZYR_PER_CHAT_INTERVAL": 1.05, "KOZYR_GROUP_PER_MINUTE": 20,
-                  "KOZYR_GLOBAL_PER_SECOND": 30} if config.telegram else {}
-        fake = BenchFake(limits=limits, callback_timeout=15.0)
+        fake = BenchFake(limits=_fake_limits(config), callback_timeout=15.0)
         async with fake:
-            settings = settings_for(fake, Path(tmp) / "bench.sqlite3", KOZYR_POLLING_TIMEOUT=1,
-                                    KOZYR_SQLITE_DRIVER=config.driver, KOZYR_PICTURES=config.pictures, **pacing)
-            app = App(settings)
+            app = App(_settings(config, fake, Path(tmp) / "bench.sqlite3"))
             await app.start()
             if config.freeze:  # as App.serve does in production (bot/heap.py)
                 heap.settle()
@@ -382,17 +494,11 @@ async def _run_bench(config: Config) -> dict[str, Any]:
                 setup_s = time.perf_counter() - t_setup
                 if config.backlog:
                     await _backlog(app, fake, config.backlog)
-                lags_before = len(app.outbox.group_lags)
-                calls_before = len(fake.calls)
-                served_429_before = fake.limiter.served_429
-                handle_before = fake.handle_seconds
-                callbacks_before = len(fake.callbacks)
-                syncs_before, commits_before = app.store.wal.syncs, app.store.wal.committed
-                drawn_before = app.outbox.pictures_drawn
-                replaced_before = app.outbox.pictures_replaced
+                fake_marks = FakeMarks(fake)
                 gc.collect()
                 profiler = cProfile.Profile() if config.profile else None
-                cpu0, loop_cpu0, wall0 = time.process_time(), time.thread_time(), time.perf_counter()
+                bot_marks = BotMarks(app)
+                wall0 = time.perf_counter()
                 if profiler is not None:
                     profiler.enable()
                 await asyncio.gather(*(bench.play(r) for r in runs))
@@ -405,54 +511,206 @@ async def _run_bench(config: Config) -> dict[str, Any]:
                     profiler.disable()
                     profiler.dump_stats(config.profile)
                 drain_s = time.perf_counter() - wall0 - play_s
-                cpu_s, loop_cpu_s = time.process_time() - cpu0, time.thread_time() - loop_cpu0
-                calls = [c for c in fake.calls[calls_before:] if c.method != "getUpdates"]
-                late = sum(1 for c in list(fake.callbacks.values())[callbacks_before:] if c.late)
-                setup_member_calls = sum(1 for c in fake.calls[:calls_before] if c.method == "getChatMember")
-                syncs, commits = app.store.wal.syncs - syncs_before, app.store.wal.committed - commits_before
-                drawn = app.outbox.pictures_drawn - drawn_before
-                replaced = app.outbox.pictures_replaced - replaced_before
-                unanswered = len(fake.unanswered_callbacks())
-                group_lags = list(app.outbox.group_lags)[lags_before:]
+                bot_side = bot_marks.grown()
+                fake_side = fake_marks.grown(runs)
                 async with app.store.read() as tx:
-                    outbox = await tx.outbox_counts()
-                    size = Path(tmp, "bench.sqlite3").stat().st_size
+                    bot_side["outbox_left"] = await tx.outbox_counts()
+                bot_side["db_bytes"] = Path(tmp, "bench.sqlite3").stat().st_size
             finally:
                 await app.stop()
-            handle_s = fake.handle_seconds - handle_before
-    moves = sum(r.moves for r in runs)
-    by_method = Counter(c.method for c in calls)
-    errors = Counter(f"{c.method} {c.error_code}: {c.description}" for c in calls if not c.ok)
-    answers = by_method.get("answerCallbackQuery", 0)
-    commit_ms = [s.commit * 1000 for s in bench.samples]
-    handled_ms = [s.handled * 1000 for s in bench.samples if s.handled is not None]
-    keyboard_ms = [s.next_keyboard * 1000 for s in bench.samples if s.next_keyboard is not None]
-    return {
-        "config": config.__dict__,
-        "setup_s": round(setup_s, 2), "play_s": round(play_s, 2), "drain_s": round(drain_s, 2),
-        "cpu_s": round(cpu_s, 2), "loop_cpu_s": round(loop_cpu_s, 2), "fake_server_s": round(handle_s, 2),
-        "moves": moves, "measured_moves": len(commit_ms), "menu_presses": sum(r.menus for r in runs),
-        "finished_tables": sum(r.finished for r in runs),
-        "moves_per_s": round(moves / play_s, 1) if play_s else 0.0,
+    fake_side.update(setup_s=setup_s, play_s=play_s, drain_s=drain_s)
+    return _assemble(config, fake_side, bot_side, bench.samples, load_before)
+
+
+def _assemble(config: Config, fake_side: dict[str, Any], bot_side: dict[str, Any], samples: list[Sample],
+              load_before: tuple[float, ...]) -> dict[str, Any]:
+    """One result from the two sides' measurements (the same keys in both modes)."""
+    moves = fake_side["moves"]
+    play_s = fake_side["play_s"]
+    cpu_s, loop_cpu_s = bot_side["cpu_s"], bot_side["loop_cpu_s"]
+    commit_ms = [s.commit * 1000 for s in samples]
+    handled_ms = [s.handled * 1000 for s in samples if s.handled is not None]
+    keyboard_ms = [s.next_keyboard * 1000 for s in samples if s.next_keyboard is not None]
+    result = {
+        "config": config.__dict__, **fake_side, **bot_side,
+        "setup_s": round(fake_side["setup_s"], 2), "play_s": round(play_s, 2),
+        "drain_s": round(fake_side["drain_s"], 2), "cpu_s": round(cpu_s, 2), "loop_cpu_s": round(loop_cpu_s, 2),
+        "measured_moves": len(commit_ms), "moves_per_s": round(moves / play_s, 1) if play_s else 0.0,
         "commit_ms": _summary(commit_ms), "handled_ms": _summary(handled_ms), "next_keyboard_ms": _summary(keyboard_ms),
-        "api_calls": len(calls), "api_calls_per_move": round(len(calls) / moves, 3) if moves else 0.0,
-        "answer_callback_calls": answers,
-        "message_calls_per_move": round((len(calls) - answers) / moves, 3) if moves else 0.0,
-        "group_calls_per_move": round(sum(1 for c in calls if c.method in MESSAGE_METHODS
-                                          and _chat(c) < 0) / moves, 3) if moves else 0.0,
-        "dm_calls_per_move": round(sum(1 for c in calls if c.method in MESSAGE_METHODS
-                                       and _chat(c) > 0) / moves, 3) if moves else 0.0,
-        "by_method": dict(by_method.most_common()),
-        "errors": dict(errors.most_common()), "late_answers": late, "unanswered_callbacks": unanswered,
-        "outbox_left": outbox, "db_bytes": size,
-        "cpu_ms_per_move": round(cpu_s * 1000 / moves, 2) if moves else 0.0,
-        "bot_cpu_ms_per_move": round((loop_cpu_s - handle_s) * 1000 / moves, 2) if moves else 0.0,
-        "commits": commits, "fsyncs": syncs, "setup_get_chat_member": setup_member_calls,
-        "pictures_drawn": drawn, "pictures_replaced": replaced,
-        "group_lag_s": _summary(group_lags), "served_429": fake.limiter.served_429 - served_429_before,
-        "group_new_messages": sum(1 for c in calls if c.method in ("sendMessage", "sendPhoto") and _chat(c) < 0),
         "loadavg_before": load_before, "loadavg_after": os.getloadavg(),
     }
+    if config.split:  # the bot's process alone; the fake's (server and players) is reported apart
+        result["cpu_ms_per_move"] = result["bot_cpu_ms_per_move"] = round(cpu_s * 1000 / moves, 2) if moves else 0.0
+        result["fake_cpu_ms_per_move"] = round(fake_side["fake_cpu_s"] * 1000 / moves, 2) if moves else 0.0
+    else:
+        result["cpu_ms_per_move"] = round(cpu_s * 1000 / moves, 2) if moves else 0.0
+        result["bot_cpu_ms_per_move"] = (round((loop_cpu_s - fake_side["fake_server_s"]) * 1000 / moves, 2)
+                                         if moves else 0.0)
+    return result
+
+
+# -- split mode: the fake server and the players in a child process ----------------------------------------
+class Link:
+    """JSON lines over a socket pair between the bot's process and the fake's."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def over(cls, sock: socket.socket) -> Link:
+        reader, writer = await asyncio.open_connection(sock=sock, limit=1 << 28)
+        return cls(reader, writer)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        self.writer.write(json.dumps(message).encode() + b"\n")
+        await self.writer.drain()
+
+    async def recv(self) -> dict[str, Any]:
+        line = await self.reader.readline()
+        if not line:
+            raise EOFError("the other process of the benchmark went away")
+        message: dict[str, Any] = json.loads(line)
+        return message
+
+    async def call(self, message: dict[str, Any]) -> dict[str, Any]:
+        await self.send(message)
+        return await self.recv()
+
+
+async def _run_split(config: Config) -> dict[str, Any]:
+    """The bot's side: start the child (fake server and players), run the bot against it by long polling
+    (updates through getUpdates and the inbox, as in production), answer the child's questions, and
+    measure this process's CPU during play."""
+    if config.backlog:
+        raise SystemExit("--backlog needs the fake and the bot in one process (no --split)")
+    load_before = os.getloadavg()
+    ours, theirs = socket.socketpair()
+    child = await asyncio.create_subprocess_exec(sys.executable, str(Path(__file__).resolve()), "--child",
+                                                 str(theirs.fileno()), pass_fds=(theirs.fileno(),))
+    theirs.close()
+    link = await Link.over(ours)
+    try:
+        await link.send({"op": "config", "config": config.__dict__})
+        hello = await link.recv()
+        with tempfile.TemporaryDirectory(prefix="kozyr-bench-") as tmp:
+            where = SimpleNamespace(token=hello["token"], base_url=hello["base_url"])
+            app = App(_settings(config, where, Path(tmp) / "bench.sqlite3"))
+            await app.start()
+            try:
+                if config.freeze:
+                    heap.settle()
+                commits: dict[int, float] = {}
+                hook_commits(app, commits)
+                accepted = _hook_accepted(app)
+                app.start_polling()
+                await link.send({"op": "started"})
+                bot_side, fake_side, raw = await _serve_child(config, app, link, accepted)
+                async with app.store.read() as tx:
+                    bot_side["outbox_left"] = await tx.outbox_counts()
+                bot_side["db_bytes"] = Path(tmp, "bench.sqlite3").stat().st_size
+            finally:
+                await app.stop()
+        await link.send({"op": "bye"})
+    finally:
+        if await _exited(child, 30.0) is None:
+            child.kill()
+        await child.wait()
+    samples = []
+    for move, update_id, start, keyboard_at in raw:
+        commit = commits.get(update_id)
+        if commit is None:
+            raise AssertionError(f"update {update_id} was pressed on a live button but never applied")
+        samples.append(Sample(move, commit - start, None,
+                              None if keyboard_at is None else keyboard_at - commit, update_id, start))
+    return _assemble(config, fake_side, bot_side, samples, load_before)
+
+
+async def _exited(process: asyncio.subprocess.Process, timeout: float) -> int | None:
+    try:
+        return await asyncio.wait_for(process.wait(), timeout)
+    except TimeoutError:
+        return None
+
+
+def _hook_accepted(app: App) -> list[int]:
+    """``[highest update id the intake has taken]``: the child's settle asks for everything it delivered."""
+    intake = app.intake
+    assert intake is not None
+    accept_all = intake.accept_all  # the polling loop's door (the webhook's is ``accept``, which calls it)
+    box = [0]
+
+    async def counted(updates: list[Any]) -> int:
+        try:
+            return await accept_all(updates)
+        finally:
+            box[0] = max([box[0], *(u.update_id for u in updates)])
+
+    intake.accept_all = counted  # type: ignore[method-assign]  # instrumentation only
+    return box
+
+
+async def _serve_child(config: Config, app: App, link: Link, accepted: list[int]
+                       ) -> tuple[dict[str, Any], dict[str, Any], list[list[Any]]]:
+    """Answer the child until it reports the end of play: whether the bot is quiet, and when play starts
+    (this process's counters and CPU clock are taken then, the profiler started)."""
+    # The event loop thread's CPU time, not the wall clock: the fake's process shares the cores.
+    profiler = cProfile.Profile(time.thread_time) if config.profile else None
+    sampler = Sampler() if config.sample else None
+    marks: BotMarks | None = None
+    loop = asyncio.get_running_loop()
+    while True:
+        message = await link.recv()
+        if message["op"] == "quiet":
+            deadline = loop.time() + message["timeout"]
+            while (accepted[0] < message["upto"] or app.busy()) and loop.time() < deadline:
+                await asyncio.sleep(0.005)
+            await app.outbox.drain(timeout=message["timeout"])
+            await link.send({"busy": app.busy() or accepted[0] < message["upto"]})
+        elif message["op"] == "play":
+            gc.collect()
+            marks = BotMarks(app)
+            if profiler is not None:
+                profiler.enable()
+            if sampler is not None:
+                sampler.start()
+            await link.send({"ok": True})
+        elif message["op"] == "end":
+            assert marks is not None
+            if profiler is not None and config.profile:
+                profiler.disable()
+                profiler.dump_stats(config.profile)
+            if sampler is not None and config.sample:
+                sampler.stop(config.sample)
+            return marks.grown(), message["fake"], message["samples"]
+        else:
+            raise AssertionError(f"unknown request from the fake's process: {message}")
+
+
+async def _child(fd: int) -> None:
+    """The fake's side: the fake Bot API server and the simulated players; the bot is the parent."""
+    link = await Link.over(socket.socket(fileno=fd))
+    config = Config(**(await link.recv())["config"])
+    fake = BenchFake(limits=_fake_limits(config), callback_timeout=15.0)
+    async with fake:
+        await link.send({"op": "hello", "token": fake.token, "base_url": fake.base_url})
+        await link.recv()  # the bot has started
+        bench = Bench(config, fake, None, link)
+        t_setup = time.perf_counter()
+        runs = await bench.setup(random.Random(config.seed))
+        setup_s = time.perf_counter() - t_setup
+        marks = FakeMarks(fake)
+        await link.call({"op": "play"})
+        gc.collect()
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        await asyncio.gather(*(bench.play(r) for r in runs))
+        play_s = time.perf_counter() - wall0
+        await bench.settle()
+        drain_s = time.perf_counter() - wall0 - play_s
+        fake_side = marks.grown(runs)
+        fake_side.update(setup_s=setup_s, play_s=play_s, drain_s=drain_s, fake_cpu_s=time.process_time() - cpu0)
+        samples = [[s.move, s.update_id, s.start, s.keyboard_at] for s in bench.samples]
+        await link.send({"op": "end", "fake": fake_side, "samples": samples})
+        await link.recv()  # the bot has stopped (it may still deliver on its way out)
 
 
 BACKLOG_CHAT = -999_999_999
@@ -493,10 +751,14 @@ def report(r: dict[str, Any]) -> str:
         f"Kozyr bot benchmark: {cfg['tables']} Carnival tables x 3 humans, {cfg['moves']} moves/table "
         f"(first {cfg['warmup']} not timed), think {cfg['think_ms']:.0f} ms mean, feed={cfg['feed']}, "
         f"{'pictures' if cfg['pictures'] else 'text tables'}"
-        f", SQLite driver {cfg['driver']}",
+        f", SQLite driver {cfg['driver']}, "
+        + ("fake server and players in their own process (updates by long polling)" if cfg.get("split") else
+           "fake server, players and bot in one process"),
         f"setup {r['setup_s']} s; play {r['play_s']} s, then outbox drained in {r['drain_s']} s; "
-        f"process CPU {r['cpu_s']} s, event loop thread {r['loop_cpu_s']} s (the fake server's request "
-        f"handling ~{r['fake_server_s']} s of wall time)",
+        + (f"the bot's process CPU {r['cpu_s']} s (event loop thread {r['loop_cpu_s']} s), the fake's process "
+           f"{r['fake_cpu_s']:.2f} s" if cfg.get("split") else
+           f"process CPU {r['cpu_s']} s, event loop thread {r['loop_cpu_s']} s (the fake server's request "
+           f"handling ~{r['fake_server_s']} s of wall time)"),
         f"moves {r['moves']} ({r['measured_moves']} timed), menu presses {r['menu_presses']}, "
         f"finished games {r['finished_tables']}, SQLite file {r['db_bytes'] / 1e6:.1f} MB",
         "",
@@ -515,8 +777,10 @@ def report(r: dict[str, Any]) -> str:
     if cfg.get("backlog"):
         lines.append(f"(with {cfg['backlog']} rows queued for one other, rate-limited chat during the whole run)")
     lines += ["", f"moves handled per second: {r['moves_per_s']}",
-              f"CPU per move: {r['cpu_ms_per_move']:.2f} ms for the whole process (bot, fake server and simulated "
-              f"players); about {r['bot_cpu_ms_per_move']:.2f} ms without the fake server's request handling",
+              (f"CPU per move: {r['cpu_ms_per_move']:.2f} ms in the bot's process (alone: its own CPU clock); "
+               f"the fake's process (server and players) {r['fake_cpu_ms_per_move']:.2f} ms" if cfg.get("split") else
+               f"CPU per move: {r['cpu_ms_per_move']:.2f} ms for the whole process (bot, fake server and simulated "
+               f"players); about {r['bot_cpu_ms_per_move']:.2f} ms without the fake server's request handling"),
               f"commits {r['commits']}, fsyncs {r['fsyncs']} (group commit: {r['commits'] / max(1, r['fsyncs']):.1f} "
               f"commits per fsync); getChatMember calls during setup {r['setup_get_chat_member']}",
               f"pictures drawn {r['pictures_drawn']}, replaced while drawn (not sent) {r['pictures_replaced']}",
@@ -556,7 +820,11 @@ def parse_args(argv: list[str] | None) -> tuple[Config, bool]:
     p.add_argument("--warmup", type=int, default=2, help="first moves of each table not timed (default 2)")
     p.add_argument("--think", type=float, default=2000.0,
                    help="mean think time of a player in ms, exponential (default 2000; 0: press at once)")
-    p.add_argument("--feed", choices=("direct", "polling"), default="direct")
+    p.add_argument("--feed", choices=("direct", "polling"), default="direct",
+                   help="in one process: how updates reach the dispatcher (--split always polls)")
+    p.add_argument("--split", action="store_true",
+                   help="the fake server and the players in a child process; the bot polls it over HTTP")
+    p.add_argument("--child", type=int, help=argparse.SUPPRESS)  # split mode's child: the socket's fd
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--timeout", type=float, default=60.0, help="seconds a table may wait for a keyboard")
     p.add_argument("--quick", action="store_true", help="a small smoke run")
@@ -564,7 +832,10 @@ def parse_args(argv: list[str] | None) -> tuple[Config, bool]:
     p.add_argument("--pictures", action="store_true", help="tables as pictures (off: text, as the tests run)")
     p.add_argument("--driver", choices=["inline", "thread"], default="inline",
                    help="the store's SQLite driver: inline (sqlite3 on the loop, the default) or thread (aiosqlite)")
-    p.add_argument("--profile", metavar="FILE", help="cProfile the event loop during play into FILE")
+    p.add_argument("--profile", metavar="FILE",
+                   help="cProfile the event loop during play into FILE (--split: the bot's loop thread, CPU time)")
+    p.add_argument("--sample", metavar="FILE", help="--split: sample the bot's process's CPU during play "
+                   "(bench/sampler.py, collapsed stacks) into FILE; `python bench/sampler.py FILE` prints the top")
     p.add_argument("--telegram", action="store_true",
                    help="Telegram's rate limits in the fake server and the bot's pacing at production values")
     p.add_argument("--backlog", type=int, default=0,
@@ -573,11 +844,16 @@ def parse_args(argv: list[str] | None) -> tuple[Config, bool]:
     config = Config(tables=a.tables or (20 if a.quick else 200), moves=a.moves or (8 if a.quick else 20),
                     warmup=a.warmup, think_ms=a.think, feed=a.feed, seed=a.seed, timeout=a.timeout,
                     pictures=a.pictures, driver=a.driver, profile=a.profile, backlog=a.backlog,
-                    telegram=a.telegram)
+                    telegram=a.telegram, split=a.split, sample=a.sample)
+    if a.split:
+        config.feed = "polling"
     return config, a.json
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
+    if argv is None and len(sys.argv) == 3 and sys.argv[1] == "--child":
+        asyncio.run(_child(int(sys.argv[2])))
+        return {}
     config, as_json = parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     result = asyncio.run(run_bench(config))

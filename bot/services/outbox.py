@@ -45,7 +45,7 @@ log = logging.getLogger(__name__)
 # (measured with bench/bot.py). Holding them here builds each once.
 _RESPONSE_MODELS = tuple(Response[m.__returning__] for m in (  # type: ignore[name-defined]  # a runtime type
     api.SendMessage, api.EditMessageText, api.AnswerCallbackQuery, api.SendPhoto, api.EditMessageMedia,
-    api.SendDocument, api.DeleteMessage, api.GetChatMember, api.EditMessageReplyMarkup))
+    api.SendDocument, api.DeleteMessage, api.GetChatMember, api.EditMessageReplyMarkup, api.GetUpdates))
 
 
 class SendText(api.SendMessage):

@@ -11,6 +11,7 @@ or a row of bot/store/rows.py: no driver's row object leaves the store.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol, runtime_checkable
 
@@ -173,7 +174,8 @@ class Store(Protocol):
 
     async def open(self) -> Store: ...
     async def close(self) -> None: ...
-    def transaction(self, durable: bool = True) -> AbstractAsyncContextManager[StoreTx]: ...
+    def transaction(self, durable: bool = True,
+                    committed: Callable[[], None] | None = None) -> AbstractAsyncContextManager[StoreTx]: ...
     def read(self) -> AbstractAsyncContextManager[StoreTx]: ...
     async def durable(self) -> None: ...  # every durable commit so far is on disk (the outbox waits)
 

@@ -23,7 +23,7 @@ import json
 import random
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -433,14 +433,19 @@ class PgStore:
             self._pool = None
 
     @asynccontextmanager
-    async def transaction(self, durable: bool = True) -> AsyncIterator[PgTx]:
+    async def transaction(self, durable: bool = True,
+                          committed: Callable[[], None] | None = None) -> AsyncIterator[PgTx]:
         """One transaction; committed on success, rolled back on any error. ``durable=False`` (bookkeeping
-        whose loss costs a repeat) commits without waiting for the WAL flush (synchronous_commit off)."""
+        whose loss costs a repeat) commits without waiting for the WAL flush (synchronous_commit off).
+        ``committed`` is called after the COMMIT (here it returns once the WAL is flushed)."""
         assert self._pool is not None, "store is not open"
-        async with self._pool.acquire() as conn, conn.transaction():
-            if not durable:
-                await conn.execute("SET LOCAL synchronous_commit = off")
-            yield PgTx(conn, locking=True, worker=self.worker, queued=self.queued)
+        async with self._pool.acquire() as conn:
+            async with conn.transaction():
+                if not durable:
+                    await conn.execute("SET LOCAL synchronous_commit = off")
+                yield PgTx(conn, locking=True, worker=self.worker, queued=self.queued)
+        if committed is not None:
+            committed()
 
     async def durable(self) -> None:
         """Nothing to wait for: a durable COMMIT returns after PostgreSQL flushed its WAL, and its rows

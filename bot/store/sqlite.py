@@ -12,7 +12,7 @@ import inspect
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -518,7 +518,8 @@ class Store:
             pause = min(pause * 2, 0.5)
 
     @asynccontextmanager
-    async def transaction(self, durable: bool = True) -> AsyncIterator[Tx]:
+    async def transaction(self, durable: bool = True,
+                          committed: Callable[[], None] | None = None) -> AsyncIterator[Tx]:
         """One explicit write transaction; committed on success, rolled back on any error.
 
         ``durable`` (the default): this returns once the WAL is on disk up to the COMMIT, so what the
@@ -526,6 +527,9 @@ class Store:
         committed before it began and is waited for after the lock is released (bot/store/walsync.py).
         Bookkeeping whose loss costs at most a repeat (an outbox row marked sent, an update id marked
         seen) passes ``durable=False`` and does not wait; the next fsync takes its frames along.
+        ``committed`` is called once the COMMIT succeeded, before the wait for the fsync: work that tells
+        nobody anything by itself may start (the intake's handlers: whatever they tell waits for its own fsync,
+        which covers this one, bot/intake.py).
 
         The error that ended the transaction is the one raised: SQLite may already have rolled back
         by itself (SQLITE_FULL, SQLITE_IOERR), and the failing ROLLBACK then must not replace it."""
@@ -550,6 +554,8 @@ class Store:
                         pass
                     raise
                 seq = self.wal.committed_one(durable)
+        if committed is not None:
+            committed()
         if durable:
             await self.wal.wait(seq)
 

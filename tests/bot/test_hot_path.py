@@ -268,3 +268,96 @@ async def test_a_press_that_gives_the_turn_to_a_person_starts_no_ai_loop(tmp_pat
                 assert not answer.alert, answer.text
                 assert not app.tables.play.ai_running(int(table))
                 await settle(fake, app)
+
+
+async def test_a_getupdates_batch_is_stored_in_one_transaction(tmp_path: Path) -> None:
+    """Five updates waiting together reach the bot in one getUpdates answer and are kept in the inbox by
+    ONE durable transaction (one fsync wait, not five in a row), and each is then handled; marking an
+    update handled is bookkeeping that waits for no fsync (README, "Durability")."""
+    from bot.app import App
+    from tests.bot.harness import settings_for
+
+    async with FakeTelegram(limits=RateLimits.loose()) as fake:
+        users = [fake.user(first_name=f"U{i}") for i in range(5)]
+        app = App(settings_for(fake, tmp_path / "b.sqlite3"))
+        await app.start()
+        transactions: list[list[str]] = []
+
+        def trace(sql: str) -> None:
+            if sql.startswith("BEGIN"):
+                transactions.append([])
+            elif transactions:
+                transactions[-1].append(sql)
+
+        app.store._db._db.set_trace_callback(trace)  # the inline driver's sqlite3 connection
+        durable: list[bool] = []  # per COMMIT, in order: whether its transaction waits for an fsync
+        committed_one = app.store.wal.committed_one
+
+        def counted(flag: bool) -> int:
+            durable.append(flag)
+            return committed_one(flag)
+
+        app.store.wal.committed_one = counted  # type: ignore[method-assign]
+        try:
+            for user in users:
+                await user.start_bot()  # queued: the bot is not polling yet
+            app.start_polling()
+            await settle(fake, app)
+            stored = [sum("INSERT INTO inbox" in sql for sql in tx) for tx in transactions]
+            assert [n for n in stored if n] == [5], stored
+            kinds = {("put" if any("INSERT INTO inbox" in q for q in tx) else
+                      "done" if any("DELETE FROM inbox" in q for q in tx) else "other", flag)
+                     for tx, flag in zip(transactions, durable, strict=True)}
+            assert ("put", True) in kinds and ("done", False) in kinds and ("done", True) not in kinds, kinds
+            assert all(u.inbox() for u in users), "each /start was handled and answered"
+        finally:
+            await app.stop()
+
+
+async def test_handling_starts_during_the_inbox_fsync_and_the_offset_waits_for_it(tmp_path: Path) -> None:
+    """An update is handled as soon as its inbox row is committed, while that row's (slow) fsync runs;
+    Telegram is told it was received (the next getUpdates' offset) only once the fsync is done. Whatever
+    the handler tells anyone waits for its own fsync, which began later and so covers the inbox row."""
+    from bot.app import App
+    from tests.bot.harness import settings_for
+
+    async with FakeTelegram(limits=RateLimits.loose()) as fake:
+        ann = fake.user(first_name="Ann")
+        app = App(settings_for(fake, tmp_path / "i.sqlite3"))
+        await app.start()
+        app.store.wal = wal = SlowWal(app.store.wal.db_path)
+        synced_at: list[float] = []
+        fsync = wal._fsync
+
+        def timed_fsync() -> None:
+            fsync()
+            synced_at.append(time.monotonic())
+
+        wal._fsync = timed_fsync  # type: ignore[method-assign]
+        seen: list[tuple[int, int]] = []  # (synced, committed) when the handler began
+        feed = app.dispatcher.feed_update
+
+        async def watched(bot: Any, update: Any, **kwargs: Any) -> Any:
+            seen.append((wal.synced, wal.committed))
+            return await feed(bot, update, **kwargs)
+
+        app.dispatcher.feed_update = watched  # type: ignore[method-assign]
+        polls: list[tuple[float, int | None]] = []  # (when, offset) of every getUpdates the fake received
+        get = fake.updates.get
+
+        async def polled(offset: int | None, *args: Any) -> Any:
+            polls.append((time.monotonic(), offset))
+            return await get(offset, *args)
+
+        fake.updates.get = polled  # type: ignore[method-assign]
+        try:
+            await ann.start_bot()
+            app.start_polling()
+            await settle(fake, app)
+            assert ann.inbox(), "the /start was handled and answered"
+            synced, committed = seen[0]
+            assert synced < committed, "the handler began before the inbox row's fsync ended"
+            confirmed = [at for at, offset in polls if (offset or 0) > 1]
+            assert confirmed and synced_at and confirmed[0] >= synced_at[0]
+        finally:
+            await app.stop()
