@@ -507,7 +507,7 @@ class OhHellState(TurnIsCurrent, State):
             self.current = (seat + 1) % self.n
             if seat == self.dealer:
                 self.phase = "play"
-                self._next_legal = self.hands[self.current]  # type: ignore[index]
+                self._next_legal = self.hands[self.current]
             elif self.options.hook:
                 self._next_legal = None  # the dealer's list may lack a bid
             return
