@@ -107,10 +107,7 @@ class Publisher:
             key = str(s.seat)
             live = s.seat == to_act and s.seat not in row.ui.get("autopilot", [])  # issue 18: AI plays it
             if new_deal:
-                # The last deal's message keeps its text, loses its keyboard. Only the player to act had one,
-                # and that is the mover: the others' lost theirs with the turn, and clearing them again was
-                # a wasted call ("message is not modified").
-                if key in numbers and (mover is None or s.seat == mover):
+                if key in numbers:  # the last deal's message keeps its text, loses its keyboard
                     await out.clear_keyboard(tx, s.user_id or 0, hand_slot(row, s.seat))
                 numbers[key] = numbers.get(key, -1) + 1
                 await self.hand_message(tx, row, s, state, names, live=live, new=True)
