@@ -33,3 +33,17 @@ def test_bench_runs_a_tiny_game_and_counts_what_it_should(capsys):
     assert all("not modified" in error for error in result["errors"]), result["errors"]
     assert "PASS" in out or "MISS" in out
     assert "moves handled per second" in out
+
+
+def test_bench_split_runs_the_fake_in_a_child_process(capsys):
+    """--split: the fake server and the players in a child process, the bot polling it; the bot's own CPU
+    and the fake's are reported apart, and the latencies pair each press with its move's COMMIT."""
+    bench = load_bench()
+    result = bench.main(["--split", "--tables", "2", "--moves", "5", "--warmup", "1", "--think", "0"])
+    out = capsys.readouterr().out
+    assert result["moves"] == 10 and result["measured_moves"] == 8
+    assert result["commit_ms"]["n"] == 8 and 0 < result["commit_ms"]["p50"] <= result["commit_ms"]["p99"]
+    assert result["answer_callback_calls"] == result["moves"] + result["menu_presses"]
+    assert result["cpu_ms_per_move"] > 0 and result["fake_cpu_ms_per_move"] > 0
+    assert result["unanswered_callbacks"] == 0 and not result["outbox_left"]
+    assert "in the bot's process" in out
