@@ -59,7 +59,11 @@ class _Painter:
         parts.append(t(self.lang, "stock {n}", n=v.get("stock_count", 0)))
         if v.get("target"):
             parts.append(t(self.lang, "game to {n}", n=v["target"]))
-        self.text("header", (MARGIN, 0, W - MARGIN, 52), " · ".join(parts), 24, WHITE, bold=True, align="left")
+        right = W - MARGIN
+        if v.get("clock") and not v.get("over"):  # issue 18: the table's time control, set by the bot
+            right = W * 5 // 8
+            self.text("clock", (right, 0, W - MARGIN, 52), str(v["clock"]), 20, WHITE, align="right")
+        self.text("header", (MARGIN, 0, right, 52), " · ".join(parts), 24, WHITE, bold=True, align="left")
 
     def table(self) -> None:
         items = self.view.get("table") or []

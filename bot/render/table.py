@@ -290,13 +290,16 @@ class _Painter:
             lines.append(("to_act", line))
         elif not lines and v.get("phase") == "play":
             lines.append(("trick_label", w["waiting"]))
+        if v.get("clock") and not v.get("over"):
+            lines.append(("clock", str(v["clock"])))  # issue 18: the table's time control, set by the bot
         if not lines:
             return
         band = (y1 - y0 - 16) // len(lines)
         for i, (kind, line) in enumerate(lines):
             cell = (x, y0 + 8 + i * band, W - MARGIN - 12, y0 + 8 + (i + 1) * band)
-            self.text(kind, cell, line, 24 if i == 0 else 22, GOLD if kind == "to_act" else WHITE, FELT_DARK,
-                      bold=kind == "to_act", align="left", min_size=16)
+            size = 20 if kind == "clock" else 24 if i == 0 else 22
+            self.text(kind, cell, line, size, GOLD if kind == "to_act" else WHITE, FELT_DARK,
+                      bold=kind == "to_act", align="left", min_size=14 if kind == "clock" else 16)
 
 
 def layout_table(view: dict[str, Any], names: list[str], lang: str = "en") -> CanvasLayout:

@@ -144,10 +144,12 @@ class Publisher:
         priority = out.GAME if fresh else out.TABLE
         if self.pictures is not None and self.pictures.has_table(row.game):
             caption = self.pictures.table_caption(view, names, lang)
-            if line := clock_line(row, lang):  # issue 18: the table's time control
+            shown = view
+            if line := clock_line(row, lang):  # issue 18: the table's time control, in the caption and the picture
                 caption += "\n" + line
+                shown = {**view, "clock": line}
             caption = with_recent(caption, head + recent, CAPTION_LIMIT)
-            picture = {"kind": "table", "view": view, "names": names, "lang": lang}
+            picture = {"kind": "table", "view": shown, "names": names, "lang": lang}
             if fresh:
                 await out.send_picture(tx, row.chat_id, picture, caption, slot=slot, thread_id=row.thread_id,
                                        priority=priority)

@@ -285,6 +285,7 @@ async def test_a_slow_move_eats_the_bank(tmp_path):
 
 
 async def test_the_table_caption_shows_the_time_control_in_the_chat_language(tmp_path):
+    from bot.render.table import layout_table
     from bot.services.pictures import Pictures
 
     store = await Store(tmp_path / "k.sqlite3").open()
@@ -299,6 +300,11 @@ async def test_the_table_caption_shows_the_time_control_in_the_chat_language(tmp
             rows = await tx._all("SELECT payload FROM outbox WHERE chat_id = ? AND method = 'photo'", GROUP)
         captions = [json.loads(r["payload"])["caption"] for r in rows]
         assert captions and captions[0].endswith("⏱ 2 д на ход + запас 1 ч")
+        # ... and the picture itself draws it (the issue: "shown on the table picture").
+        spec = json.loads(rows[0]["payload"])["picture"]
+        drawn = layout_table(spec["view"], spec["names"], spec["lang"]).texts
+        assert [d.text for d in drawn if d.kind == "clock"] == ["⏱ 2 д на ход + запас 1 ч"]
+        assert Pictures.render(spec).startswith(b"\x89PNG")
     finally:
         await tables.stop()
         await store.close()

@@ -42,3 +42,14 @@ def test_pictures_service_draws_karusele_with_its_own_caption() -> None:
     assert png.startswith(b"\x89PNG") and len(png) < 60_000
     caption = pictures.table_caption(view, ["A", "B"], "ru")
     assert "Карусель" in caption and len(caption) <= 1024
+
+
+def test_the_time_control_the_bot_sets_is_drawn_in_the_header_and_the_header_still_fits() -> None:
+    view = _midgame(4, 7, want_build=False)
+    clock = "⏱ 7 д на ход + запас 1 д"
+    texts = layout_karusele({**view, "clock": clock}, ["A", "B", "C", "D"], "ru").texts
+    drawn = {d.kind: d for d in texts}
+    assert drawn["clock"].text == clock
+    header, shown = drawn["header"], drawn["clock"]
+    assert header.box[2] <= shown.cell[0], "the header's line stops where the clock's cell begins"
+    assert "clock" not in {d.kind for d in layout_karusele(view, ["A", "B", "C", "D"], "ru").texts}
