@@ -62,6 +62,8 @@ _ORDER = [sort_key_fn(trump) for trump in (0, 1, 2, 3, NO_TRUMP)]  # the hand's 
 # SUIT[card] is ``card >> 4`` for the 52 cards: on the fast path a look-up in a list is a specialised
 # bytecode, while ``>>`` is a generic number operation in Python 3.11 (several times the cost).
 SUIT = [card >> 4 for card in range(64)]
+# NEXT_SEAT[n][seat]: the seat to the left (one look-up on the fast path instead of an add and a test)
+NEXT_SEAT: list[tuple[int, ...]] = [tuple((seat + 1) % n for seat in range(n)) for n in range(8)]
 
 
 class OhHellOptions(Options):
@@ -543,9 +545,7 @@ class OhHellState(TurnIsCurrent, State):
             self._best_seat = seat
         trick.append(action)
         self.played.append(action)
-        seat += 1
-        if seat == self.n:
-            seat = 0
+        seat = NEXT_SEAT[self.n][seat]
         if seat != self.trick_leader:  # the trick goes on
             self.current = seat
             try:
