@@ -59,6 +59,11 @@ BID_CODE = 64  # fast path: bid b is the int BID_CODE + b (card plays are the ca
 _BID_CODES = [list(range(BID_CODE, BID_CODE + k + 1)) for k in range(MAX_HAND + 1)]
 TRUMP_LETTER = [trump_letter(trump) for trump in (0, 1, 2, 3, NO_TRUMP)]  # by trump; NO_TRUMP (-1) is last
 _ORDER = [sort_key_fn(trump) for trump in (0, 1, 2, 3, NO_TRUMP)]  # the hand's sort key, by trump likewise
+# SUIT[card] is ``card >> 4`` for the 52 cards: on the fast path a look-up in a list is a specialised
+# bytecode, while ``>>`` is a generic number operation in Python 3.11 (several times the cost).
+SUIT = [card >> 4 for card in range(64)]
+# NEXT_SEAT[n][seat]: the seat to the left (one look-up on the fast path instead of an add and a test)
+NEXT_SEAT: list[tuple[int, ...]] = [tuple((seat + 1) % n for seat in range(n)) for n in range(8)]
 
 
 class OhHellOptions(Options):
@@ -216,7 +221,7 @@ class OhHellState(TurnIsCurrent, State):
             hand.sort(key=order)
             by_suit: list[list[int]] = [[], [], [], []]
             for card in hand:
-                by_suit[card >> 4].append(card)
+                by_suit[SUIT[card]].append(card)
             suits.append(by_suit)
         self._suits = suits
         self._next_legal = None if self.options.hook else _BID_CODES[k]
@@ -474,18 +479,20 @@ class OhHellState(TurnIsCurrent, State):
 
     def fast_legal(self) -> list[int]:
         """Legal actions as ints, without allocation: the hand itself (leading or void), the seat's
-        cards of the led suit (``_suits``) or a shared list of bids. During play the fast step has
-        found the list already (``_next_legal``)."""
-        ready = self._next_legal
-        if ready is not None:
-            return ready
+        cards of the led suit (``_suits``) or a shared list of bids. The fast step has usually found the
+        list already (``_next_legal``, never an empty list)."""
+        return self._next_legal or self._find_legal()
+
+    def _find_legal(self) -> list[int]:
+        """``fast_legal`` when the fast step did not leave the list (after a public step, a clone, a
+        load, with the hook before the dealer's bid, or at the end of the game)."""
         trick = self.trick
         if trick:
             turn: int = self.current  # type: ignore[assignment]
             try:
-                same = self._suits[turn][trick[0] >> 4]  # type: ignore[index]
+                same = self._suits[turn][SUIT[trick[0]]]  # type: ignore[index]
             except TypeError:  # no index yet (the deal's first follow, or after a public step or a clone)
-                same = self._index_suits()[turn][trick[0] >> 4]
+                same = self._index_suits()[turn][SUIT[trick[0]]]
             return same or self.hands[turn]
         turn_or_none = self.current
         if turn_or_none is None:
@@ -494,6 +501,11 @@ class OhHellState(TurnIsCurrent, State):
             return self.hands[turn_or_none]
         if not self.options.hook:
             return _BID_CODES[self.sizes[self.deal_index]]
+        return self._hook_bids()
+
+    def _hook_bids(self) -> list[int]:
+        """The bids with the hook (a function of its own: the comprehension's closure cell would
+        otherwise be made on every ``fast_legal`` call)."""
         forbidden = self._forbidden_bid()
         k = self.sizes[self.deal_index]
         return [BID_CODE + b for b in range(k + 1) if b != forbidden]
@@ -513,8 +525,10 @@ class OhHellState(TurnIsCurrent, State):
             return
         self.hands[seat].remove(action)
         suits = self._suits
-        if suits is not None:
-            suits[seat][action >> 4].remove(action)
+        try:
+            suits[seat][SUIT[action]].remove(action)  # type: ignore[index]
+        except TypeError:  # no index (after a public step or a clone): fast_legal builds it when needed
+            pass
         trick = self.trick
         if trick:
             try:
@@ -526,23 +540,22 @@ class OhHellState(TurnIsCurrent, State):
                 self._best_key = key
                 self._best_seat = seat
         else:
-            keys = self._win_keys = PLAIN_WIN_KEYS[self.trump][action >> 4]
+            keys = self._win_keys = PLAIN_WIN_KEYS[self.trump][SUIT[action]]
             self._best_key = keys[action]
             self._best_seat = seat
         trick.append(action)
         self.played.append(action)
-        n = self.n
-        seat += 1
-        if seat == n:
-            seat = 0
-        leader = self.trick_leader
-        if seat != leader:  # the trick goes on
+        seat = NEXT_SEAT[self.n][seat]
+        if seat != self.trick_leader:  # the trick goes on
             self.current = seat
-            self._next_legal = (suits[seat][trick[0] >> 4] or self.hands[seat]) if suits is not None else None
+            try:
+                self._next_legal = suits[seat][SUIT[trick[0]]] or self.hands[seat]  # type: ignore[index]
+            except TypeError:  # no index: fast_legal works it out
+                self._next_legal = None
             return
-        winner = self._best_seat
+        winner = self._best_seat  # seat is the trick's leader again
         self.won[winner] += 1
-        self.last_trick = {"leader": leader, "cards": trick, "winner": winner}
+        self.last_trick = {"leader": seat, "cards": trick, "winner": winner}
         self.trick = []
         self.trick_leader = winner
         self.current = winner

@@ -107,3 +107,33 @@ def test_oh_hell_matches_openspiel_on_random_deals() -> None:
             steps += play_one(games, n, rng.randint(1, max_k), rng)
             deals += 1
     assert deals == 2500 and steps > 50_000
+
+
+def test_bench_simulated_deals_are_the_same_for_openspiel() -> None:
+    """bench/oh_hell.py shuffles OpenSpiel's pack inside its timing (as ours is): the same generator and
+    code must give OpenSpiel the very deals ours plays (same hands, same trump card), or the ratio compares
+    different work."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    import oh_hell as bench  # type: ignore[import-not-found]
+
+    from games.oh_hell.rules import OhHellState
+
+    game = pyspiel.load_game("oh_hell", {"players": bench.PLAYERS, "num_tricks_fixed": bench.CARDS})
+    packs = bench.sim_packs(50)
+    expected = bench.deals_for_openspiel(
+        [OhHellState.from_pack(bench.PLAYERS, bench._options(), pack) for pack in packs])
+    rng = random.Random(bench.SIM_SEED)
+    for want in expected:
+        got = bench.os_shuffled_pack(rng)[: bench.PLAYERS * bench.CARDS + 1]
+        states = []
+        for cards in (want, got):
+            state = game.new_initial_state()
+            state.apply_action(bench.CARDS)
+            state.apply_action(bench.PLAYERS - 1)
+            for card in cards:
+                state.apply_action(card)
+            states.append(str(state))
+        assert states[0] == states[1]
