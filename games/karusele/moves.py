@@ -211,47 +211,65 @@ def _value_packings(values: tuple[int, ...], counts: tuple[int, ...], target: in
     memo: dict = {}
     found: list[tuple[tuple[int, ...], list]] = []
     value_list = list(values)
-
     size = len(values)
+    # A depth-first walk over the counts taken of each value (largest value first, most taken first) that
+    # stops leaving cards of a value as soon as the cards left could make a group. Every call of a level
+    # and every leaf is one step of the budget, in this order (the cut-off depends on it; the recorded
+    # samples of tests/engine/test_karusele_sample.py hold it). The last two levels are inline loops.
+    budget.left -= 1  # the root call
+    if budget.left < 0:
+        budget.spent = True
+        return found, True
+    if size == 0:
+        return [((), [])], False  # nothing loose: the empty packing (``_partition`` of nothing)
+    ks = [0] * size
+    last = size - 1
+    x_last = values[last]
+    c_last = counts[last]
 
-    def rec(i: int, left_sums: int, ks: tuple[int, ...], taken: int) -> None:
-        budget.left -= 1  # budget.step(), inline
-        if budget.left < 0:
-            budget.spent = True
-            return
-        if i == size:
-            if taken % target == 0:
-                groups = _partition(ks, value_list, target, memo, budget)
-                if groups is not None:
-                    found.append((ks, groups))
-            return
-        x = values[i]
-        count = counts[i]
-        sums = left_sums
-        if i + 1 < size:
-            for k in range(count, -1, -1):  # take k of this value, leave count - k
-                if k < count:
-                    sums = (sums | sums << x) & mask
-                    if sums >> target & 1:
-                        break  # the cards left would hold a whole group: leaving more only adds to it
-                rec(i + 1, sums, (*ks, k), taken + k * x)
-            return
-        for k in range(count, -1, -1):  # the last value: the calls of the leaves, inline (the same steps)
-            if k < count:
-                sums = (sums | sums << x) & mask
-                if sums >> target & 1:
+    def leaves(taken: int, sums: int) -> None:
+        """The last value's counts under a prefix (``ks`` filled but for the last), one step each."""
+        s = sums
+        for k in range(c_last, -1, -1):
+            if k < c_last:
+                s = (s | s << x_last) & mask
+                if s >> target & 1:
                     break
             budget.left -= 1
             if budget.left < 0:
                 budget.spent = True
                 continue
-            if (taken + k * x) % target == 0:
-                leaf = (*ks, k)
+            if (taken + k * x_last) % target == 0:
+                ks[last] = k
+                leaf = tuple(ks)
                 groups = _partition(leaf, value_list, target, memo, budget)
                 if groups is not None:
                     found.append((leaf, groups))
 
-    rec(0, 1, (), 0)
+    def rec(i: int, sums: int, taken: int) -> None:
+        """Level ``i`` < last (its call's step already counted): each count taken, then the next level."""
+        x = values[i]
+        count = counts[i]
+        inner = i + 1 < last
+        for k in range(count, -1, -1):  # take k of this value, leave count - k
+            if k < count:
+                sums = (sums | sums << x) & mask
+                if sums >> target & 1:
+                    break  # the cards left would hold a whole group: leaving more only adds to it
+            budget.left -= 1  # the next level's call
+            if budget.left < 0:
+                budget.spent = True
+                continue
+            ks[i] = k
+            if inner:
+                rec(i + 1, sums, taken + k * x)
+            else:
+                leaves(taken + k * x, sums)
+
+    if size == 1:
+        leaves(0, 1)
+    else:
+        rec(0, 1, 0)
     found.sort(key=lambda f: (-sum(f[0]), [-k for k in f[0]]))
     return found, budget.spent
 
