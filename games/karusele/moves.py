@@ -846,10 +846,11 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
     values = _VALUES
     texts = _CARD_TEXT
     keys = _KEY
-    # one pass over the table: loose number cards, loose courts, every item's value and text
+    # one pass over the table: loose number cards, loose courts, every item's value, the items by value
     loose: list[int] = []
     courts: list[int] = []
     items: list[tuple[list[int], bool, int | None]] = []
+    by_value: dict[int | None, list[tuple[list[int], bool]]] = {}
     for it in table:
         cards = it["cards"]
         if len(cards) == 1:
@@ -860,14 +861,20 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
                 courts.append(c)
             else:
                 loose.append(c)
+                by_value.setdefault(v, []).append((cards, False))
         else:
-            items.append((cards, True, sum([values[c] or 0 for c in cards])))
+            v = sum([values[c] or 0 for c in cards])
+            items.append((cards, True, v))
+            by_value.setdefault(v, []).append((cards, True))
     loose.sort(key=keys.__getitem__)  # by value (jokers last, by value), then suit: the templates' order
     loose_values = [values[c] for c in loose]
     loose_texts = [texts[c] for c in loose]
     counts_key = 0
     for v in loose_values:
         counts_key += 1 << (_BITS * v)  # type: ignore[operator]
+    if courts:
+        courts.sort(key=keys.__getitem__)
+    hand_values = [values[c] for c in hand]
     moves: list[str] = []
     for card in hand:
         if card == BROOM:
@@ -875,12 +882,16 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
             continue
         v = values[card]
         if v is None:
-            if courts:
-                moves.extend(court_captures(card, table))
+            if courts:  # court_captures: one court of the rank, or all three first
+                rank = card & 15
+                same = [c for c in courts if c & 15 == rank]
+                if len(same) == 3:
+                    moves.append(" ".join(["take", texts[card], *[texts[c] for c in same]]))
+                moves.extend(["take " + texts[card] + " " + texts[c] for c in same])
             moves.append(_TRAIL[card])
             continue
         # captures (number_captures_sample)
-        forced = [(list(cards), build) for cards, build, iv in items if iv == v]
+        forced = by_value.get(v)
         n = bisect_left(loose_values, v)  # loose cards worth less than v
         if sum(loose_values[:n]) < v:  # type: ignore[arg-type]
             if forced:
@@ -898,7 +909,9 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
                     elif forced:
                         moves.append(head)
         # builds
-        totals = {values[c] for c in hand if c != card}
+        totals = set(hand_values)
+        if hand_values.count(v) == 1:  # the card's own value, unless another hand card has it too
+            totals.discard(v)
         totals.discard(None)
         if totals:
             for idx, (base_cards, base_build, bv) in enumerate(items):
