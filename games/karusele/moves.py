@@ -824,7 +824,7 @@ def _template_entry(values: tuple[int, ...], pick: Sequence[Sequence[int]], grou
             cards.append((_symbol_key(v, pos), offset[v] + pos))
         cards.sort()
         keys = [k for k, _ in cards]
-        text = "+".join("{%d}" % i for _, i in cards)
+        text = "+".join(f"{{{i}}}" for _, i in cards)
         keyed.append((len(cards), keys, text))
     capture = " ".join(text for _, _, text in sorted(keyed, key=lambda g: (g[0], g[1])))  # _take_text's order
     build = " ".join(text for _, _, text in sorted(keyed, key=lambda g: g[1]))  # ``builds``' order
@@ -867,11 +867,11 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
             items.append((cards, True, v))
             by_value.setdefault(v, []).append((cards, True))
     loose.sort(key=keys.__getitem__)  # by value (jokers last, by value), then suit: the templates' order
-    loose_values = [values[c] for c in loose]
+    loose_values: list[int] = [values[c] for c in loose]  # type: ignore[misc]  # number cards: never None
     loose_texts = [texts[c] for c in loose]
     counts_key = 0
     for v in loose_values:
-        counts_key += 1 << (_BITS * v)  # type: ignore[operator]
+        counts_key += 1 << (_BITS * v)
     if courts:
         courts.sort(key=keys.__getitem__)
     hand_values = [values[c] for c in hand]
@@ -893,7 +893,7 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
         # captures (number_captures_sample)
         forced = by_value.get(v)
         n = bisect_left(loose_values, v)  # loose cards worth less than v
-        if sum(loose_values[:n]) < v:  # type: ignore[arg-type]
+        if sum(loose_values[:n]) < v:
             if forced:
                 moves.append(_take_text(card, forced))
         else:
@@ -914,7 +914,7 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
             totals.discard(v)
         totals.discard(None)
         if totals:
-            for idx, (base_cards, base_build, bv) in enumerate(items):
+            for base_cards, base_build, bv in items:
                 if bv is None or v + bv not in totals:
                     continue
                 total = v + bv
@@ -929,9 +929,9 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
                 if not base_build:  # the base is one of the loose cards below the total: leave it out
                     del flat[loose.index(base_cards[0])]
                     key -= 1 << (_BITS * bv)
-                    if sum(loose_values[:n]) - bv < total:  # type: ignore[arg-type]
+                    if sum(loose_values[:n]) - bv < total:
                         continue
-                elif sum(loose_values[:n]) < total:  # type: ignore[arg-type]
+                elif sum(loose_values[:n]) < total:
                     continue
                 for entry in _template(key << 5 | total)[:MAX_EXTRA]:
                     if entry is not None:
