@@ -27,7 +27,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from itertools import combinations, product
+from itertools import accumulate, combinations, product
 from operator import itemgetter
 from operator import sub as sub_
 from typing import Any
@@ -869,6 +869,7 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
     loose.sort(key=keys.__getitem__)  # by value (jokers last, by value), then suit: the templates' order
     loose_values: list[int] = [values[c] for c in loose]  # type: ignore[misc]  # number cards: never None
     loose_texts = [texts[c] for c in loose]
+    below = list(accumulate(loose_values, initial=0))  # below[n]: the sum of the n lowest loose values
     counts_key = 0
     for v in loose_values:
         counts_key += 1 << (_BITS * v)
@@ -893,7 +894,7 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
         # captures (number_captures_sample)
         forced = by_value.get(v)
         n = bisect_left(loose_values, v)  # loose cards worth less than v
-        if sum(loose_values[:n]) < v:
+        if below[n] < v:
             if forced:
                 moves.append(_take_text(card, forced))
         else:
@@ -929,9 +930,9 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
                 if not base_build:  # the base is one of the loose cards below the total: leave it out
                     del flat[loose.index(base_cards[0])]
                     key -= 1 << (_BITS * bv)
-                    if sum(loose_values[:n]) - bv < total:
+                    if below[n] - bv < total:
                         continue
-                elif sum(loose_values[:n]) < total:
+                elif below[n] < total:
                     continue
                 for entry in _template(key << 5 | total)[:MAX_EXTRA]:
                     if entry is not None:
