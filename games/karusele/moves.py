@@ -30,6 +30,7 @@ from functools import lru_cache
 from itertools import accumulate, combinations, product
 from operator import itemgetter
 from operator import sub as sub_
+from sys import intern
 from typing import Any
 
 from engine.cards import BROOM, CARD_TEXT, JOKER11, JOKER15, JOKER20, card_str, parse_card, rank_of, suit_of
@@ -771,7 +772,7 @@ def _extendable(need: tuple[int, ...], have: tuple[int, ...], values: list[int],
 # most ``TEMPLATES_MAX`` of them (then they are forgotten and made again).
 
 TEMPLATE_LIMIT = max(SAMPLE_CAPTURES, MAX_EXTRA)  # a template holds the first packings of the list, for both uses
-TEMPLATES_MAX = 1 << 16
+TEMPLATES_MAX = 1 << 15  # about 250 bytes each (the patterns are shared): 8 MB at most
 _BITS = 3  # bits per value in a count key (at most 4 cards of a value)
 # (counts key << 5 | target) -> the packings in order: None for the empty packing, else (capture text, build text)
 _TEMPLATES: dict[int, tuple[tuple[str, str] | None, ...]] = {}
@@ -828,7 +829,7 @@ def _template_entry(values: tuple[int, ...], pick: Sequence[Sequence[int]], grou
         keyed.append((len(cards), keys, text))
     capture = " ".join(text for _, _, text in sorted(keyed, key=lambda g: (g[0], g[1])))  # _take_text's order
     build = " ".join(text for _, _, text in sorted(keyed, key=lambda g: g[1]))  # ``builds``' order
-    return capture, build
+    return intern(capture), intern(build)  # the same few patterns recur in many templates: kept once
 
 
 def _template(key: int) -> tuple[tuple[str, str] | None, ...]:
