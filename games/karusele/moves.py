@@ -876,7 +876,10 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
         counts_key += 1 << (_BITS * v)
     if courts:
         courts.sort(key=keys.__getitem__)
-    hand_values = [values[c] for c in hand]
+    # build totals: the values in hand (a total exceeds the card's own value, so its own never counts)
+    totals: set[int] = {values[c] for c in hand}  # type: ignore[misc]
+    totals.discard(None)
+    top = max(totals) if totals else 0
     moves: list[str] = []
     for card in hand:
         if card == BROOM:
@@ -911,11 +914,7 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
                     elif forced:
                         moves.append(head)
         # builds
-        totals = set(hand_values)
-        if hand_values.count(v) == 1:  # the card's own value, unless another hand card has it too
-            totals.discard(v)
-        totals.discard(None)
-        if totals:
+        if top > v:
             for base_cards, base_build, bv in items:
                 if bv is None or v + bv not in totals:
                     continue
