@@ -102,11 +102,14 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per game and player count")
     parser.add_argument("--json", action="store_true", help="print one JSON document instead of a table")
     parser.add_argument("--oh-hell-deals", type=int, default=4000, help="deals for the Oh Hell / OpenSpiel run")
+    parser.add_argument("--game", help="measure the self-play of this game only (no Carnival costs, no Oh Hell run)")
     args = parser.parse_args()
 
     rows: list[dict[str, Any]] = []
     errors: list[str] = []
     for game in all_games():
+        if args.game and game.id != args.game:
+            continue
         for players in sorted({game.min_players, game.max_players}):
             for fast in (False, True):
                 try:
@@ -116,13 +119,13 @@ def main() -> int:
                     errors.append(f"{game.id} {players}p {path}: "
                                   f"{traceback.format_exc(limit=2).strip().splitlines()[-1]}")
     costs: list[dict[str, Any]] = []
-    for players in (3, 6):
+    for players in (3, 6) if args.game in (None, "carnival") else ():
         try:
             costs.append(state_costs("carnival", players))
         except Exception:
             errors.append(f"carnival state costs {players}p: {traceback.format_exc(limit=2).strip().splitlines()[-1]}")
 
-    oh_hell = oh_hell_deals.measure(args.oh_hell_deals, rounds=5)
+    oh_hell = oh_hell_deals.measure(args.oh_hell_deals, rounds=5) if args.game in (None, "oh_hell") else None
 
     if args.json:
         print(json.dumps({"selfplay": rows, "carnival_state": costs, "oh_hell_deals": oh_hell, "errors": errors},
@@ -153,6 +156,10 @@ def main() -> int:
         print(f"  {c['players']}p: clone {c['clone_us']}  to_json {c['to_json_us']}  "
               f"from_json(to_json) {c['json_round_trip_us']}  via JSON text {c['json_text_round_trip_us']}  "
               f"legal_actions {c['legal_actions_us']}")
+    if oh_hell is None:
+        for line in errors:
+            print("ERROR", line)
+        return 0
     print()
     print(f"Oh Hell, {oh_hell['deals']} random 4-player 10-card deals (CPU time, median of {oh_hell['rounds']} "
           "interleaved rounds)")

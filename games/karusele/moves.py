@@ -24,11 +24,13 @@ the largest captures of each hand card (up to ``SAMPLE_CAPTURES``), every plain 
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from itertools import combinations, product
+from itertools import accumulate, combinations, product
 from operator import itemgetter
 from operator import sub as sub_
+from sys import intern
 from typing import Any
 
 from engine.cards import BROOM, CARD_TEXT, JOKER11, JOKER15, JOKER20, card_str, parse_card, rank_of, suit_of
@@ -210,47 +212,65 @@ def _value_packings(values: tuple[int, ...], counts: tuple[int, ...], target: in
     memo: dict = {}
     found: list[tuple[tuple[int, ...], list]] = []
     value_list = list(values)
-
     size = len(values)
+    # A depth-first walk over the counts taken of each value (largest value first, most taken first) that
+    # stops leaving cards of a value as soon as the cards left could make a group. Every call of a level
+    # and every leaf is one step of the budget, in this order (the cut-off depends on it; the recorded
+    # samples of tests/engine/test_karusele_sample.py hold it). The last two levels are inline loops.
+    budget.left -= 1  # the root call
+    if budget.left < 0:
+        budget.spent = True
+        return found, True
+    if size == 0:
+        return [((), [])], False  # nothing loose: the empty packing (``_partition`` of nothing)
+    ks = [0] * size
+    last = size - 1
+    x_last = values[last]
+    c_last = counts[last]
 
-    def rec(i: int, left_sums: int, ks: tuple[int, ...], taken: int) -> None:
-        budget.left -= 1  # budget.step(), inline
-        if budget.left < 0:
-            budget.spent = True
-            return
-        if i == size:
-            if taken % target == 0:
-                groups = _partition(ks, value_list, target, memo, budget)
-                if groups is not None:
-                    found.append((ks, groups))
-            return
-        x = values[i]
-        count = counts[i]
-        sums = left_sums
-        if i + 1 < size:
-            for k in range(count, -1, -1):  # take k of this value, leave count - k
-                if k < count:
-                    sums = (sums | sums << x) & mask
-                    if sums >> target & 1:
-                        break  # the cards left would hold a whole group: leaving more only adds to it
-                rec(i + 1, sums, (*ks, k), taken + k * x)
-            return
-        for k in range(count, -1, -1):  # the last value: the calls of the leaves, inline (the same steps)
-            if k < count:
-                sums = (sums | sums << x) & mask
-                if sums >> target & 1:
+    def leaves(taken: int, sums: int) -> None:
+        """The last value's counts under a prefix (``ks`` filled but for the last), one step each."""
+        s = sums
+        for k in range(c_last, -1, -1):
+            if k < c_last:
+                s = (s | s << x_last) & mask
+                if s >> target & 1:
                     break
             budget.left -= 1
             if budget.left < 0:
                 budget.spent = True
                 continue
-            if (taken + k * x) % target == 0:
-                leaf = (*ks, k)
+            if (taken + k * x_last) % target == 0:
+                ks[last] = k
+                leaf = tuple(ks)
                 groups = _partition(leaf, value_list, target, memo, budget)
                 if groups is not None:
                     found.append((leaf, groups))
 
-    rec(0, 1, (), 0)
+    def rec(i: int, sums: int, taken: int) -> None:
+        """Level ``i`` < last (its call's step already counted): each count taken, then the next level."""
+        x = values[i]
+        count = counts[i]
+        inner = i + 1 < last
+        for k in range(count, -1, -1):  # take k of this value, leave count - k
+            if k < count:
+                sums = (sums | sums << x) & mask
+                if sums >> target & 1:
+                    break  # the cards left would hold a whole group: leaving more only adds to it
+            budget.left -= 1  # the next level's call
+            if budget.left < 0:
+                budget.spent = True
+                continue
+            ks[i] = k
+            if inner:
+                rec(i + 1, sums, taken + k * x)
+            else:
+                leaves(taken + k * x, sums)
+
+    if size == 1:
+        leaves(0, 1)
+    else:
+        rec(0, 1, 0)
     found.sort(key=lambda f: (-sum(f[0]), [-k for k in f[0]]))
     return found, budget.spent
 
@@ -389,9 +409,8 @@ def builds(card: int, hand: list[int], table: list[Item],
     return moves
 
 
-def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
-    """A sample of the legal moves of a hand, card by card (see the module docstring): complete for
-    trails, the broom, court captures and plain builds; bounded for sum captures and multi-builds."""
+def legal_sample_reference(hand: list[int], table: list[Item]) -> list[str]:
+    """``legal_sample`` written card by card with the functions above (the fast one below must list the same)."""
     moves: list[str] = []
     info = table_info(table)
     for card in hand:
@@ -739,3 +758,184 @@ def _extendable(need: tuple[int, ...], have: tuple[int, ...], values: list[int],
             break
     memo[key] = answer
     return answer
+
+
+# --- the sample, fast: value-level templates of the packings, filled with the table's cards ----------------------
+#
+# ``legal_sample`` lists exactly what the functions above list (``number_captures_sample``, ``builds``,
+# ``court_captures``), in the same order; it only avoids recomputing them card by card. The packings of loose
+# cards depend on the cards only through their values (the search runs on value counts) and on each value's
+# cards in suit order, so a packing is kept once per (value counts, target) as a *template*: its groups as
+# format strings over the loose cards' texts (values ascending, suits in order), already in the order the
+# texts list them. A table position then costs a dict look-up and a ``str.format`` per listed move. The
+# templates are tuples of strings keyed by ints, which the garbage collector stops visiting, and there are at
+# most ``TEMPLATES_MAX`` of them (then they are forgotten and made again).
+
+TEMPLATE_LIMIT = max(SAMPLE_CAPTURES, MAX_EXTRA)  # a template holds the first packings of the list, for both uses
+TEMPLATES_MAX = 1 << 15  # about 250 bytes each (the patterns are shared): 8 MB at most
+_BITS = 3  # bits per value in a count key (at most 4 cards of a value)
+# (counts key << 5 | target) -> the packings in order: None for the empty packing, else (capture text, build text)
+_TEMPLATES: dict[int, tuple[tuple[str, str] | None, ...]] = {}
+_TRAIL = [("trail " + _CARD_TEXT[card]) if _CARD_TEXT[card] else "" for card in range(128)]
+
+
+def _symbol_key(v: int, pos: int) -> tuple[int, int]:
+    """``card_key`` of the ``pos``-th card (in suit order) of value ``v``: jokers last, by value (= by code)."""
+    return (v, pos) if v <= 10 else (100, v)
+
+
+def _make_template(key: int) -> tuple[tuple[str, str] | None, ...]:
+    """The first ``TEMPLATE_LIMIT`` packings of ``_packings`` for the count key, as format strings."""
+    target = key & 31
+    counts_key = key >> 5
+    asc = [(v, (counts_key >> (_BITS * v)) & 7) for v in range(1, 21)]
+    asc = [(v, c) for v, c in asc if c]
+    offset: dict[int, int] = {}
+    at = 0
+    for v, c in asc:
+        offset[v] = at
+        at += c
+    values = tuple(v for v, _ in reversed(asc))
+    counts = tuple(c for _, c in reversed(asc))
+    found, _spent = _value_packings(values, counts, target, SEARCH_BUDGET)
+    out: list[tuple[str, str] | None] = []
+    for ks, groups in found:
+        if all(k == 0 or k == c for k, c in zip(ks, counts, strict=True)):
+            picks: Any = [tuple(tuple(range(c)) if k else () for k, c in zip(ks, counts, strict=True))]
+        else:
+            picks = product(*[list(combinations(range(c), k)) for c, k in zip(counts, ks, strict=True)])
+        for pick in picks:
+            out.append(_template_entry(values, pick, groups, offset) if any(ks) else None)
+            if len(out) >= TEMPLATE_LIMIT:
+                return tuple(out)
+    return tuple(out)
+
+
+def _template_entry(values: tuple[int, ...], pick: Sequence[Sequence[int]], groups: list[list[int]],
+                    offset: dict[int, int]) -> tuple[str, str]:
+    """One packing (``_fill`` on card positions) as (its groups as a capture lists them, as a build does)."""
+    at = [0] * len(pick)
+    keyed = []
+    for group in groups:
+        cards = []
+        for j in group:
+            v = values[j]
+            pos = pick[j][at[j]]
+            at[j] += 1
+            cards.append((_symbol_key(v, pos), offset[v] + pos))
+        cards.sort()
+        keys = [k for k, _ in cards]
+        text = "+".join(f"{{{i}}}" for _, i in cards)
+        keyed.append((len(cards), keys, text))
+    capture = " ".join(text for _, _, text in sorted(keyed, key=lambda g: (g[0], g[1])))  # _take_text's order
+    build = " ".join(text for _, _, text in sorted(keyed, key=lambda g: g[1]))  # ``builds``' order
+    return intern(capture), intern(build)  # the same few patterns recur in many templates: kept once
+
+
+def _template(key: int) -> tuple[tuple[str, str] | None, ...]:
+    found = _TEMPLATES.get(key)
+    if found is None:
+        if len(_TEMPLATES) >= TEMPLATES_MAX:
+            _TEMPLATES.clear()
+        found = _TEMPLATES[key] = _make_template(key)
+    return found
+
+
+def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
+    """A sample of the legal moves of a hand, card by card (see the module docstring): complete for
+    trails, the broom, court captures and plain builds; bounded for sum captures and multi-builds."""
+    values = _VALUES
+    texts = _CARD_TEXT
+    keys = _KEY
+    # one pass over the table: loose number cards, loose courts, every item's value, the items by value
+    loose: list[int] = []
+    courts: list[int] = []
+    items: list[tuple[list[int], bool, int | None]] = []
+    by_value: dict[int | None, list[tuple[list[int], bool]]] = {}
+    for it in table:
+        cards = it["cards"]
+        if len(cards) == 1:
+            c = cards[0]
+            v = values[c]
+            items.append((cards, False, v))
+            if v is None:
+                courts.append(c)
+            else:
+                loose.append(c)
+                by_value.setdefault(v, []).append((cards, False))
+        else:
+            v = sum([values[c] or 0 for c in cards])
+            items.append((cards, True, v))
+            by_value.setdefault(v, []).append((cards, True))
+    loose.sort(key=keys.__getitem__)  # by value (jokers last, by value), then suit: the templates' order
+    loose_values: list[int] = [values[c] for c in loose]  # type: ignore[misc]  # number cards: never None
+    loose_texts = [texts[c] for c in loose]
+    below = list(accumulate(loose_values, initial=0))  # below[n]: the sum of the n lowest loose values
+    counts_key = 0
+    for v in loose_values:
+        counts_key += 1 << (_BITS * v)
+    if courts:
+        courts.sort(key=keys.__getitem__)
+    # build totals: the values in hand (a total exceeds the card's own value, so its own never counts)
+    totals: set[int] = {values[c] for c in hand}  # type: ignore[misc]
+    totals.discard(None)
+    top = max(totals) if totals else 0
+    moves: list[str] = []
+    for card in hand:
+        if card == BROOM:
+            moves.append("sweep BR")
+            continue
+        v = values[card]
+        if v is None:
+            if courts:  # court_captures: one court of the rank, or all three first
+                rank = card & 15
+                same = [c for c in courts if c & 15 == rank]
+                if len(same) == 3:
+                    moves.append(" ".join(["take", texts[card], *[texts[c] for c in same]]))
+                moves.extend(["take " + texts[card] + " " + texts[c] for c in same])
+            moves.append(_TRAIL[card])
+            continue
+        # captures (number_captures_sample)
+        forced = by_value.get(v)
+        n = bisect_left(loose_values, v)  # loose cards worth less than v
+        if below[n] < v:
+            if forced:
+                moves.append(_take_text(card, forced))
+        else:
+            template = _template((counts_key & ((1 << (_BITS * v)) - 1)) << 5 | v)
+            if not template:  # the search ran out of steps before any packing: the original's fallback
+                moves.extend(number_captures_sample(card, table, info=items))
+            else:
+                head = _take_text(card, forced) if forced else "take " + texts[card]
+                flat = loose_texts[:n]
+                for entry in template[:SAMPLE_CAPTURES]:
+                    if entry is not None:
+                        moves.append(head + " " + entry[0].format(*flat))
+                    elif forced:
+                        moves.append(head)
+        # builds
+        if top > v:
+            for base_cards, base_build, bv in items:
+                if bv is None or v + bv not in totals:
+                    continue
+                total = v + bv
+                if base_build:
+                    head = "build " + texts[card] + " (" + "+".join([texts[c] for c in base_cards]) + ")"
+                else:
+                    head = "build " + texts[card] + " " + texts[base_cards[0]]
+                moves.append(head)
+                n = bisect_left(loose_values, total)
+                flat = loose_texts[:n]
+                key = counts_key & ((1 << (_BITS * total)) - 1)
+                if not base_build:  # the base is one of the loose cards below the total: leave it out
+                    del flat[loose.index(base_cards[0])]
+                    key -= 1 << (_BITS * bv)
+                    if below[n] - bv < total:
+                        continue
+                elif below[n] < total:
+                    continue
+                for entry in _template(key << 5 | total)[:MAX_EXTRA]:
+                    if entry is not None:
+                        moves.append(head + " " + entry[1].format(*flat))
+        moves.append(_TRAIL[card])
+    return moves

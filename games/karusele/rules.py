@@ -86,6 +86,7 @@ from engine.core import (
     View,
     deal_rng,
     register,
+    shuffle,
 )
 from games.karusele.moves import (
     Refusal,
@@ -195,7 +196,7 @@ class KaruseleState(TurnIsCurrent, State):
                 self.dealer = dealer
         else:
             cards = deck(DECK)
-            deal_rng(self.seed, k).shuffle(cards)
+            shuffle(deal_rng(self.seed, k), cards)  # rng.shuffle's permutation, faster
             hands = [cards[HAND * i: HAND * (i + 1)] for i in range(self.n)]
             order = [(self.dealer + 1 + i) % self.n for i in range(self.n)]
             hands = [hands[order.index(s)] for s in range(self.n)]
@@ -362,12 +363,12 @@ class KaruseleState(TurnIsCurrent, State):
     # -- the fast path (engine.core): the sample's texts as codes, a step without events ----------------
     def fast_legal(self) -> list[int]:
         """``legal_actions()`` as codes (the codec's memo read directly: the sample is a dozen texts a step)."""
-        if self.current is None:
+        seat = self.current
+        if seat is None:
             return []
         codec = self.ACTIONS
-        memo = codec._memo_codes
-        texts = self._legal()
-        codes = list(map(memo.get, texts))
+        texts = legal_sample(self.hands[seat], self.table)
+        codes = list(map(codec._memo_codes.get, texts))
         if None in codes:
             codes = list(map(codec.code, texts))
         return codes  # type: ignore[return-value]  # no None left: the codec gave every missing code
@@ -378,7 +379,8 @@ class KaruseleState(TurnIsCurrent, State):
         self._legal_cache = None
         verb, card, groups = parsed_move(self.ACTIONS.text(action))
         seat: int = self.current  # type: ignore[assignment]
-        self.hands[seat].remove(card)
+        hands = self.hands
+        hands[seat].remove(card)
         self.move_no += 1
         if verb == "trail":
             self.table.append({"cards": [card], "owner": None, "since": None})
@@ -386,7 +388,11 @@ class KaruseleState(TurnIsCurrent, State):
             self._build_cards(seat, card, groups)
         else:
             self._take_cards(seat, card, verb, groups)
-        self._advance()
+        after = seat + 1 if seat + 1 < self.n else 0
+        if hands[after]:  # the common case of ``_advance``: the next seat still has cards
+            self.current = after
+        else:
+            self._advance()
 
     def _advance(self) -> list[Event]:
         """Pass the turn; re-deal when every hand is empty; end the deal when the stock is out too."""

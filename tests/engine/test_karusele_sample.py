@@ -18,9 +18,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import games.karusele.moves as karusele_moves
 from engine.cards import JOKER11, JOKER15, JOKER20, deck
 from engine.core import get_game
-from games.karusele.moves import Item, legal_sample, value
+from games.karusele.moves import Item, legal_sample, legal_sample_reference, value
 
 DATA = Path(__file__).parent / "data" / "karusele_sample_digests.json"
 GAME_GROUPS = [(players, seed) for players in (2, 3, 4) for seed in range(6)]  # ~6,700 positions
@@ -88,6 +89,22 @@ def test_sample_lists_are_the_recorded_ones() -> None:
     differ = [name for name in recorded if now.get(name) != recorded[name]]
     assert not differ, f"the sample changed on: {differ}"
     assert now.keys() == recorded.keys()
+
+
+def test_fast_sample_equals_the_card_by_card_one(monkeypatch: Any) -> None:
+    """``legal_sample`` (packing templates filled with cards) lists what ``legal_sample_reference`` (the
+    functions card by card) lists, also when its template store is forgotten and refilled mid-way."""
+    monkeypatch.setattr(karusele_moves, "TEMPLATES_MAX", 64)
+    karusele_moves._TEMPLATES.clear()
+    positions = [(list(hand), [dict(it, cards=list(it["cards"])) for it in table])  # the games change theirs
+                 for group in (game_positions(2, 11), game_positions(4, 12), table_positions(12, 5, 200),
+                               table_positions(16, 6, 60, True))
+                 for hand, table in group]
+    assert len(positions) > 300
+    for hand, table in positions:
+        assert legal_sample(hand, table) == legal_sample_reference(hand, table), (hand, table)
+    assert 0 < len(karusele_moves._TEMPLATES) <= 64
+    karusele_moves._TEMPLATES.clear()
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--record"]:
