@@ -82,6 +82,7 @@ LOG_LIMIT = 3500  # a merged log message stays well under Telegram's 4096 charac
 # expires when it could no longer matter. See the README's "What the group sees".
 REPLY, GAME, TABLE, CHATTER = 0, 1, 2, 3
 CHATTER_TTL = 60.0  # seconds after which an unsent chatter reply is dropped
+SLOT_METHODS = ("edit", "edit_photo", "delete")  # the calls on the message a slot names
 REDRAWS = 2  # times a picture replaced while it was drawn is drawn again (newest content) before sending
 
 
@@ -252,6 +253,9 @@ class Outbox:
         self._idle = asyncio.Event()
         self._inflight: set[int] = set()
         self._deliveries: set[asyncio.Task[None]] = set()  # kept until done (the loop holds tasks weakly)
+        # Delivered rows waiting to be recorded as done (``_done``), and the task recording them.
+        self._finishing: list[tuple[OutboxRow, dict[str, Any], dict[str, str], asyncio.Future[None]]] = []
+        self._recorder: asyncio.Task[None] | None = None
         self._chats: set[int] = set()  # chats that may have pending rows
         # Of those, the ones the next dispatch looks at: neither in flight nor known to wait for the limiter.
         self._due: dict[int, None] = {}
@@ -388,6 +392,8 @@ class Outbox:
                     self._chats.discard(chat_id)
                     self._due.pop(chat_id, None)
                 else:
+                    if row.slot is not None and row.method in SLOT_METHODS:  # read here: the lock is held already
+                        row.slot_message, row.slot_read = await tx.slot_message(row.slot), True
                     rows.append(row)
         if rows:
             # A row may come from a move whose fsync is still running (group commit, bot/store/walsync.py):
@@ -451,6 +457,7 @@ class Outbox:
                 async with self.store.transaction() as tx:
                     await tx.migrate_chat(row.chat_id, exc.migrate_to_chat_id)
                 row.chat_id = exc.migrate_to_chat_id
+                row.slot_read = False  # the old chat's messages are forgotten
                 if row.method in ("edit", "edit_photo"):
                     row.method = "send" if row.method == "edit" else "photo"
                 continue
@@ -499,9 +506,12 @@ class Outbox:
         message_id = None
         learned: dict[str, Any] = {}  # what the call teaches us, recorded with the row's completion
         pictures: dict[str, str] = {}  # picture keys -> the file id Telegram gave the upload
-        if method in ("edit", "edit_photo", "delete"):
-            async with self.store.read() as tx:
-                message_id = await tx.slot_message(row.slot or "")
+        if method in SLOT_METHODS:
+            if row.slot_read:  # read with the row (only this delivery sends the chat's rows, so it is current)
+                message_id = row.slot_message
+            else:
+                async with self.store.read() as tx:
+                    message_id = await tx.slot_message(row.slot or "")
             if message_id is None:
                 if method == "delete":
                     return
@@ -547,14 +557,66 @@ class Outbox:
                 await self.bot.edit_message_reply_markup(chat_id=row.chat_id, message_id=target)
         else:
             raise ValueError(f"unknown outbox method {method!r}")
-        # Not fsynced on its own (durable=False): lost on power loss, the row is sent once more, no worse.
-        async with self.store.transaction(durable=False) as tx:
-            for key, uploaded in pictures.items():  # remember only the file id of drawn pictures
-                await tx.put_blob(key, b"")
-                await tx.set_blob_file_id(key, uploaded)
-            await tx.outbox_done(row, **learned)
+        await self._done(row, learned, pictures)
         if row.chat_id < 0 and row.created_at is not None:
             self.group_lags.append(time.time() - row.created_at)
+
+    async def _done(self, row: OutboxRow, learned: dict[str, Any], pictures: dict[str, str]) -> None:
+        """Record a delivered row (and what its call taught us); returns once that is committed.
+
+        Deliveries that end close together are recorded in ONE transaction: the rows queue here and the
+        first one starts a writer, which takes everything queued by the time it holds the store's lock
+        (a transaction each cost a BEGIN and a COMMIT's write, bench/bot.py). The chat stays in flight
+        until its row is recorded, so its next row is never picked before. Not fsynced on its own
+        (durable=False): lost on power loss, the row is sent once more, no worse. If the shared
+        transaction fails, each row is tried again alone, so one row's fault is only its own."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._finishing.append((row, learned, pictures, done))
+        if self._recorder is None:
+            self._recorder = asyncio.create_task(self._record(), name="outbox-done")
+        await done
+
+    async def _record(self) -> None:
+        try:
+            while self._finishing:
+                batch: list[tuple[OutboxRow, dict[str, Any], dict[str, str], asyncio.Future[None]]] = []
+                try:
+                    async with self.store.transaction(durable=False) as tx:
+                        # taken once the lock is held: what ended while it was busy comes along
+                        batch, self._finishing = self._finishing, []
+                        for row, learned, pictures, _ in batch:
+                            await self._record_one(tx, row, learned, pictures)
+                except Exception as exc:
+                    began = bool(batch)
+                    if not began:  # the transaction never began (a locked database): every row waiting shares it
+                        batch, self._finishing = self._finishing, []
+                    if not began or len(batch) == 1:
+                        for *_, done in batch:
+                            _settle(done, exc)
+                        continue
+                    for row, learned, pictures, done in batch:  # one row's fault must not be the others'
+                        try:
+                            async with self.store.transaction(durable=False) as tx:
+                                await self._record_one(tx, row, learned, pictures)
+                        except Exception as alone:
+                            _settle(done, alone)
+                        else:
+                            _settle(done, None)
+                    continue
+                for *_, done in batch:
+                    _settle(done, None)
+        finally:
+            self._recorder = None
+            for *_, done in self._finishing:  # cancelled (the loop stops): the rows stay pending, sent again
+                done.cancel()
+            self._finishing = []
+
+    @staticmethod
+    async def _record_one(tx: Tx, row: OutboxRow, learned: dict[str, Any], pictures: dict[str, str]) -> None:
+        for key, uploaded in pictures.items():  # remember only the file id of drawn pictures
+            await tx.put_blob(key, b"")
+            await tx.set_blob_file_id(key, uploaded)
+        await tx.outbox_done(row, **learned)
 
     async def _image(self, row: OutboxRow) -> tuple[list[str], bytes, str | None]:
         """The picture's keys, its bytes and, if Telegram has it already, its file id (then nothing is
@@ -596,6 +658,15 @@ class Outbox:
                 or current.payload == row.payload or "picture" not in current.payload):
             return None
         return current.payload
+
+
+def _settle(done: asyncio.Future[None], exc: BaseException | None) -> None:
+    if done.done():  # the delivery waiting for it was cancelled
+        return
+    if exc is None:
+        done.set_result(None)
+    else:
+        done.set_exception(exc)
 
 
 async def _file_id(tx: Tx, key: str) -> str | None:
