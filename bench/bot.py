@@ -427,7 +427,7 @@ class BotMarks:
         self.statements: Counter[str] | None = None
         if sql:  # by their first words; the connection is the inline driver's sqlite3 one
             statements = self.statements = Counter()
-            app.store._db._db.set_trace_callback(lambda text: statements.update((" ".join(text.split()[:2]),)))
+            app.store._db._db.set_trace_callback(lambda text: statements.update((" ".join(text.split()[:6]),)))
         self.lags = len(app.outbox.group_lags)
         self.syncs, self.commits = app.store.wal.syncs, app.store.wal.committed
         self.drawn, self.replaced = app.outbox.pictures_drawn, app.outbox.pictures_replaced
@@ -808,7 +808,7 @@ def report(r: dict[str, Any]) -> str:
     if r.get("sql"):
         total = sum(r["sql"].values())
         lines.append(f"SQL statements {total} = {total / moves:.1f} per move:")
-        lines += [f"    {text:28} {n:7d}  {n / moves:6.2f} per move" for text, n in r["sql"].items()]
+        lines += [f"    {text:60} {n:7d}  {n / moves:6.2f} per move" for text, n in r["sql"].items()]
     lines.append(f"late callback answers {r['late_answers']}, unanswered {r['unanswered_callbacks']}, "
                  f"outbox left {r['outbox_left'] or 'empty'}")
     p99 = r["commit_ms"].get("p99", float("nan"))

@@ -53,6 +53,7 @@ class SendText(api.SendMessage):
     read): building the keyboard's models and parsing the whole answer cost ~0.4 ms a call."""
 
     __returning__ = dict[str, Any]
+    __raw_fields__ = frozenset({"reply_markup"})  # sent as stored (bot/json_session.py)
     reply_markup: dict[str, Any] | None = None  # type: ignore[assignment]  # the stored JSON of a keyboard
 
     if TYPE_CHECKING:
@@ -63,6 +64,7 @@ class EditText(api.EditMessageText):
     """editMessageText with the stored keyboard as is; the answer (the edited message) is not parsed."""
 
     __returning__ = dict[str, Any] | bool
+    __raw_fields__ = frozenset({"reply_markup"})
     reply_markup: dict[str, Any] | None = None  # type: ignore[assignment]
 
     if TYPE_CHECKING:
