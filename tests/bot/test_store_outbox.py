@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -270,3 +271,34 @@ async def test_chats_waiting_for_the_limiter_are_not_looked_at_on_every_wake(tmp
             await outbox.stop()
             await outbox.store.close()
             await bot.session.close()
+
+
+async def test_deliveries_that_end_together_are_recorded_in_one_transaction(tmp_path):
+    """Issue 14: a delivered row is recorded done with the others that ended meanwhile, in one transaction
+    (one BEGIN and one COMMIT for all), and each chat's next row waits until its last one is recorded."""
+    db = tmp_path / "s.sqlite3"
+    async with FakeTelegram(limits=RateLimits.loose()) as fake:
+        users = [fake.user(first_name=f"P{i}", started=True) for i in range(20)]
+        async with opened(db) as store, delivering(fake, store) as outbox:
+            async with store.transaction() as tx:
+                for user in users:
+                    await out.send_text(tx, user.id, "first")
+                    await out.send_text(tx, user.id, "second")
+            outbox.wake()
+            for _ in range(500):  # every chat's first row is on its way
+                if len(outbox._inflight) == len(users):
+                    break
+                await asyncio.sleep(0.01)
+            commits = store.wal.committed
+            async with store.read():  # the store is busy while the calls end: their records queue
+                for _ in range(500):
+                    if len(outbox._finishing) == len(users):
+                        break
+                    await asyncio.sleep(0.01)
+                assert len(outbox._finishing) == len(users)
+                assert all(len(u.inbox()) == 1 for u in users)  # no second row before the first is recorded
+            await outbox.drain()
+            assert [m.content for u in users for m in u.inbox()] == ["first", "second"] * len(users)
+            assert rows(db) == []
+            # the twenty first rows in one transaction; the twenty second rows in at most a few more
+            assert store.wal.committed - commits < len(users)
