@@ -32,6 +32,7 @@ from aiogram.exceptions import (
 )
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
 
+from bot.store.batch import Batch
 from bot.store.contract import Store
 from bot.store.contract import StoreTx as Tx
 from bot.store.sqlite import OutboxRow, is_busy
@@ -255,9 +256,7 @@ class Outbox:
         self._idle = asyncio.Event()
         self._inflight: set[int] = set()
         self._deliveries: set[asyncio.Task[None]] = set()  # kept until done (the loop holds tasks weakly)
-        # Delivered rows waiting to be recorded as done (``_done``), and the task recording them.
-        self._finishing: list[tuple[OutboxRow, dict[str, Any], dict[str, str], asyncio.Future[None]]] = []
-        self._recorder: asyncio.Task[None] | None = None
+        self.finished = Batch(store)  # delivered rows are recorded done together (``_done``)
         self._chats: set[int] = set()  # chats that may have pending rows
         # Of those, the ones the next dispatch looks at: neither in flight nor known to wait for the limiter.
         self._due: dict[int, None] = {}
@@ -566,52 +565,10 @@ class Outbox:
     async def _done(self, row: OutboxRow, learned: dict[str, Any], pictures: dict[str, str]) -> None:
         """Record a delivered row (and what its call taught us); returns once that is committed.
 
-        Deliveries that end close together are recorded in ONE transaction: the rows queue here and the
-        first one starts a writer, which takes everything queued by the time it holds the store's lock
-        (a transaction each cost a BEGIN and a COMMIT's write, bench/bot.py). The chat stays in flight
-        until its row is recorded, so its next row is never picked before. Not fsynced on its own
-        (durable=False): lost on power loss, the row is sent once more, no worse. If the shared
-        transaction fails, each row is tried again alone, so one row's fault is only its own."""
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._finishing.append((row, learned, pictures, done))
-        if self._recorder is None:
-            self._recorder = asyncio.create_task(self._record(), name="outbox-done")
-        await done
-
-    async def _record(self) -> None:
-        try:
-            while self._finishing:
-                batch: list[tuple[OutboxRow, dict[str, Any], dict[str, str], asyncio.Future[None]]] = []
-                try:
-                    async with self.store.transaction(durable=False) as tx:
-                        # taken once the lock is held: what ended while it was busy comes along
-                        batch, self._finishing = self._finishing, []
-                        for row, learned, pictures, _ in batch:
-                            await self._record_one(tx, row, learned, pictures)
-                except Exception as exc:
-                    began = bool(batch)
-                    if not began:  # the transaction never began (a locked database): every row waiting shares it
-                        batch, self._finishing = self._finishing, []
-                    if not began or len(batch) == 1:
-                        for *_, done in batch:
-                            _settle(done, exc)
-                        continue
-                    for row, learned, pictures, done in batch:  # one row's fault must not be the others'
-                        try:
-                            async with self.store.transaction(durable=False) as tx:
-                                await self._record_one(tx, row, learned, pictures)
-                        except Exception as alone:
-                            _settle(done, alone)
-                        else:
-                            _settle(done, None)
-                    continue
-                for *_, done in batch:
-                    _settle(done, None)
-        finally:
-            self._recorder = None
-            for *_, done in self._finishing:  # cancelled (the loop stops): the rows stay pending, sent again
-                done.cancel()
-            self._finishing = []
+        Deliveries that end close together are recorded in one transaction (bot/store/batch.py). The chat
+        stays in flight until its row is recorded, so its next row is never picked before. Not fsynced on
+        its own: lost on power loss, the row is sent once more, no worse."""
+        await self.finished.run(lambda tx: self._record_one(tx, row, learned, pictures))
 
     @staticmethod
     async def _record_one(tx: Tx, row: OutboxRow, learned: dict[str, Any], pictures: dict[str, str]) -> None:
@@ -660,15 +617,6 @@ class Outbox:
                 or current.payload == row.payload or "picture" not in current.payload):
             return None
         return current.payload
-
-
-def _settle(done: asyncio.Future[None], exc: BaseException | None) -> None:
-    if done.done():  # the delivery waiting for it was cancelled
-        return
-    if exc is None:
-        done.set_result(None)
-    else:
-        done.set_exception(exc)
 
 
 async def _file_id(tx: Tx, key: str) -> str | None:

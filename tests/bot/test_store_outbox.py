@@ -292,10 +292,10 @@ async def test_deliveries_that_end_together_are_recorded_in_one_transaction(tmp_
             commits = store.wal.committed
             async with store.read():  # the store is busy while the calls end: their records queue
                 for _ in range(500):
-                    if len(outbox._finishing) == len(users):
+                    if len(outbox.finished.waiting) == len(users):
                         break
                     await asyncio.sleep(0.01)
-                assert len(outbox._finishing) == len(users)
+                assert len(outbox.finished.waiting) == len(users)
                 assert all(len(u.inbox()) == 1 for u in users)  # no second row before the first is recorded
             await outbox.drain()
             assert [m.content for u in users for m in u.inbox()] == ["first", "second"] * len(users)
