@@ -34,9 +34,10 @@ class Batch:
         await done
 
     async def _write(self) -> None:
+        batch: list[tuple[Work, asyncio.Future[None]]] = []
         try:
             while self.waiting:
-                batch: list[tuple[Work, asyncio.Future[None]]] = []
+                batch = []
                 try:
                     async with self.store.transaction(durable=False) as tx:
                         batch, self.waiting = self.waiting, []  # taken once the lock is held
@@ -62,10 +63,10 @@ class Batch:
                 self.transactions += 1
                 for _, done in batch:
                     _settle(done, None)
-        finally:
+        finally:  # cancelled (the loop stops): what was not committed is not written; its callers see it
             self._writer = None
-            for _, done in self.waiting:  # cancelled (the loop stops): not written; the callers see it
-                done.cancel()
+            for _, done in batch + self.waiting:
+                done.cancel()  # no-op for those already settled
             self.waiting = []
 
 

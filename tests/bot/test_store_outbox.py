@@ -302,3 +302,35 @@ async def test_deliveries_that_end_together_are_recorded_in_one_transaction(tmp_
             assert rows(db) == []
             # the twenty first rows in one transaction; the twenty second rows in at most a few more
             assert store.wal.committed - commits < len(users)
+
+
+async def test_a_shared_bookkeeping_transaction_keeps_one_writes_fault_its_own(tmp_path):
+    """bot/store/batch.py: writes queued while the store is busy commit in one transaction; when one of
+    them fails, the others are still written (each alone) and only its own caller sees the error."""
+    from bot.store.batch import Batch
+
+    db = tmp_path / "s.sqlite3"
+    async with opened(db) as store:
+        batch = Batch(store)
+
+        def put(update_id: int) -> Any:
+            async def work(tx: Any) -> None:
+                if update_id == 3:
+                    raise ValueError("this one is broken")
+                await tx.inbox_done(update_id)
+            return work
+
+        async with store.read():  # busy: all five queue, then go in one transaction
+            calls = [asyncio.create_task(batch.run(put(i))) for i in range(5)]
+            await asyncio.sleep(0.05)
+            assert len(batch.waiting) == 5
+        results = await asyncio.gather(*calls, return_exceptions=True)
+        assert [type(r).__name__ for r in results] == ["NoneType"] * 3 + ["ValueError"] + ["NoneType"]
+        with sqlite3.connect(db) as conn:
+            assert [r[0] for r in conn.execute("SELECT update_id FROM updates ORDER BY 1")] == [0, 1, 2, 4]
+
+        async with store.read():
+            calls = [asyncio.create_task(batch.run(put(i))) for i in (10, 11, 12)]
+            await asyncio.sleep(0.05)
+        await asyncio.gather(*calls)
+        assert batch.transactions == 1  # the three in one (the first, failed, one does not count)
