@@ -111,6 +111,7 @@ class Config:
     freeze: bool = True  # gc.freeze() after start, as ``python -m bot`` does (bot/heap.py)
     split: bool = False  # the fake server and the players in a child process; updates by long polling
     sample: str | None = None  # split mode: CPU samples of the bot's process during play to this file
+    sql: bool = False  # count the SQL statements the bot runs during play (a trace callback: costs CPU)
 
 
 # One clock for both processes (CLOCK_MONOTONIC is system-wide on Linux): the child stamps the update,
@@ -421,8 +422,12 @@ def _settings(config: Config, fake: Any, db: Path) -> Any:
 class BotMarks:
     """The bot's counters at the start of play, and what they grew by until the end (the bot's process)."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: App, sql: bool = False) -> None:
         self.app = app
+        self.statements: Counter[str] | None = None
+        if sql:  # by their first words; the connection is the inline driver's sqlite3 one
+            statements = self.statements = Counter()
+            app.store._db._db.set_trace_callback(lambda text: statements.update((" ".join(text.split()[:6]),)))
         self.lags = len(app.outbox.group_lags)
         self.syncs, self.commits = app.store.wal.syncs, app.store.wal.committed
         self.drawn, self.replaced = app.outbox.pictures_drawn, app.outbox.pictures_replaced
@@ -430,7 +435,10 @@ class BotMarks:
 
     def grown(self) -> dict[str, Any]:
         app = self.app
-        return {"cpu_s": time.process_time() - self.cpu, "loop_cpu_s": time.thread_time() - self.loop_cpu,
+        if self.statements is not None:
+            app.store._db._db.set_trace_callback(None)
+        return {"sql": dict(self.statements.most_common()) if self.statements is not None else {},
+                "cpu_s": time.process_time() - self.cpu, "loop_cpu_s": time.thread_time() - self.loop_cpu,
                 "commits": app.store.wal.committed - self.commits, "fsyncs": app.store.wal.syncs - self.syncs,
                 "pictures_drawn": app.outbox.pictures_drawn - self.drawn,
                 "pictures_replaced": app.outbox.pictures_replaced - self.replaced,
@@ -497,7 +505,7 @@ async def _run_bench(config: Config) -> dict[str, Any]:
                 fake_marks = FakeMarks(fake)
                 gc.collect()
                 profiler = cProfile.Profile() if config.profile else None
-                bot_marks = BotMarks(app)
+                bot_marks = BotMarks(app, config.sql)
                 wall0 = time.perf_counter()
                 if profiler is not None:
                     profiler.enable()
@@ -668,7 +676,7 @@ async def _serve_child(config: Config, app: App, link: Link, accepted: list[int]
             await link.send({"busy": app.busy() or accepted[0] < message["upto"]})
         elif message["op"] == "play":
             gc.collect()
-            marks = BotMarks(app)
+            marks = BotMarks(app, config.sql)
             if profiler is not None:
                 profiler.enable()
             if sampler is not None:
@@ -797,6 +805,10 @@ def report(r: dict[str, Any]) -> str:
     lines.append(f"429 Too Many Requests served: {r['served_429']}"
                  + (" (Telegram's limits on, bot pacing at production values)" if cfg.get("telegram") else
                     " (limits off)"))
+    if r.get("sql"):
+        total = sum(r["sql"].values())
+        lines.append(f"SQL statements {total} = {total / moves:.1f} per move:")
+        lines += [f"    {text:60} {n:7d}  {n / moves:6.2f} per move" for text, n in r["sql"].items()]
     lines.append(f"late callback answers {r['late_answers']}, unanswered {r['unanswered_callbacks']}, "
                  f"outbox left {r['outbox_left'] or 'empty'}")
     p99 = r["commit_ms"].get("p99", float("nan"))
@@ -825,6 +837,8 @@ def parse_args(argv: list[str] | None) -> tuple[Config, bool]:
     p.add_argument("--split", action="store_true",
                    help="the fake server and the players in a child process; the bot polls it over HTTP")
     p.add_argument("--child", type=int, help=argparse.SUPPRESS)  # split mode's child: the socket's fd
+    p.add_argument("--sql", action="store_true",
+                   help="count the bot's SQL statements during play (a trace callback, which costs CPU)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--timeout", type=float, default=60.0, help="seconds a table may wait for a keyboard")
     p.add_argument("--quick", action="store_true", help="a small smoke run")
@@ -844,7 +858,7 @@ def parse_args(argv: list[str] | None) -> tuple[Config, bool]:
     config = Config(tables=a.tables or (20 if a.quick else 200), moves=a.moves or (8 if a.quick else 20),
                     warmup=a.warmup, think_ms=a.think, feed=a.feed, seed=a.seed, timeout=a.timeout,
                     pictures=a.pictures, driver=a.driver, profile=a.profile, backlog=a.backlog,
-                    telegram=a.telegram, split=a.split, sample=a.sample)
+                    telegram=a.telegram, split=a.split, sample=a.sample, sql=a.sql)
     if a.split:
         config.feed = "polling"
     return config, a.json

@@ -23,6 +23,7 @@ from aiogram.exceptions import (
 from aiogram.types import Update
 
 from bot.retry import Backoff, EveryMinute
+from bot.store.batch import Batch
 from bot.store.contract import Store
 
 log = logging.getLogger(__name__)
@@ -38,6 +39,7 @@ class Intake:
         self.dispatcher = dispatcher
         self.bot = bot
         self.tasks: set[asyncio.Task[None]] = set()
+        self.finished = Batch(store)  # handled updates leave the inbox together
         self.handled = 0
         self.accepting = 0  # updates being stored (their commit waits for an fsync, bot/store/walsync.py)
         self.fatal: BaseException | None = None  # a reason to stop (a revoked token)
@@ -115,8 +117,9 @@ class Intake:
             log.exception("update %d failed", update.update_id)
         # Bookkeeping, not fsynced on its own (README, "Durability"): power loss may hand the update over
         # again, and a move's own durable transaction has marked its update id, so it is not applied twice.
-        async with self.store.transaction(durable=False) as tx:
-            await tx.inbox_done(update.update_id)
+        # Handlers that end together share this transaction (bot/store/batch.py).
+        update_id = update.update_id
+        await self.finished.run(lambda tx: tx.inbox_done(update_id))
         self.handled += 1
 
     async def drain(self, timeout: float) -> bool:

@@ -29,16 +29,41 @@ _SCALARS = (str, int, float)
 _PLAIN_RESULTS = frozenset({bool, dict[str, Any], dict[str, Any] | bool})
 
 
+_PLAIN: dict[type, bool] = {}
+
+
+def _plain_fields(cls: type) -> bool:
+    """Whether a method's fields are sent under their own names (no alias): its ``__dict__`` is its body."""
+    plain = _PLAIN.get(cls)
+    if plain is None:
+        fields = cls.model_fields  # type: ignore[attr-defined]  # a pydantic model
+        plain = _PLAIN[cls] = all(f.alias is None and f.serialization_alias is None and not f.exclude
+                                  for f in fields.values())
+    return plain
+
+
 class JsonSession(AiohttpSession):
     """``AiohttpSession`` whose text-only calls go as ``application/json``."""
 
     def json_body(self, bot: Bot, method: TelegramMethod[Any]) -> dict[str, Any]:
         """The call's parameters as aiogram's form would send them: defaults resolved (parse mode, link
-        preview), empty values left out, nested objects as objects."""
+        preview), empty values left out, nested objects as objects.
+
+        The fields are read as they are held (``model_dump`` first copied them, ~40 us a call) where no
+        field is renamed on the way out; a field a method declares raw (``__raw_fields__``: the outbox's
+        stored keyboard, plain JSON already) goes as it is (aiogram's preparing walked every button of it,
+        ~90 us a keyboard)."""
         files: dict[str, Any] = {}
         body: dict[str, Any] = {}
-        for key, value in method.model_dump(warnings=False, exclude_none=True).items():
-            if not isinstance(value, _SCALARS):  # a Default, a nested object, a list: aiogram's own preparing
+        cls = type(method)
+        raw: frozenset[str] = getattr(cls, "__raw_fields__", frozenset())
+        fields = method.__dict__ if _plain_fields(cls) else method.model_dump(warnings=False, exclude_none=True)
+        for key, value in fields.items():
+            if value is None:
+                continue
+            if key in raw:
+                pass
+            elif not isinstance(value, _SCALARS):  # a Default, a nested object, a list: aiogram's own preparing
                 value = self.prepare_value(value, bot=bot, files=files, _dumps_json=False)
             if value:  # as the form: None, False, 0 and "" are not sent
                 body[key] = value

@@ -32,6 +32,7 @@ from aiogram.exceptions import (
 )
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
 
+from bot.store.batch import Batch
 from bot.store.contract import Store
 from bot.store.contract import StoreTx as Tx
 from bot.store.sqlite import OutboxRow, is_busy
@@ -53,6 +54,7 @@ class SendText(api.SendMessage):
     read): building the keyboard's models and parsing the whole answer cost ~0.4 ms a call."""
 
     __returning__ = dict[str, Any]
+    __raw_fields__ = frozenset({"reply_markup"})  # sent as stored (bot/json_session.py)
     reply_markup: dict[str, Any] | None = None  # type: ignore[assignment]  # the stored JSON of a keyboard
 
     if TYPE_CHECKING:
@@ -63,6 +65,7 @@ class EditText(api.EditMessageText):
     """editMessageText with the stored keyboard as is; the answer (the edited message) is not parsed."""
 
     __returning__ = dict[str, Any] | bool
+    __raw_fields__ = frozenset({"reply_markup"})
     reply_markup: dict[str, Any] | None = None  # type: ignore[assignment]
 
     if TYPE_CHECKING:
@@ -82,6 +85,7 @@ LOG_LIMIT = 3500  # a merged log message stays well under Telegram's 4096 charac
 # expires when it could no longer matter. See the README's "What the group sees".
 REPLY, GAME, TABLE, CHATTER = 0, 1, 2, 3
 CHATTER_TTL = 60.0  # seconds after which an unsent chatter reply is dropped
+SLOT_METHODS = ("edit", "edit_photo", "delete")  # the calls on the message a slot names
 REDRAWS = 2  # times a picture replaced while it was drawn is drawn again (newest content) before sending
 
 
@@ -252,6 +256,7 @@ class Outbox:
         self._idle = asyncio.Event()
         self._inflight: set[int] = set()
         self._deliveries: set[asyncio.Task[None]] = set()  # kept until done (the loop holds tasks weakly)
+        self.finished = Batch(store)  # delivered rows are recorded done together (``_done``)
         self._chats: set[int] = set()  # chats that may have pending rows
         # Of those, the ones the next dispatch looks at: neither in flight nor known to wait for the limiter.
         self._due: dict[int, None] = {}
@@ -388,6 +393,8 @@ class Outbox:
                     self._chats.discard(chat_id)
                     self._due.pop(chat_id, None)
                 else:
+                    if row.slot is not None and row.method in SLOT_METHODS:  # read here: the lock is held already
+                        row.slot_message, row.slot_read = await tx.slot_message(row.slot), True
                     rows.append(row)
         if rows:
             # A row may come from a move whose fsync is still running (group commit, bot/store/walsync.py):
@@ -451,6 +458,7 @@ class Outbox:
                 async with self.store.transaction() as tx:
                     await tx.migrate_chat(row.chat_id, exc.migrate_to_chat_id)
                 row.chat_id = exc.migrate_to_chat_id
+                row.slot_read = False  # the old chat's messages are forgotten
                 if row.method in ("edit", "edit_photo"):
                     row.method = "send" if row.method == "edit" else "photo"
                 continue
@@ -499,9 +507,12 @@ class Outbox:
         message_id = None
         learned: dict[str, Any] = {}  # what the call teaches us, recorded with the row's completion
         pictures: dict[str, str] = {}  # picture keys -> the file id Telegram gave the upload
-        if method in ("edit", "edit_photo", "delete"):
-            async with self.store.read() as tx:
-                message_id = await tx.slot_message(row.slot or "")
+        if method in SLOT_METHODS:
+            if row.slot_read:  # read with the row (only this delivery sends the chat's rows, so it is current)
+                message_id = row.slot_message
+            else:
+                async with self.store.read() as tx:
+                    message_id = await tx.slot_message(row.slot or "")
             if message_id is None:
                 if method == "delete":
                     return
@@ -547,14 +558,24 @@ class Outbox:
                 await self.bot.edit_message_reply_markup(chat_id=row.chat_id, message_id=target)
         else:
             raise ValueError(f"unknown outbox method {method!r}")
-        # Not fsynced on its own (durable=False): lost on power loss, the row is sent once more, no worse.
-        async with self.store.transaction(durable=False) as tx:
-            for key, uploaded in pictures.items():  # remember only the file id of drawn pictures
-                await tx.put_blob(key, b"")
-                await tx.set_blob_file_id(key, uploaded)
-            await tx.outbox_done(row, **learned)
+        await self._done(row, learned, pictures)
         if row.chat_id < 0 and row.created_at is not None:
             self.group_lags.append(time.time() - row.created_at)
+
+    async def _done(self, row: OutboxRow, learned: dict[str, Any], pictures: dict[str, str]) -> None:
+        """Record a delivered row (and what its call taught us); returns once that is committed.
+
+        Deliveries that end close together are recorded in one transaction (bot/store/batch.py). The chat
+        stays in flight until its row is recorded, so its next row is never picked before. Not fsynced on
+        its own: lost on power loss, the row is sent once more, no worse."""
+        await self.finished.run(lambda tx: self._record_one(tx, row, learned, pictures))
+
+    @staticmethod
+    async def _record_one(tx: Tx, row: OutboxRow, learned: dict[str, Any], pictures: dict[str, str]) -> None:
+        for key, uploaded in pictures.items():  # remember only the file id of drawn pictures
+            await tx.put_blob(key, b"")
+            await tx.set_blob_file_id(key, uploaded)
+        await tx.outbox_done(row, **learned)
 
     async def _image(self, row: OutboxRow) -> tuple[list[str], bytes, str | None]:
         """The picture's keys, its bytes and, if Telegram has it already, its file id (then nothing is

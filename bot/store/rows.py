@@ -56,6 +56,9 @@ class OutboxRow:
     priority: int = 1
     expires_at: float | None = None
     created_at: float | None = None
+    # The message the row's slot names, when the outbox read it along with the row (``slot_read``).
+    slot_message: int | None = None
+    slot_read: bool = False
 
 
 @dataclass

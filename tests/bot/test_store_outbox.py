@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -270,3 +271,66 @@ async def test_chats_waiting_for_the_limiter_are_not_looked_at_on_every_wake(tmp
             await outbox.stop()
             await outbox.store.close()
             await bot.session.close()
+
+
+async def test_deliveries_that_end_together_are_recorded_in_one_transaction(tmp_path):
+    """Issue 14: a delivered row is recorded done with the others that ended meanwhile, in one transaction
+    (one BEGIN and one COMMIT for all), and each chat's next row waits until its last one is recorded."""
+    db = tmp_path / "s.sqlite3"
+    async with FakeTelegram(limits=RateLimits.loose()) as fake:
+        users = [fake.user(first_name=f"P{i}", started=True) for i in range(20)]
+        async with opened(db) as store, delivering(fake, store) as outbox:
+            async with store.transaction() as tx:
+                for user in users:
+                    await out.send_text(tx, user.id, "first")
+                    await out.send_text(tx, user.id, "second")
+            outbox.wake()
+            for _ in range(500):  # every chat's first row is on its way
+                if len(outbox._inflight) == len(users):
+                    break
+                await asyncio.sleep(0.01)
+            commits = store.wal.committed
+            async with store.read():  # the store is busy while the calls end: their records queue
+                for _ in range(500):
+                    if len(outbox.finished.waiting) == len(users):
+                        break
+                    await asyncio.sleep(0.01)
+                assert len(outbox.finished.waiting) == len(users)
+                assert all(len(u.inbox()) == 1 for u in users)  # no second row before the first is recorded
+            await outbox.drain()
+            assert [m.content for u in users for m in u.inbox()] == ["first", "second"] * len(users)
+            assert rows(db) == []
+            # the twenty first rows in one transaction; the twenty second rows in at most a few more
+            assert store.wal.committed - commits < len(users)
+
+
+async def test_a_shared_bookkeeping_transaction_keeps_one_writes_fault_its_own(tmp_path):
+    """bot/store/batch.py: writes queued while the store is busy commit in one transaction; when one of
+    them fails, the others are still written (each alone) and only its own caller sees the error."""
+    from bot.store.batch import Batch
+
+    db = tmp_path / "s.sqlite3"
+    async with opened(db) as store:
+        batch = Batch(store)
+
+        def put(update_id: int) -> Any:
+            async def work(tx: Any) -> None:
+                if update_id == 3:
+                    raise ValueError("this one is broken")
+                await tx.inbox_done(update_id)
+            return work
+
+        async with store.read():  # busy: all five queue, then go in one transaction
+            calls = [asyncio.create_task(batch.run(put(i))) for i in range(5)]
+            await asyncio.sleep(0.05)
+            assert len(batch.waiting) == 5
+        results = await asyncio.gather(*calls, return_exceptions=True)
+        assert [type(r).__name__ for r in results] == ["NoneType"] * 3 + ["ValueError"] + ["NoneType"]
+        with sqlite3.connect(db) as conn:
+            assert [r[0] for r in conn.execute("SELECT update_id FROM updates ORDER BY 1")] == [0, 1, 2, 4]
+
+        async with store.read():
+            calls = [asyncio.create_task(batch.run(put(i))) for i in (10, 11, 12)]
+            await asyncio.sleep(0.05)
+        await asyncio.gather(*calls)
+        assert batch.transactions == 1  # the three in one (the first, failed, one does not count)
