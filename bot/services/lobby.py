@@ -317,7 +317,10 @@ class LobbyService:
                 await self.core.clocks.moved(tx, row, seats, state)
             await tx.save_table(row)
             chat_lang = await tx.chat_lang(row.chat_id)
-            await self.show(tx, row, seats, chat_lang)
+            if self.publisher.takes_lobby(row):
+                row.ui["lobby_to_table"] = True  # the lobby message becomes the first table (its keyboard goes)
+            else:
+                await self.show(tx, row, seats, chat_lang)
             await self.publisher.publish(tx, row, seats, state, [], mover=None, chat_lang=chat_lang)
             await tx.save_table(row)
         self.core.remember(row, state)
