@@ -40,6 +40,7 @@ AI_NAMES = ("🤖 Ada", "🤖 Boris", "🤖 Chip", "🤖 Dora", "🤖 Emil", "�
 
 DEAL_SEEDS = 2**53  # a table's seed is below this (exact in JSON's doubles)
 
+
 def parse_option_args(args: Sequence[str]) -> dict[str, str]:
     """``quarters=1 joker_trump=no_trump`` → a dict; a word without ``=`` is an error."""
     options: dict[str, str] = {}
