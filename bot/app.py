@@ -130,6 +130,8 @@ class App:
         ai.warm_up()
         self.tables = Tables(self.store, self.outbox, me.username or "kozyr_bot", self.settings.ai_delay,
                              self.pictures, ai, ping_after=self.settings.ping_after)
+        if self.settings.deal_seed is not None:
+            self.tables.lobby.seed_deals(self.settings.deal_seed)
         self.outbox.on_unreachable = self.tables.user_unreachable
         dp = self.dispatcher
         dp["status_report"] = self.report

@@ -81,6 +81,9 @@ class Settings(BaseSettings):
     ping_after: float = Field(default=20.0, alias="KOZYR_PING_AFTER", ge=0,
                               description="seconds after a player's own press within which their turn is an edit, "
                                           "not a new (notifying) message")
+    deal_seed: int | None = Field(default=None, alias="KOZYR_DEAL_SEED",
+                                  description="tests and demos only: new tables' deal seeds come from this seed, so "
+                                              "a run deals the same cards every time (default: unpredictable)")
     polling_timeout: int = Field(default=30, alias="KOZYR_POLLING_TIMEOUT", ge=0, le=50,
                                  description="long-polling timeout, seconds")
 

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 from bot.services import outbox as out
 from bot.services.core import TableCore
+from bot.services.publish import mark_pressed
+from bot.services.slots import hand_slot
 from bot.services.types import Actor, Answer
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import SeatRow, TableRow
@@ -51,6 +53,7 @@ class CaptureBuilder:
                     await self._builder_message(tx, row, seats, state, seat, card, mask)
                 else:
                     action = press.action
+                    mark_pressed(row, seat)  # a person's press, as a play button's: their next turn may be an edit
                     await self.play.apply(tx, row, seats, state, seat, action)
         self.core.outbox.wake()
         if action is None:
@@ -69,5 +72,7 @@ class CaptureBuilder:
         text = words.hand_text(view, names, user_lang, await tx.chat_title(row.chat_id), True)
         line, markup = words.present(row.game).builder_keyboard(state, row.id, row.version, card, mask, user_lang)
         text += "\n\n🧩 " + line
-        slot = f"h{row.id}:{seat}:{row.ui.get('hand_deal')}"
+        # The seat's current hand message (numbered per deal AND per turn ping), the one whose "Back" and
+        # moves edit it: not a slot named by the deal, which made the builder a second message of its own.
+        slot = hand_slot(row, seat)
         await out.edit_text(tx, user.user_id, slot, text, markup)

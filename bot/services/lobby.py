@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import games
@@ -36,6 +38,9 @@ AI_LEVELS = ("", "easy", "normal", "strong")  # "" the bot's default (KOZYR_AI_L
 AI_NAMES = ("🤖 Ada", "🤖 Boris", "🤖 Chip", "🤖 Dora", "🤖 Emil", "🤖 Fira", "🤖 Gleb")
 
 
+DEAL_SEEDS = 2**53  # a table's seed is below this (exact in JSON's doubles)
+
+
 def parse_option_args(args: Sequence[str]) -> dict[str, str]:
     """``quarters=1 joker_trump=no_trump`` → a dict; a word without ``=`` is an error."""
     options: dict[str, str] = {}
@@ -61,6 +66,13 @@ class LobbyService:
         self.publisher = publisher
         self.play = play
         self.bot_username = bot_username
+        # Where a new table's deal seed comes from: the system's secure source (nobody may predict a deal),
+        # or a seeded generator (``KOZYR_DEAL_SEED``) so that a test run plays the same deals every time.
+        self.deal_seed: Callable[[], int] = lambda: secrets.randbelow(DEAL_SEEDS)
+
+    def seed_deals(self, seed: int) -> None:
+        """Reproducible deals: the tables opened from now on take their seeds from ``Random(seed)``."""
+        self.deal_seed = functools.partial(random.Random(seed).randrange, DEAL_SEEDS)
 
     def lobby_text(self, row: TableRow, seats: list[SeatRow], lang: str) -> str:
         game = get_game(row.game)
@@ -127,7 +139,7 @@ class LobbyService:
                 self.core.outbox.wake()
                 return
             table_id = await tx.create_table(where.chat_id, where.thread_id, game.id, actor.user_id, options,
-                                             secrets.randbelow(2**53))
+                                             self.deal_seed())
             token = secrets.token_urlsafe(JOIN_TOKEN_BYTES)
             await tx.set_join_token(table_id, token)
             seats = [SeatRow(0, actor.user_id, actor.name)] if actor.started else []
@@ -306,7 +318,10 @@ class LobbyService:
                 await self.core.clocks.moved(tx, row, seats, state)
             await tx.save_table(row)
             chat_lang = await tx.chat_lang(row.chat_id)
-            await self.show(tx, row, seats, chat_lang)
+            if self.publisher.takes_lobby(row):
+                row.ui["lobby_to_table"] = True  # the lobby message becomes the first table (its keyboard goes)
+            else:
+                await self.show(tx, row, seats, chat_lang)
             await self.publisher.publish(tx, row, seats, state, [], mover=None, chat_lang=chat_lang)
             await tx.save_table(row)
         self.core.remember(row, state)

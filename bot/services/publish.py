@@ -138,7 +138,12 @@ class Publisher:
         slot = f"t{row.id}:{key}"
         if fresh and old:
             # The last deal's table is history: an edit still queued for it is not worth a message.
-            await tx.drop_pending(f"slot:t{row.id}:{old}")
+            await tx.drop_pending(f"slot:{row.ui.pop('table_slot', None) or f't{row.id}:{old}'}")
+        elif fresh and row.ui.pop("lobby_to_table", False) and self.takes_lobby(row):
+            # The game's first table is the lobby message, edited (see ``takes_lobby``).
+            slot = row.ui["table_slot"] = f"lobby:{row.id}"
+        elif not fresh:
+            slot = row.ui.get("table_slot", slot)
         row.ui["table_key"] = key
         row.ui["recent"] = recent
         priority = out.GAME if fresh else out.TABLE
@@ -158,11 +163,20 @@ class Publisher:
             return fresh
         table = "\n".join([*words.table_lines(view, names, lang), clock_line(row, lang)]).rstrip("\n")
         text = with_recent(table, head + recent, TEXT_LIMIT)  # issue 18: the clock under the table
-        if fresh:
+        if fresh and slot.startswith("lobby:"):
+            await out.edit_text(tx, row.chat_id, slot, text, thread_id=row.thread_id, priority=priority)
+        elif fresh:
             await out.send_text(tx, row.chat_id, text, slot=slot, thread_id=row.thread_id, priority=priority)
         else:
             await out.edit_text(tx, row.chat_id, slot, text, thread_id=row.thread_id)
         return fresh
+
+    def takes_lobby(self, row: TableRow) -> bool:
+        """Whether the game's first table message can be the lobby message, edited (a text table): the
+        group then gets one message at Start, not a lobby edit AND a new table message. Under the group's
+        20 a minute (one every 3.05 s) that second message put the first table edits a slot further
+        behind the game."""
+        return self.pictures is None or not self.pictures.has_table(row.game)
 
     async def grid(self, tx: Tx, row: TableRow, state: State, names: list[str], lang: str,
                     chat_id: int | None = None, thread_id: int | None = None) -> bool:

@@ -47,7 +47,7 @@ async def test_a_fast_game_under_telegram_limits_keeps_the_group_close_behind(tm
             for user in users:
                 await user.start_bot()
             await settle(fake, app)
-            await _table(fake, app, group, users[0], users[1:])
+            lobby = await _table(fake, app, group, users[0], users[1:])
             rng = random.Random(5)
             started = len(fake.calls)
             moves, latencies = 0, []
@@ -91,6 +91,10 @@ async def test_a_fast_game_under_telegram_limits_keeps_the_group_close_behind(tm
                       f"group lag p50 {lags[len(lags) // 2]:.2f} s max {lags[-1]:.2f} s, "
                       f"429s {fake.limiter.served_429}, press -> next keyboard p50 {keyboard_p50:.0f} ms")
             assert fake.limiter.served_429 == 0
+            # Start costs the group one message, not two: the lobby message becomes the first deal's table
+            # (a lobby edit and a new table message put the first table edits 3 s further behind).
+            first = find(group, "deal 1/")
+            assert first is not None and first.message_id == lobby.message_id
             assert len(group_new) <= tricks, "at most one new group message per trick"
             assert lags[-1] <= 3.05 * 2 + 1.0, "the group view is never far behind"
             assert lags[len(lags) // 2] <= 3.5

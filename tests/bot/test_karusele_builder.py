@@ -98,6 +98,33 @@ async def test_build_a_capture_card_by_card(tmp_path):
             assert not fake.unanswered_callbacks()
 
 
+async def test_the_builder_replaces_the_hand_keyboard_and_back_restores_it(tmp_path):
+    """The builder lives in the player's current hand message (the one a turn ping made, numbered apart
+    from the deal): opening it adds no message, and Back brings the hand keyboard back on that message.
+    A builder sent as a message of its own kept its keyboard after Back: the player was stuck in it."""
+    async with FakeTelegram(limits=RateLimits.loose()) as fake:
+        ann = fake.user(first_name="Ann", language_code="en")
+        boris = fake.user(first_name="Boris", language_code="en")
+        async with running_bot(fake, tmp_path / "k.sqlite3", KOZYR_PICTURES=False) as app:
+            await _designed_table(fake, app, ann, boris)
+            hand = _hand(boris)
+            count = len(boris.inbox())
+            await answered(fake, await boris.press(hand, "J15 …"))
+            await settle(fake, app)
+            await answered(fake, await boris.press(_hand(boris), lambda b: b["callback_data"].startswith("cp:")))
+            await settle(fake, app)
+            builder = _hand(boris)
+            assert builder.message_id == hand.message_id and len(boris.inbox()) == count
+            assert "J11" in _labels(builder)
+            await answered(fake, await boris.press(builder, "« Back"))
+            await settle(fake, app)
+            live = [m for m in boris.inbox(include_deleted=False) if m.buttons]
+            assert [m.message_id for m in live] == [hand.message_id]
+            assert "J15 …" in _labels(live[0]) and not any(b["callback_data"].startswith("cp:")
+                                                           for b in live[0].buttons)
+            assert not fake.unanswered_callbacks()
+
+
 async def test_forged_builder_presses_are_refused(tmp_path):
     async with FakeTelegram(limits=RateLimits.loose()) as fake:
         ann = fake.user(first_name="Ann", language_code="en")
