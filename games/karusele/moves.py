@@ -797,7 +797,11 @@ def _make_template(key: int) -> tuple[tuple[str, str] | None, ...]:
         at += c
     values = tuple(v for v, _ in reversed(asc))
     counts = tuple(c for _, c in reversed(asc))
-    found, _spent = _value_packings(values, counts, target, SEARCH_BUDGET)
+    if sum([v * c for v, c in asc]) < 2 * target:
+        single = _single_group_template(values, counts, target, offset)
+        if single is not None:
+            return single
+    found, _spent = _value_packings.__wrapped__(values, counts, target, SEARCH_BUDGET)  # cached as a template
     out: list[tuple[str, str] | None] = []
     for ks, groups in found:
         if all(k == 0 or k == c for k, c in zip(ks, counts, strict=True)):
@@ -806,6 +810,62 @@ def _make_template(key: int) -> tuple[tuple[str, str] | None, ...]:
             picks = product(*[list(combinations(range(c), k)) for c, k in zip(counts, ks, strict=True)])
         for pick in picks:
             out.append(_template_entry(values, pick, groups, offset) if any(ks) else None)
+            if len(out) >= TEMPLATE_LIMIT:
+                return tuple(out)
+    return tuple(out)
+
+
+def _single_group_template(values: tuple[int, ...], counts: tuple[int, ...], target: int,
+                           offset: dict[int, int]) -> tuple[tuple[str, str] | None, ...] | None:
+    """``_make_template`` when the loose cards add up to less than twice the target, or None when the search
+    might run out of steps (then the search itself decides where it stops).
+
+    At most one group fits then, so the saturated packings are exactly the count vectors adding up to the
+    target (the cards left add up to less than it), or the empty packing when none does; ``_partition`` groups
+    such a vector as one group, its values in index order. ``_value_packings`` spends at most one step per node
+    of its unpruned walk and, per packing, one per other value held (``_partition``'s straight descent): when
+    that bound fits in ``SEARCH_BUDGET`` its budget never runs out, and this lists what it lists."""
+    size = len(values)
+    bound = 1  # the walk's root
+    prefix = 1
+    for c in counts:
+        prefix *= c + 1
+        bound += prefix
+    if bound > SEARCH_BUDGET:
+        return None
+    found: list[tuple[int, ...]] = []
+    ks = [0] * size
+
+    def walk(i: int, remaining: int) -> None:
+        if remaining == 0:
+            found.append(tuple(ks))
+            return
+        if i == size:
+            return
+        x = values[i]
+        for k in range(min(counts[i], remaining // x), -1, -1):
+            ks[i] = k
+            walk(i + 1, remaining - k * x)
+        ks[i] = 0
+
+    walk(0, target)
+    if not found:
+        return (None,)
+    bound += sum([sum([1 for k in f if k]) for f in found])
+    if bound > SEARCH_BUDGET:
+        return None
+    found.sort(key=lambda f: (-sum(f), [-k for k in f]))
+    out: list[tuple[str, str] | None] = []
+    for f in found:
+        if all(k == 0 or k == c for k, c in zip(f, counts, strict=True)):
+            picks: Any = [tuple(tuple(range(c)) if k else () for k, c in zip(f, counts, strict=True))]
+        else:
+            picks = product(*[list(combinations(range(c), k)) for c, k in zip(counts, f, strict=True)])
+        for pick in picks:
+            # one group: card_key order is offset order (values ascending, then suit position; jokers last)
+            text = intern("+".join([f"{{{i}}}" for i in sorted([offset[values[j]] + pos
+                                                                 for j, poss in enumerate(pick) for pos in poss])]))
+            out.append((text, text))
             if len(out) >= TEMPLATE_LIMIT:
                 return tuple(out)
     return tuple(out)
