@@ -801,7 +801,9 @@ def _make_template(key: int) -> tuple[tuple[str, str] | None, ...]:
         single = _single_group_template(values, counts, target, offset)
         if single is not None:
             return single
-    found, _spent = _value_packings.__wrapped__(values, counts, target, SEARCH_BUDGET)  # cached as a template
+    found = _quick_value_packings(values, counts, target)
+    if found is None:  # the budget runs out: the search itself says where it stops
+        found, _spent = _value_packings.__wrapped__(values, counts, target, SEARCH_BUDGET)  # cached as a template
     out: list[tuple[str, str] | None] = []
     for ks, groups in found:
         if all(k == 0 or k == c for k, c in zip(ks, counts, strict=True)):
@@ -813,6 +815,109 @@ def _make_template(key: int) -> tuple[tuple[str, str] | None, ...]:
             if len(out) >= TEMPLATE_LIMIT:
                 return tuple(out)
     return tuple(out)
+
+
+def _walk_bound(counts: tuple[int, ...]) -> int:
+    """The steps of ``_value_packings``' walk (its root, every level's calls and leaves) were nothing pruned."""
+    bound = 1
+    prefix = 1
+    for c in counts:
+        prefix *= c + 1
+        bound += prefix
+    return bound
+
+
+def _quick_value_packings(values: tuple[int, ...], counts: tuple[int, ...],
+                          target: int) -> list[tuple[tuple[int, ...], list]] | None:
+    """``_value_packings``' list when its budget cannot run out, else None (then only the search knows where
+    it stops).
+
+    Without a cut-off its list is a pure function of the counts: every count vector whose cards left hold no
+    group of ``target``, whose cards taken add up to a multiple of it, and which ``_partition`` splits, with
+    ``_partition``'s groups (a pure function of the vector), sorted. Its steps are at most the unpruned walk's
+    (``_walk_bound``) plus ``_partition``'s, whose total does not depend on the order the vectors come in (a
+    vector's own steps are the same whether its parts were memoised or not, and each is searched once). So this
+    walk also skips every branch whose taken total can no longer reach a multiple of the target, solves the
+    last value's count instead of trying each, and the list stands when the bound fits in ``SEARCH_BUDGET``."""
+    size = len(values)
+    bound = _walk_bound(counts)
+    if size < 2 or bound > SEARCH_BUDGET:
+        return None
+    mask = (1 << (target + 1)) - 1
+    budget = _Budget(SEARCH_BUDGET - bound)  # ``_partition``'s steps: spent means the bound does not fit
+    memo: dict = {}
+    found: list[tuple[tuple[int, ...], list]] = []
+    value_list = list(values)
+    ks = [0] * size
+    last = size - 1
+    x_last = values[last]
+    c_last = counts[last]
+    # reach[i]: the totals levels i.. can take (a bit per total); multiples: a bit per multiple of the target
+    reach = [1] * (size + 1)
+    for i in range(size - 1, -1, -1):
+        r = 0
+        for k in range(counts[i] + 1):
+            r |= reach[i + 1] << (k * values[i])
+        reach[i] = r
+    multiples = 0
+    for m in range(0, reach[0].bit_length() + target, target):
+        multiples |= 1 << m
+    # residue of the taken total -> the last value's counts making it a multiple of the target, most first
+    fits: list[list[int]] = [[k for k in range(c_last, -1, -1) if (r + k * x_last) % target == 0]
+                             for r in range(target)]
+
+    def rec(i: int, sums: int, taken: int) -> bool:
+        x = values[i]
+        count = counts[i]
+        inner = i + 1 < last
+        after = reach[i + 1]
+        for k in range(count, -1, -1):
+            if k < count:
+                sums = (sums | sums << x) & mask
+                if sums >> target & 1:
+                    break
+            now = taken + k * x
+            if not (after << now) & multiples:
+                continue  # no leaf below takes a multiple of the target
+            ks[i] = k
+            if inner:
+                if rec(i + 1, sums, now):
+                    return True
+                continue
+            # the last level: its counts c_last, c_last - 1, ... down to the first that leaves a group
+            low = 0
+            s = sums
+            for j in range(1, c_last + 1):
+                s = (s | s << x_last) & mask
+                if s >> target & 1:
+                    low = c_last - j + 1
+                    break
+            for kl in fits[now % target]:
+                if kl < low:
+                    break
+                ks[last] = kl
+                leaf = tuple(ks)
+                if now + kl * x_last == target:
+                    # one group: ``_partition`` takes every card left after the first in one straight descent,
+                    # a step per value it still holds; its groups are the vector's values in index order
+                    group = [j for j, c in enumerate(leaf) for _ in range(c)]
+                    held = [c for c in leaf if c]
+                    budget.left -= len(held) - (held[0] == 1)
+                    if budget.left < 0:
+                        return True
+                    found.append((leaf, [group]))
+                    continue
+                groups = _partition(leaf, value_list, target, memo, budget)
+                if budget.spent:
+                    return True
+                if groups is not None:
+                    found.append((leaf, groups))
+        return False
+
+    if rec(0, 1, 0):
+        return None
+    found.sort(key=lambda f: (-sum(f[0]), [-k for k in f[0]]))
+    return found
 
 
 def _single_group_template(values: tuple[int, ...], counts: tuple[int, ...], target: int,
