@@ -779,11 +779,6 @@ _TEMPLATES: dict[int, tuple[tuple[str, str] | None, ...]] = {}
 _TRAIL = [("trail " + _CARD_TEXT[card]) if _CARD_TEXT[card] else "" for card in range(128)]
 
 
-def _symbol_key(v: int, pos: int) -> tuple[int, int]:
-    """``card_key`` of the ``pos``-th card (in suit order) of value ``v``: jokers last, by value (= by code)."""
-    return (v, pos) if v <= 10 else (100, v)
-
-
 def _make_template(key: int) -> tuple[tuple[str, str] | None, ...]:
     """The first ``TEMPLATE_LIMIT`` packings of ``_packings`` for the count key, as format strings."""
     target = key & 31
@@ -976,24 +971,26 @@ def _single_group_template(values: tuple[int, ...], counts: tuple[int, ...], tar
     return tuple(out)
 
 
+_FIELDS = ["{%d}" % i for i in range(128)]  # format fields by loose-card position
+
+
 def _template_entry(values: tuple[int, ...], pick: Sequence[Sequence[int]], groups: list[list[int]],
                     offset: dict[int, int]) -> tuple[str, str]:
-    """One packing (``_fill`` on card positions) as (its groups as a capture lists them, as a build does)."""
+    """One packing (``_fill`` on card positions) as (its groups as a capture lists them, as a build does).
+    A card's position (values ascending, then suits; jokers last, by value) sorts as its ``card_key`` does,
+    so groups are ordered by their positions."""
     at = [0] * len(pick)
-    keyed = []
+    groups_at = []
     for group in groups:
         cards = []
         for j in group:
-            v = values[j]
-            pos = pick[j][at[j]]
+            cards.append(offset[values[j]] + pick[j][at[j]])
             at[j] += 1
-            cards.append((_symbol_key(v, pos), offset[v] + pos))
         cards.sort()
-        keys = [k for k, _ in cards]
-        text = "+".join(f"{{{i}}}" for _, i in cards)
-        keyed.append((len(cards), keys, text))
-    capture = " ".join(text for _, _, text in sorted(keyed, key=lambda g: (g[0], g[1])))  # _take_text's order
-    build = " ".join(text for _, _, text in sorted(keyed, key=lambda g: g[1]))  # ``builds``' order
+        groups_at.append(cards)
+    fields = _FIELDS
+    capture = " ".join(["+".join([fields[i] for i in g]) for g in sorted(groups_at, key=lambda g: (len(g), g))])
+    build = " ".join(["+".join([fields[i] for i in g]) for g in sorted(groups_at)])
     return intern(capture), intern(build)  # the same few patterns recur in many templates: kept once
 
 
