@@ -971,7 +971,7 @@ def _single_group_template(values: tuple[int, ...], counts: tuple[int, ...], tar
     return tuple(out)
 
 
-_FIELDS = ["{%d}" % i for i in range(128)]  # format fields by loose-card position
+_FIELDS = ["{" + str(i) + "}" for i in range(128)]  # format fields by loose-card position
 
 
 def _template_entry(values: tuple[int, ...], pick: Sequence[Sequence[int]], groups: list[list[int]],
