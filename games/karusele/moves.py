@@ -876,7 +876,7 @@ def _quick_value_packings(values: tuple[int, ...], counts: tuple[int, ...],
                 continue  # no leaf below takes a multiple of the target
             ks[i] = k
             if inner:
-                if rec(i + 1, sums, now):
+                if rec(i + 1, sums, now):  # noqa: F821  (deleted after the walk)
                     return True
                 continue
             # the last level: its counts c_last, c_last - 1, ... down to the first that leaves a group
@@ -909,7 +909,9 @@ def _quick_value_packings(values: tuple[int, ...], counts: tuple[int, ...],
                     found.append((leaf, groups))
         return False
 
-    if rec(0, 1, 0):
+    cut = rec(0, 1, 0)
+    del rec  # the nested function refers to itself: a cycle only the garbage collector would free
+    if cut:
         return None
     found.sort(key=lambda f: (-sum(f[0]), [-k for k in f[0]]))
     return found
@@ -945,10 +947,11 @@ def _single_group_template(values: tuple[int, ...], counts: tuple[int, ...], tar
         x = values[i]
         for k in range(min(counts[i], remaining // x), -1, -1):
             ks[i] = k
-            walk(i + 1, remaining - k * x)
+            walk(i + 1, remaining - k * x)  # noqa: F821  (deleted after the walk)
         ks[i] = 0
 
     walk(0, target)
+    del walk  # the nested function refers to itself: a cycle only the garbage collector would free
     if not found:
         return (None,)
     bound += sum([sum([1 for k in f if k]) for f in found])
