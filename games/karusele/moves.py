@@ -779,11 +779,6 @@ _TEMPLATES: dict[int, tuple[tuple[str, str] | None, ...]] = {}
 _TRAIL = [("trail " + _CARD_TEXT[card]) if _CARD_TEXT[card] else "" for card in range(128)]
 
 
-def _symbol_key(v: int, pos: int) -> tuple[int, int]:
-    """``card_key`` of the ``pos``-th card (in suit order) of value ``v``: jokers last, by value (= by code)."""
-    return (v, pos) if v <= 10 else (100, v)
-
-
 def _make_template(key: int) -> tuple[tuple[str, str] | None, ...]:
     """The first ``TEMPLATE_LIMIT`` packings of ``_packings`` for the count key, as format strings."""
     target = key & 31
@@ -797,7 +792,13 @@ def _make_template(key: int) -> tuple[tuple[str, str] | None, ...]:
         at += c
     values = tuple(v for v, _ in reversed(asc))
     counts = tuple(c for _, c in reversed(asc))
-    found, _spent = _value_packings(values, counts, target, SEARCH_BUDGET)
+    if sum([v * c for v, c in asc]) < 2 * target:
+        single = _single_group_template(values, counts, target, offset)
+        if single is not None:
+            return single
+    found = _quick_value_packings(values, counts, target)
+    if found is None:  # the budget runs out: the search itself says where it stops
+        found, _spent = _value_packings.__wrapped__(values, counts, target, SEARCH_BUDGET)  # cached as a template
     out: list[tuple[str, str] | None] = []
     for ks, groups in found:
         if all(k == 0 or k == c for k, c in zip(ks, counts, strict=True)):
@@ -811,24 +812,188 @@ def _make_template(key: int) -> tuple[tuple[str, str] | None, ...]:
     return tuple(out)
 
 
+def _walk_bound(counts: tuple[int, ...]) -> int:
+    """The steps of ``_value_packings``' walk (its root, every level's calls and leaves) were nothing pruned."""
+    bound = 1
+    prefix = 1
+    for c in counts:
+        prefix *= c + 1
+        bound += prefix
+    return bound
+
+
+def _quick_value_packings(values: tuple[int, ...], counts: tuple[int, ...],
+                          target: int) -> list[tuple[tuple[int, ...], list]] | None:
+    """``_value_packings``' list when its budget cannot run out, else None (then only the search knows where
+    it stops).
+
+    Without a cut-off its list is a pure function of the counts: every count vector whose cards left hold no
+    group of ``target``, whose cards taken add up to a multiple of it, and which ``_partition`` splits, with
+    ``_partition``'s groups (a pure function of the vector), sorted. Its steps are at most the unpruned walk's
+    (``_walk_bound``) plus ``_partition``'s, whose total does not depend on the order the vectors come in (a
+    vector's own steps are the same whether its parts were memoised or not, and each is searched once). So this
+    walk also skips every branch whose taken total can no longer reach a multiple of the target, solves the
+    last value's count instead of trying each, and the list stands when the bound fits in ``SEARCH_BUDGET``."""
+    size = len(values)
+    bound = _walk_bound(counts)
+    if size < 2 or bound > SEARCH_BUDGET:
+        return None
+    mask = (1 << (target + 1)) - 1
+    budget = _Budget(SEARCH_BUDGET - bound)  # ``_partition``'s steps: spent means the bound does not fit
+    memo: dict = {}
+    found: list[tuple[tuple[int, ...], list]] = []
+    value_list = list(values)
+    ks = [0] * size
+    last = size - 1
+    x_last = values[last]
+    c_last = counts[last]
+    # reach[i]: the totals levels i.. can take (a bit per total); multiples: a bit per multiple of the target
+    reach = [1] * (size + 1)
+    for i in range(size - 1, -1, -1):
+        r = 0
+        for k in range(counts[i] + 1):
+            r |= reach[i + 1] << (k * values[i])
+        reach[i] = r
+    multiples = 0
+    for m in range(0, reach[0].bit_length() + target, target):
+        multiples |= 1 << m
+    # residue of the taken total -> the last value's counts making it a multiple of the target, most first
+    fits: list[list[int]] = [[k for k in range(c_last, -1, -1) if (r + k * x_last) % target == 0]
+                             for r in range(target)]
+
+    def rec(i: int, sums: int, taken: int) -> bool:
+        x = values[i]
+        count = counts[i]
+        inner = i + 1 < last
+        after = reach[i + 1]
+        for k in range(count, -1, -1):
+            if k < count:
+                sums = (sums | sums << x) & mask
+                if sums >> target & 1:
+                    break
+            now = taken + k * x
+            if not (after << now) & multiples:
+                continue  # no leaf below takes a multiple of the target
+            ks[i] = k
+            if inner:
+                if rec(i + 1, sums, now):  # noqa: F821  (deleted after the walk)
+                    return True
+                continue
+            # the last level: its counts c_last, c_last - 1, ... down to the first that leaves a group
+            low = 0
+            s = sums
+            for j in range(1, c_last + 1):
+                s = (s | s << x_last) & mask
+                if s >> target & 1:
+                    low = c_last - j + 1
+                    break
+            for kl in fits[now % target]:
+                if kl < low:
+                    break
+                ks[last] = kl
+                leaf = tuple(ks)
+                if now + kl * x_last == target:
+                    # one group: ``_partition`` takes every card left after the first in one straight descent,
+                    # a step per value it still holds; its groups are the vector's values in index order
+                    group = [j for j, c in enumerate(leaf) for _ in range(c)]
+                    held = [c for c in leaf if c]
+                    budget.left -= len(held) - (held[0] == 1)
+                    if budget.left < 0:
+                        return True
+                    found.append((leaf, [group]))
+                    continue
+                groups = _partition(leaf, value_list, target, memo, budget)
+                if budget.spent:
+                    return True
+                if groups is not None:
+                    found.append((leaf, groups))
+        return False
+
+    cut = rec(0, 1, 0)
+    del rec  # the nested function refers to itself: a cycle only the garbage collector would free
+    if cut:
+        return None
+    found.sort(key=lambda f: (-sum(f[0]), [-k for k in f[0]]))
+    return found
+
+
+def _single_group_template(values: tuple[int, ...], counts: tuple[int, ...], target: int,
+                           offset: dict[int, int]) -> tuple[tuple[str, str] | None, ...] | None:
+    """``_make_template`` when the loose cards add up to less than twice the target, or None when the search
+    might run out of steps (then the search itself decides where it stops).
+
+    At most one group fits then, so the saturated packings are exactly the count vectors adding up to the
+    target (the cards left add up to less than it), or the empty packing when none does; ``_partition`` groups
+    such a vector as one group, its values in index order. ``_value_packings`` spends at most one step per node
+    of its unpruned walk and, per packing, one per other value held (``_partition``'s straight descent): when
+    that bound fits in ``SEARCH_BUDGET`` its budget never runs out, and this lists what it lists."""
+    size = len(values)
+    bound = 1  # the walk's root
+    prefix = 1
+    for c in counts:
+        prefix *= c + 1
+        bound += prefix
+    if bound > SEARCH_BUDGET:
+        return None
+    found: list[tuple[int, ...]] = []
+    ks = [0] * size
+
+    def walk(i: int, remaining: int) -> None:
+        if remaining == 0:
+            found.append(tuple(ks))
+            return
+        if i == size:
+            return
+        x = values[i]
+        for k in range(min(counts[i], remaining // x), -1, -1):
+            ks[i] = k
+            walk(i + 1, remaining - k * x)  # noqa: F821  (deleted after the walk)
+        ks[i] = 0
+
+    walk(0, target)
+    del walk  # the nested function refers to itself: a cycle only the garbage collector would free
+    if not found:
+        return (None,)
+    bound += sum([sum([1 for k in f if k]) for f in found])
+    if bound > SEARCH_BUDGET:
+        return None
+    found.sort(key=lambda f: (-sum(f), [-k for k in f]))
+    out: list[tuple[str, str] | None] = []
+    for f in found:
+        if all(k == 0 or k == c for k, c in zip(f, counts, strict=True)):
+            picks: Any = [tuple(tuple(range(c)) if k else () for k, c in zip(f, counts, strict=True))]
+        else:
+            picks = product(*[list(combinations(range(c), k)) for c, k in zip(counts, f, strict=True)])
+        for pick in picks:
+            # one group: card_key order is offset order (values ascending, then suit position; jokers last)
+            text = intern("+".join([f"{{{i}}}" for i in sorted([offset[values[j]] + pos
+                                                                 for j, poss in enumerate(pick) for pos in poss])]))
+            out.append((text, text))
+            if len(out) >= TEMPLATE_LIMIT:
+                return tuple(out)
+    return tuple(out)
+
+
+_FIELDS = ["{" + str(i) + "}" for i in range(128)]  # format fields by loose-card position
+
+
 def _template_entry(values: tuple[int, ...], pick: Sequence[Sequence[int]], groups: list[list[int]],
                     offset: dict[int, int]) -> tuple[str, str]:
-    """One packing (``_fill`` on card positions) as (its groups as a capture lists them, as a build does)."""
+    """One packing (``_fill`` on card positions) as (its groups as a capture lists them, as a build does).
+    A card's position (values ascending, then suits; jokers last, by value) sorts as its ``card_key`` does,
+    so groups are ordered by their positions."""
     at = [0] * len(pick)
-    keyed = []
+    groups_at = []
     for group in groups:
         cards = []
         for j in group:
-            v = values[j]
-            pos = pick[j][at[j]]
+            cards.append(offset[values[j]] + pick[j][at[j]])
             at[j] += 1
-            cards.append((_symbol_key(v, pos), offset[v] + pos))
         cards.sort()
-        keys = [k for k, _ in cards]
-        text = "+".join(f"{{{i}}}" for _, i in cards)
-        keyed.append((len(cards), keys, text))
-    capture = " ".join(text for _, _, text in sorted(keyed, key=lambda g: (g[0], g[1])))  # _take_text's order
-    build = " ".join(text for _, _, text in sorted(keyed, key=lambda g: g[1]))  # ``builds``' order
+        groups_at.append(cards)
+    fields = _FIELDS
+    capture = " ".join(["+".join([fields[i] for i in g]) for g in sorted(groups_at, key=lambda g: (len(g), g))])
+    build = " ".join(["+".join([fields[i] for i in g]) for g in sorted(groups_at)])
     return intern(capture), intern(build)  # the same few patterns recur in many templates: kept once
 
 

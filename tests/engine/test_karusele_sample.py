@@ -107,5 +107,41 @@ def test_fast_sample_equals_the_card_by_card_one(monkeypatch: Any) -> None:
     karusele_moves._TEMPLATES.clear()
 
 
+def template_keys(count: int, seed: int) -> list[int]:
+    """Random template keys (value counts below a target, the target), from a few cards to tables whose
+    packing search runs out of steps."""
+    rng = random.Random(seed)
+    values = [*range(1, 11), 11, 15, 20]
+    keys = []
+    while len(keys) < count:
+        target = rng.choice(values[1:])
+        counts = dict.fromkeys(rng.choices([v for v in values if v < target], k=rng.randint(1, 12)), 0)
+        for v in counts:
+            counts[v] = 1 if v > 10 else rng.randint(1, 4)
+        if sum(v * c for v, c in counts.items()) >= target:
+            keys.append(sum(c << (karusele_moves._BITS * v) for v, c in counts.items()) << 5 | target)
+    return keys
+
+
+def test_quick_templates_are_the_searched_ones(monkeypatch: Any) -> None:
+    """The templates made without the budgeted search (one group, the quicker walk) are the ones the search
+    gives, also with small budgets, where they must leave the tables it cuts off to the search."""
+    lone = karusele_moves._quick_value_packings((9, 6, 5, 4, 3), (1, 2, 2, 2, 1), 10)
+    assert lone == [((0, 2, 2, 2, 0), [[1, 3], [1, 3], [2, 2]])]  # it lists (not only declines): 6+4 6+4 5+5
+    keys = template_keys(1500, 3)
+    full: list[Any] = []
+    for budget in (2500, 300, 100, 60, 40, 25):  # small ones: the quick paths decline near the edge
+        monkeypatch.setattr(karusele_moves, "SEARCH_BUDGET", budget)
+        quick = [karusele_moves._make_template(key) for key in keys]
+        with monkeypatch.context() as m:
+            m.setattr(karusele_moves, "_single_group_template", lambda *args: None)
+            m.setattr(karusele_moves, "_quick_value_packings", lambda *args: None)
+            searched = [karusele_moves._make_template(key) for key in keys]
+        assert quick == searched, budget
+        full = full or searched
+        if budget < 2500:  # the search is cut off on some tables (and the quick paths must have left them)
+            assert sum(a != b for a, b in zip(searched, full, strict=True)) > 20, budget
+
+
 if __name__ == "__main__" and sys.argv[1:] == ["--record"]:
     DATA.write_text(json.dumps(current(), indent=1) + "\n")
