@@ -164,16 +164,24 @@ def bench_openspiel(chance: list[list[int]]) -> tuple[float, int] | None:
     actions = 0
     started = time.process_time()
     for cards in chance:
-        state = game.new_initial_state()
-        state.apply_action(CARDS)
-        state.apply_action(PLAYERS - 1)  # our first dealer: the last seat
-        for card in cards:
-            state.apply_action(card)
-        while not state.is_terminal():
-            legal = state.legal_actions()
-            state.apply_action(legal[int(rnd() * len(legal))])
-            actions += 1
+        actions += _openspiel_deal(game, cards, rnd)
     return time.process_time() - started, actions
+
+
+def _openspiel_deal(game: Any, cards: list[int], rnd: Any) -> int:
+    """One OpenSpiel deal: its chance actions (hand size, our first dealer: the last seat, ``cards``), then
+    uniform random play; returns the actions played."""
+    state = game.new_initial_state()
+    state.apply_action(CARDS)
+    state.apply_action(PLAYERS - 1)
+    for card in cards:
+        state.apply_action(card)
+    actions = 0
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply_action(legal[int(rnd() * len(legal))])
+        actions += 1
+    return actions
 
 
 def bench_openspiel_sim(deals: int) -> tuple[float, int] | None:
@@ -191,16 +199,7 @@ def bench_openspiel_sim(deals: int) -> tuple[float, int] | None:
     started = time.process_time()
     rng = random.Random(SIM_SEED)
     for _ in range(deals):
-        cards = os_shuffled_pack(rng)
-        state = game.new_initial_state()
-        state.apply_action(CARDS)
-        state.apply_action(PLAYERS - 1)
-        for card in cards[:dealt]:
-            state.apply_action(card)
-        while not state.is_terminal():
-            legal = state.legal_actions()
-            state.apply_action(legal[int(rnd() * len(legal))])
-            actions += 1
+        actions += _openspiel_deal(game, os_shuffled_pack(rng)[:dealt], rnd)
     return time.process_time() - started, actions
 
 

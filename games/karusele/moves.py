@@ -801,15 +801,18 @@ def _make_template(key: int) -> tuple[tuple[str, str] | None, ...]:
         found, _spent = _value_packings.__wrapped__(values, counts, target, SEARCH_BUDGET)  # cached as a template
     out: list[tuple[str, str] | None] = []
     for ks, groups in found:
-        if all(k == 0 or k == c for k, c in zip(ks, counts, strict=True)):
-            picks: Any = [tuple(tuple(range(c)) if k else () for k, c in zip(ks, counts, strict=True))]
-        else:
-            picks = product(*[list(combinations(range(c), k)) for c, k in zip(counts, ks, strict=True)])
-        for pick in picks:
+        for pick in _picks(ks, counts):
             out.append(_template_entry(values, pick, groups, offset) if any(ks) else None)
             if len(out) >= TEMPLATE_LIMIT:
                 return tuple(out)
     return tuple(out)
+
+
+def _picks(ks: Sequence[int], counts: Sequence[int]) -> Any:
+    """Which cards of each value a count vector takes, by suit position: every choice, in order."""
+    if all(k == 0 or k == c for k, c in zip(ks, counts, strict=True)):  # all or none of each: one choice
+        return [tuple(tuple(range(c)) if k else () for k, c in zip(ks, counts, strict=True))]
+    return product(*[list(combinations(range(c), k)) for c, k in zip(counts, ks, strict=True)])
 
 
 def _walk_bound(counts: tuple[int, ...]) -> int:
@@ -928,11 +931,7 @@ def _single_group_template(values: tuple[int, ...], counts: tuple[int, ...], tar
     of its unpruned walk and, per packing, one per other value held (``_partition``'s straight descent): when
     that bound fits in ``SEARCH_BUDGET`` its budget never runs out, and this lists what it lists."""
     size = len(values)
-    bound = 1  # the walk's root
-    prefix = 1
-    for c in counts:
-        prefix *= c + 1
-        bound += prefix
+    bound = _walk_bound(counts)
     if bound > SEARCH_BUDGET:
         return None
     found: list[tuple[int, ...]] = []
@@ -960,11 +959,7 @@ def _single_group_template(values: tuple[int, ...], counts: tuple[int, ...], tar
     found.sort(key=lambda f: (-sum(f), [-k for k in f]))
     out: list[tuple[str, str] | None] = []
     for f in found:
-        if all(k == 0 or k == c for k, c in zip(f, counts, strict=True)):
-            picks: Any = [tuple(tuple(range(c)) if k else () for k, c in zip(f, counts, strict=True))]
-        else:
-            picks = product(*[list(combinations(range(c), k)) for c, k in zip(counts, f, strict=True)])
-        for pick in picks:
+        for pick in _picks(f, counts):
             # one group: card_key order is offset order (values ascending, then suit position; jokers last)
             text = intern("+".join([f"{{{i}}}" for i in sorted([offset[values[j]] + pos
                                                                  for j, poss in enumerate(pick) for pos in poss])]))
