@@ -25,6 +25,8 @@ Events: ``deal`` (deal_no, dealer, hand_size, trump, trump_card), ``bid`` (seat,
 from __future__ import annotations
 
 import random
+from functools import partial
+from itertools import starmap
 from operator import add, getitem
 from typing import Annotated, Any, Literal
 
@@ -129,11 +131,15 @@ def _hand_sizes(options: OhHellOptions, players: int) -> list[int]:
     return list(sizes)
 
 
+_NO_ARGS = ((),) * PACK  # one empty argument tuple per card: ``starmap(rng.random, _NO_ARGS)`` draws 52 floats
+
+
 def shuffled_pack(rng: random.Random) -> list[int]:
     """A shuffled 52-card pack: sorting by i.i.d. random floats is a uniform permutation and about
-    twice as fast as ``random.shuffle`` (dealing is a hot path of simulations)."""
-    rnd = rng.random
-    return sorted(FULL_PACK, key=lambda _card: rnd())
+    twice as fast as ``random.shuffle`` (dealing is a hot path of simulations). ``sorted`` asks for the
+    keys once per card in pack order; the key is ``next(draws, card)`` on a lazy stream of ``rng.random()``
+    calls: the same floats as ``key=lambda _card: rng.random()``, drawn in C with no Python call per card."""
+    return sorted(FULL_PACK, key=partial(next, starmap(rng.random, _NO_ARGS)))
 
 
 def deal_points(bid: int, took: int, hand_size: int, zero_bonus: bool) -> int:
