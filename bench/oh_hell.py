@@ -34,6 +34,8 @@ import random
 import statistics
 import sys
 import time
+from functools import partial
+from itertools import starmap
 from pathlib import Path
 from typing import Any
 
@@ -133,13 +135,13 @@ def os_card(card: int) -> int:
 
 
 OS_PACK = [os_card(card) for card in FULL_PACK]  # FULL_PACK's order: shuffled alike, it deals the same cards
+_NO_ARGS = ((),) * len(OS_PACK)
 
 
 def os_shuffled_pack(rng: random.Random) -> list[int]:
     """``shuffled_pack(rng)`` in OpenSpiel's card ids: the same code on ``OS_PACK``, so the same permutation
     (a test holds it to ``shuffled_pack``)."""
-    rnd = rng.random
-    return sorted(OS_PACK, key=lambda _card: rnd())
+    return sorted(OS_PACK, key=partial(next, starmap(rng.random, _NO_ARGS)))
 
 
 def deals_for_openspiel(states: list[State]) -> list[list[int]]:

@@ -25,7 +25,9 @@ Events: ``deal`` (deal_no, dealer, hand_size, trump, trump_card), ``bid`` (seat,
 from __future__ import annotations
 
 import random
-from operator import add
+from functools import partial
+from itertools import starmap
+from operator import add, getitem
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
@@ -62,6 +64,11 @@ _ORDER = [sort_key_fn(trump) for trump in (0, 1, 2, 3, NO_TRUMP)]  # the hand's 
 # SUIT[card] is ``card >> 4`` for the 52 cards: on the fast path a look-up in a list is a specialised
 # bytecode, while ``>>`` is a generic number operation in Python 3.11 (several times the cost).
 SUIT = [card >> 4 for card in range(64)]
+# POINTS[b][t], ZERO_POINTS[k][b][t]: a deal's points for bid b and t tricks taken (``deal_points``; the
+# zero bonus depends on the hand size k), as tables: scoring every simulated deal is two C-level maps.
+POINTS = [[10 + b if b == t else 0 for t in range(MAX_HAND + 1)] for b in range(MAX_HAND + 1)]
+ZERO_POINTS = [[[0 if b != t else 10 + b if b else 5 + k for t in range(MAX_HAND + 1)] for b in range(MAX_HAND + 1)]
+               for k in range(MAX_HAND + 1)]
 # NEXT_SEAT[n][seat]: the seat to the left (one look-up on the fast path instead of an add and a test)
 NEXT_SEAT: list[tuple[int, ...]] = [tuple((seat + 1) % n for seat in range(n)) for n in range(8)]
 
@@ -124,11 +131,15 @@ def _hand_sizes(options: OhHellOptions, players: int) -> list[int]:
     return list(sizes)
 
 
+_NO_ARGS = ((),) * PACK  # one empty argument tuple per card: ``starmap(rng.random, _NO_ARGS)`` draws 52 floats
+
+
 def shuffled_pack(rng: random.Random) -> list[int]:
     """A shuffled 52-card pack: sorting by i.i.d. random floats is a uniform permutation and about
-    twice as fast as ``random.shuffle`` (dealing is a hot path of simulations)."""
-    rnd = rng.random
-    return sorted(FULL_PACK, key=lambda _card: rnd())
+    twice as fast as ``random.shuffle`` (dealing is a hot path of simulations). ``sorted`` asks for the
+    keys once per card in pack order; the key is ``next(draws, card)`` on a lazy stream of ``rng.random()``
+    calls: the same floats as ``key=lambda _card: rng.random()``, drawn in C with no Python call per card."""
+    return sorted(FULL_PACK, key=partial(next, starmap(rng.random, _NO_ARGS)))
 
 
 def deal_points(bid: int, took: int, hand_size: int, zero_bonus: bool) -> int:
@@ -165,8 +176,6 @@ class OhHellState(TurnIsCurrent, State):
     won: list[int]
     trick_leader: int
     trick: list[int]
-    played: list[int]
-    last_trick: dict[str, Any] | None
     totals: list[int]
     history: list[dict[str, Any]]
 
@@ -224,6 +233,7 @@ class OhHellState(TurnIsCurrent, State):
                 by_suit[SUIT[card]].append(card)
             suits.append(by_suit)
         self._suits = suits
+        self._next_seat = NEXT_SEAT[n]
         self._next_legal = None if self.options.hook else _BID_CODES[k]
         self.deal_index = index
         self.dealer = dealer
@@ -235,7 +245,7 @@ class OhHellState(TurnIsCurrent, State):
         self.phase = "bid"
         self.current = self.trick_leader = dealer + 1 if dealer + 1 < n else 0
         self.trick = []
-        self.played = []
+        self._done = []
 
     def _deal_event(self) -> Event:
         """The "deal" event of the deal just dealt (the public path's; the fast path skips it)."""
@@ -340,7 +350,6 @@ class OhHellState(TurnIsCurrent, State):
         elif keys[card] > self._best_key:
             self._best_key, self._best_seat = keys[card], seat
         trick.append(card)
-        self.played.append(card)
         events: list[Event] = [{"type": "play", "seat": seat, "card": CARD_TEXT[card], "cards": [CARD_TEXT[card]]}]
         if len(trick) < n:
             self.turn = (seat + 1) % n
@@ -349,6 +358,7 @@ class OhHellState(TurnIsCurrent, State):
         winner = (leader + plain_winning_index(trick, self.trump)) % n
         self.won[winner] += 1
         self.last_trick = {"leader": leader, "cards": trick, "winner": winner}
+        self._done += trick
         self.trick = []
         self.trick_leader = winner
         self.turn = winner
@@ -360,14 +370,12 @@ class OhHellState(TurnIsCurrent, State):
 
     def _score_deal(self) -> list[int]:
         """Score the deal just played into ``totals`` and ``history``; returns its points per seat
-        (``deal_points`` per seat, inlined: it runs at the end of every simulated deal)."""
+        (``deal_points`` per seat as table look-ups: it runs at the end of every simulated deal)."""
         k = self.sizes[self.deal_index]
         bids: list[int] = self.bids  # type: ignore[assignment]
         won = self.won
-        if self.options.zero_bonus:
-            points = [0 if b != t else 10 + b if b else 5 + k for b, t in zip(bids, won, strict=True)]
-        else:
-            points = [10 + b if b == t else 0 for b, t in zip(bids, won, strict=True)]
+        table = ZERO_POINTS[k] if self.options.zero_bonus else POINTS
+        points = list(map(getitem, map(table.__getitem__, bids), won))
         totals = self.totals
         totals[:] = map(add, totals, points)
         trump_card = self.trump_card
@@ -411,8 +419,9 @@ class OhHellState(TurnIsCurrent, State):
         new.hands = [list(h) for h in self.hands]
         new.trump, new.trump_card = self.trump, self.trump_card
         new.bids, new.won = list(self.bids), list(self.won)
-        new.trick_leader, new.trick, new.played = self.trick_leader, list(self.trick), list(self.played)
-        new.last_trick = self.last_trick
+        new.trick_leader, new.trick, new._done = self.trick_leader, list(self.trick), list(self._done)
+        new._last = self._last
+        new._next_seat = self._next_seat
         new.totals, new.history = list(self.totals), list(self.history)
         new._suits = new._next_legal = None
         new._win_keys, new._best_key, new._best_seat = self._win_keys, self._best_key, self._best_seat
@@ -425,6 +434,9 @@ class OhHellState(TurnIsCurrent, State):
     # ``_suits[seat][suit]``: the seat's cards of each suit in hand order, derived from ``hands`` (not a
     # field): following suit is then a look-up, not a scan of the hand. Built with each deal; a change of
     # ``hands`` outside the fast step (``act``, ``clone``, ``from_json``) drops it and the next follow rebuilds it.
+    # ``_led``: the trick's led suit, set by the fast lead and by ``_index_suits`` (a public lead drops
+    # ``_suits``, so the next follow rebuilds both). ``_next_seat``: ``NEXT_SEAT[n]``.
+    # ``_last``: ``last_trick``, kept by the fast step as a tuple (one dict fewer a trick). ``_done``: see ``played``.
 
     # ``_win_keys``, ``_best_key``, ``_best_seat``: the trick's winner so far (``PLAIN_WIN_KEYS`` of its lead),
     # kept as the cards come by both paths (``_note_best``), copied by ``clone``, rebuilt by ``from_json``.
@@ -432,10 +444,43 @@ class OhHellState(TurnIsCurrent, State):
     # seat), or the deal's shared bid list; None (then ``fast_legal`` works it out) after a public step, a
     # clone, or with the hook before the dealer's bid.
     _suits: list[list[list[int]]] | None = None
+    _led = 0
     _next_legal: list[int] | None = None
+    _next_seat: tuple[int, ...] = ()
+    _last: tuple[int, list[int], int] | dict[str, Any] | None = None
+    _done: list[int]
     _win_keys: list[int] | None = None
     _best_key = 0
     _best_seat = 0
+
+    @property
+    def last_trick(self) -> dict[str, Any] | None:
+        """The last trick taken (leader, cards, winner); the fast step keeps it as a tuple (``_last``)
+        and the dict is made the first time it is asked for."""
+        last = self._last
+        if type(last) is tuple:
+            leader, cards, winner = last
+            last = self._last = {"leader": leader, "cards": cards, "winner": winner}
+        return last  # type: ignore[return-value]
+
+    @last_trick.setter
+    def last_trick(self, value: dict[str, Any] | None) -> None:
+        self._last = value
+
+    @property
+    def played(self) -> list[int]:
+        """The cards played this deal, in order: the finished tricks' (``_done``, extended as each trick is
+        taken: no append per card) and the trick on the table's. A new list."""
+        return self._done + self.trick
+
+    @played.setter
+    def played(self, value: list[int]) -> None:
+        """Set with ``trick`` already set (``from_json`` sets the fields in ``FIELDS`` order): ``value``
+        ends with the trick on the table."""
+        done = len(value) - len(self.trick)
+        if done < 0 or value[done:] != self.trick:
+            raise GameError("oh_hell: the cards played this deal must end with the trick on the table")
+        self._done = list(value[:done])
 
     def _note_best(self) -> None:
         """Bring the trick's best card up to date with the trick (the public path, after each card)."""
@@ -466,8 +511,10 @@ class OhHellState(TurnIsCurrent, State):
 
     def _after_load(self) -> None:
         self._note_best()
+        self._next_seat = NEXT_SEAT[self.n]
 
     def _index_suits(self) -> list[list[list[int]]]:
+        """Rebuild ``_suits`` from ``hands`` (and ``_led`` from the trick on the table)."""
         suits = []
         for hand in self.hands:
             by_suit: list[list[int]] = [[], [], [], []]
@@ -475,6 +522,8 @@ class OhHellState(TurnIsCurrent, State):
                 by_suit[card >> 4].append(card)
             suits.append(by_suit)
         self._suits = suits
+        if self.trick:
+            self._led = SUIT[self.trick[0]]
         return suits
 
     def fast_legal(self) -> list[int]:
@@ -491,7 +540,7 @@ class OhHellState(TurnIsCurrent, State):
             turn: int = self.current  # type: ignore[assignment]
             try:
                 same = self._suits[turn][SUIT[trick[0]]]  # type: ignore[index]
-            except TypeError:  # no index yet (the deal's first follow, or after a public step or a clone)
+            except TypeError:  # no index yet (after a public step, a clone or a load)
                 same = self._index_suits()[turn][SUIT[trick[0]]]
             return same or self.hands[turn]
         turn_or_none = self.current
@@ -516,12 +565,11 @@ class OhHellState(TurnIsCurrent, State):
         seat: int = self.current  # type: ignore[assignment]
         if action >= 64:  # BID_CODE
             self.bids[seat] = action - 64
-            self.current = (seat + 1) % self.n
+            self.current = self._next_seat[seat]
             if seat == self.dealer:
                 self.phase = "play"
                 self._next_legal = self.hands[self.current]
-            elif self.options.hook:
-                self._next_legal = None  # the dealer's list may lack a bid
+            # otherwise _next_legal stays: the deal's bid list, or None with the hook (never set while bidding)
             return
         self.hands[seat].remove(action)
         suits = self._suits
@@ -540,22 +588,24 @@ class OhHellState(TurnIsCurrent, State):
                 self._best_key = key
                 self._best_seat = seat
         else:
-            keys = self._win_keys = PLAIN_WIN_KEYS[self.trump][SUIT[action]]
+            led = SUIT[action]
+            keys = self._win_keys = PLAIN_WIN_KEYS[self.trump][led]
             self._best_key = keys[action]
             self._best_seat = seat
+            self._led = led
         trick.append(action)
-        self.played.append(action)
-        seat = NEXT_SEAT[self.n][seat]
+        seat = self._next_seat[seat]
         if seat != self.trick_leader:  # the trick goes on
             self.current = seat
             try:
-                self._next_legal = suits[seat][SUIT[trick[0]]] or self.hands[seat]  # type: ignore[index]
+                self._next_legal = suits[seat][self._led] or self.hands[seat]  # type: ignore[index]
             except TypeError:  # no index: fast_legal works it out
                 self._next_legal = None
             return
         winner = self._best_seat  # seat is the trick's leader again
         self.won[winner] += 1
-        self.last_trick = {"leader": seat, "cards": trick, "winner": winner}
+        self._last = (seat, trick, winner)  # ``last_trick`` makes the dict when asked
+        self._done += trick
         self.trick = []
         self.trick_leader = winner
         self.current = winner
@@ -576,7 +626,7 @@ class OhHellState(TurnIsCurrent, State):
         new = object.__new__(cls)
         new.n, new.seed, new.options, new.deals, new._legal_cache = players, seed, options, [], None
         new.sizes = hand_sizes_for(options, players)
-        new.deal_index, new.dealer, new.totals, new.history, new.last_trick = 0, players - 1, [0] * players, [], None
+        new.deal_index, new.dealer, new.totals, new.history = 0, players - 1, [0] * players, []  # no last trick: _last
         new._deal(0, pack)
         return new
 

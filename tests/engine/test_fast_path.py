@@ -12,6 +12,7 @@ import random
 
 import pytest
 
+from engine.cards import deck
 from engine.core import Game, State, all_games, deal_rng, get_game
 from engine.core import shuffle as core_shuffle
 from games.oh_hell.rules import OhHellOptions, OhHellState, shuffled_pack
@@ -182,6 +183,16 @@ def test_shuffle_is_random_shuffle() -> None:
             assert cards_ours == cards_theirs
             assert ours.getstate() == theirs.getstate()
 
+
+
+def test_oh_hell_shuffled_pack_is_the_sort_by_random_keys() -> None:
+    """``shuffled_pack`` draws its sort keys in C; it must be the sort by one ``rng.random()`` per card in pack
+    order that dealt every stored seed (the same pack, the generator left in the same state)."""
+    for seed in range(300):
+        ours, theirs = [deal_rng(seed, 0) if seed % 2 else random.Random(seed) for _ in range(2)]
+        rnd = theirs.random
+        assert shuffled_pack(ours) == sorted(deck(52), key=lambda _card: rnd())
+        assert ours.getstate() == theirs.getstate()
 
 def test_carnival_fast_legal_lists_the_text_order() -> None:
     """Carnival's fast legal list is ``legal_actions`` in the same order (its own promise, beyond the same

@@ -283,3 +283,53 @@ def test_fast_trick_helpers_agree_with_the_general_ones() -> None:
         led = rng.randrange(4)
         assert follow_suit(cards, led) == follow_options(cards, led, trump)
         assert sorted(cards, key=sort_key_table(trump).__getitem__) == sort_hand(cards, trump)
+
+
+# -- the fast path against the public one, over many seeds --------------------------------------------------
+@pytest.mark.parametrize("options", [{}, {"hook": True, "zero_bonus": True}, {"hand_sizes": [7, 2, 5]}])
+def test_fast_and_public_paths_play_alike_over_many_seeds(options: dict) -> None:
+    """The fast step keeps derived data (per-suit hands, the led suit, the trick's best card, the finished
+    tricks behind ``played``, the last trick as a tuple): a random mix of fast and public steps, clones and
+    JSON round trips, often in mid-trick, plays every seed exactly as the public path alone does: the same
+    legal lists in the same order, views and state at every step."""
+    for seed in range(1, 31):
+        players = 3 + seed % 5
+        mixed = GAME.new(players, seed=seed, options=options)
+        public = GAME.new(players, seed=seed, options=options)
+        rng = random.Random(seed)
+        steps = 0
+        while public.to_act is not None and steps < 160:
+            seat = public.to_act
+            texts = public.legal_actions()
+            assert [mixed.action_to_text(a) for a in mixed.fast_legal()] == texts, (seed, steps)
+            text = texts[rng.randrange(len(texts))]
+            public.act(seat, text)
+            if rng.random() < 0.7:
+                mixed.fast_apply(mixed.text_to_action(text))
+            else:
+                mixed.act(seat, text)
+            draw = rng.random()
+            if draw < 0.08:
+                mixed = type(mixed).from_json(json.loads(json.dumps(mixed.to_json())))
+            elif draw < 0.16:
+                mixed = mixed.clone()
+            assert mixed.current == public.to_act
+            assert mixed.to_json() == public.to_json(), (seed, steps)
+            assert mixed.view(seat) == public.view(seat), (seed, steps)
+            mixed.check_invariants()
+            steps += 1
+        assert steps > 20
+
+
+def test_played_is_the_finished_tricks_then_the_trick_and_json_must_agree() -> None:
+    """``played`` is derived (the finished tricks' cards, then the trick on the table's): state JSON whose
+    played cards do not end with the trick is refused rather than loaded wrong."""
+    state = GAME.new(4, seed=8, options={"hand_sizes": [5]})
+    while state.phase == "bid" or len(state.played) < 6:
+        state.fast_apply(state.fast_legal()[0])
+    assert len(state.trick) == 2 and state.played[-2:] == state.trick and len(state.played) == 6
+    data = state.to_json()
+    assert type(state).from_json(data).played == state.played
+    data["state"]["played"] = data["state"]["played"][:-1]
+    with pytest.raises(GameError):
+        type(state).from_json(data)
