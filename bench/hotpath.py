@@ -10,7 +10,8 @@ What it runs, all with the real bot against the fake Bot API (bench/bot.py; pict
 1. 200 tables, 20 moves each, 2 s mean think time: CPU per move, update -> commit p99, late answers.
 2. 2,000 tables, a few moves each: CPU per move, and its ratio to the figure at 200 tables.
 3. Memory per idle table: Python memory the bot holds per table in play and waiting for a move,
-   traced with tracemalloc (the fake server's allocations left out), as the growth from 20 to 100 tables.
+   traced with tracemalloc (the fake server's and the simulated players' allocations left out), as the growth
+   from 20 to 100 tables.
 4. Pictures: CPU p95 and size of every kind of picture (bench/render.py).
 
 By default (``--split``, bench/bot.py) the fake server and the simulated players run in a child process
@@ -82,9 +83,14 @@ def held_by(tables: int) -> float:
         await self.settle()
         gc.collect()
         after = tracemalloc.take_snapshot()
-        # The fake server's allocations (its tasks' stacks pass through tests/fakebot) are not the bot's; the
-        # bot's own handling runs under bench/bot.py's frames (it feeds the updates), so those must stay.
+        # Not the bot's: the fake server's allocations (its handlers' stacks pass through tests/fakebot; its
+        # connections' buffers are made by aiohttp's web server, which the bot does not run when it polls)
+        # and the simulated players' own objects (made by bench/bot.py's code itself: a generator per table).
+        # The bot's handling runs under bench/bot.py's frames (it feeds the updates), so only allocations
+        # whose innermost frame is the bench's are left out.
         ours = [tracemalloc.Filter(False, "*tests/fakebot*", all_frames=True),
+                tracemalloc.Filter(False, "*aiohttp/web_*", all_frames=True),
+                tracemalloc.Filter(False, "*bench/bot.py"),
                 tracemalloc.Filter(False, tracemalloc.__file__)]
         diff = after.filter_traces(ours).compare_to(before.filter_traces(ours), "filename")
         held["bytes"] = sum(d.size_diff for d in diff)

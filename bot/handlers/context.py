@@ -16,6 +16,16 @@ from bot.ui.i18n import lang_of, t
 from bot.ui.names import plain_name
 
 
+def _forget_handled_updates() -> None:
+    """aiogram caches ``Update.event_type`` in an ``lru_cache`` keyed by the update itself, so the last 128
+    updates stay alive with everything in them (their messages, keyboards, people's names): ~1.7 MB the bot
+    never reads again (the dispatcher asks once per update). Emptied when an update is handled."""
+    prop = getattr(Update, "event_type", None)
+    cache_clear = getattr(getattr(prop, "fget", None), "cache_clear", None)
+    if cache_clear is not None:
+        cache_clear()
+
+
 class Dedup(BaseMiddleware):
     """Telegram may deliver an update twice (a restart before the offset was confirmed):
     an update id already handled is dropped. Nothing is written here: the intake records the id
@@ -46,6 +56,7 @@ class Dedup(BaseMiddleware):
             return await handler(event, data)
         finally:
             self.in_flight -= 1
+            _forget_handled_updates()
 
 
 class Context(BaseMiddleware):

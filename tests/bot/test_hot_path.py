@@ -361,3 +361,40 @@ async def test_handling_starts_during_the_inbox_fsync_and_the_offset_waits_for_i
             assert confirmed and synced_at and confirmed[0] >= synced_at[0]
         finally:
             await app.stop()
+
+
+async def test_handled_updates_are_not_kept_in_memory(tmp_path: Path) -> None:
+    """After a lobby, a start and a few moves, no handled update is still alive but the last (the intake's
+    last getUpdates batch, until the next one): aiogram's cache of ``Update.event_type`` kept the last 128
+    (with their messages, keyboards and names) for good."""
+    import gc
+
+    from aiogram.types import Update
+
+    async with FakeTelegram(limits=RateLimits.loose()) as fake:
+        users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
+        group = fake.group("People", members=users[1:], creator=users[0])
+        async with running_bot(fake, tmp_path / "m.sqlite3") as app:
+            for user in users:
+                await user.start_bot()
+            await settle(fake, app)
+            await users[0].send(group, "/new carnival")
+            lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
+            await settle(fake, app)
+            for user in users[1:]:
+                await user.press(lobby, "✋ Join")
+                await settle(fake, app)
+            await users[0].press(lobby, "▶️ Start")
+            await settle(fake, app)
+            for _ in range(3):
+                live = live_hand(users)
+                assert live is not None
+                user, message = live
+                button = next(b for b in play_buttons(message) if str(b["callback_data"]).startswith("mv:"))
+                await user.press_data(message, str(button["callback_data"]))
+                await settle(fake, app)
+            last = fake.updates.next_id - 1
+            gc.collect()
+            alive = sorted(o.update_id for o in gc.get_objects() if type(o) is Update)
+            assert last >= 10
+            assert alive in ([], [last])
