@@ -781,6 +781,9 @@ _TRAIL = [("trail " + _CARD_TEXT[card]) if _CARD_TEXT[card] else "" for card in 
 
 def _make_template(key: int) -> tuple[tuple[str, str] | None, ...]:
     """The first ``TEMPLATE_LIMIT`` packings of ``_packings`` for the count key, as format strings."""
+    reduced = _key_without_idle(key)
+    if reduced is not None:
+        return _renumbered(_template(reduced), key, reduced)
     target = key & 31
     counts_key = key >> 5
     asc = [(v, (counts_key >> (_BITS * v)) & 7) for v in range(1, 21)]
@@ -805,6 +808,76 @@ def _make_template(key: int) -> tuple[tuple[str, str] | None, ...]:
             out.append(_template_entry(values, pick, groups, offset) if any(ks) else None)
             if len(out) >= TEMPLATE_LIMIT:
                 return tuple(out)
+    return tuple(out)
+
+
+_LANE = 64  # bits per coefficient of a count polynomial (a count of card sets: at most 5 ** 10)
+
+
+def _key_without_idle(key: int) -> int | None:
+    """The count key without the idle values (no group of the target holds one of their cards), or None when
+    none is idle or the search might run out of steps on the key (then the key's own walk says where).
+
+    An idle card is in no packing's groups, and it never fills a group among the cards left over, so the
+    packings are those of the other cards, with the same groups, in the same order (the sort key gains a zero
+    column): the key's template is the smaller key's with the fields renumbered. That holds when the search
+    lists every packing of the key, i.e. its budget cannot run out: its walk spends at most ``_walk_bound``
+    steps, and ``_partition`` at most ``size`` steps per enumeration call (each call is a set of cards adding up
+    to less than the target, A of them) in each vector it splits (a non-empty set of cards adding up to a
+    multiple of the target, B of them, each split once: memoised). The counts of card sets by total come from
+    one polynomial, the product over values of 1 + z^v + ... + z^(c v), and so does "idle": no set adding up
+    to the target holds a card of value v."""
+    target = key & 31
+    counts_key = key >> 5
+    held = [(v, c) for v in range(1, 21) if (c := (counts_key >> (_BITS * v)) & 7)]
+    poly = 1
+    for v, c in held:
+        shifted = poly
+        step = _LANE * v
+        for _ in range(c):
+            shifted <<= step
+            poly += shifted
+    total = sum([v * c for v, c in held])
+    lanes = max(total, target) + 1
+    ways = memoryview(poly.to_bytes(8 * lanes, "little")).cast("Q").tolist()  # ways[s]: card sets adding to s
+    kept = 0
+    for v, c in held:
+        # sets adding up to the target without a card of value v: the polynomial divided by 1 + z^v + ... +
+        # z^(c v), i.e. times (1 - z^v) / (1 - z^((c + 1) v)), read at the target
+        without = 0
+        for s in range(target, -1, -(c + 1) * v):
+            without += ways[s] - (ways[s - v] if s >= v else 0)
+        if ways[target] > without:
+            kept += c << (_BITS * v)
+    if kept == counts_key:
+        return None
+    sets_below = sum(ways[:target])
+    splits = sum(ways[target::target])
+    if _walk_bound(tuple(c for _, c in reversed(held))) + len(held) * sets_below * splits > SEARCH_BUDGET:
+        return None
+    return kept << 5 | target
+
+
+def _renumbered(template: tuple[tuple[str, str] | None, ...], key: int,
+                reduced: int) -> tuple[tuple[str, str] | None, ...]:
+    """``reduced``'s template as ``key``'s: a loose card's field is its position among ``key``'s loose cards
+    (values ascending, then suit), where ``reduced`` leaves out the idle values' cards (positions keep order)."""
+    counts_key = key >> 5
+    kept = reduced >> 5
+    fields: list[str] = []
+    at = 0
+    for v in range(1, 21):
+        c = (counts_key >> (_BITS * v)) & 7
+        if (kept >> (_BITS * v)) & 7:
+            fields.extend([_FIELDS[at + i] for i in range(c)])
+        at += c
+    out: list[tuple[str, str] | None] = []
+    for entry in template:
+        if entry is None:
+            out.append(None)
+        else:
+            capture = intern(entry[0].format(*fields))
+            out.append((capture, capture if entry[1] is entry[0] else intern(entry[1].format(*fields))))
     return tuple(out)
 
 
@@ -995,9 +1068,10 @@ def _template_entry(values: tuple[int, ...], pick: Sequence[Sequence[int]], grou
 def _template(key: int) -> tuple[tuple[str, str] | None, ...]:
     found = _TEMPLATES.get(key)
     if found is None:
+        found = _make_template(key)  # may store a smaller key's template first
         if len(_TEMPLATES) >= TEMPLATES_MAX:
             _TEMPLATES.clear()
-        found = _TEMPLATES[key] = _make_template(key)
+        _TEMPLATES[key] = found
     return found
 
 
