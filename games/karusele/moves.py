@@ -1075,41 +1075,47 @@ def _template(key: int) -> tuple[tuple[str, str] | None, ...]:
     return found
 
 
+_ORDER = [key[0] << 8 | key[1] for key in _KEY]  # card_key as one int (the same order): sorts faster than tuples
+_COUNT = [0 if v is None else 1 << (_BITS * v) for v in _VALUES]  # a loose card's share of a count key
+_TAKE = [("take " + text) if text else "" for text in _CARD_TEXT]
+_BUILD = [("build " + text + " ") if text else "" for text in _CARD_TEXT]
+
+
+def _build_keys(cards: list[int]) -> list[tuple[int, int]]:
+    return [_KEY[c] for c in cards]
+
+
 def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
     """A sample of the legal moves of a hand, card by card (see the module docstring): complete for
     trails, the broom, court captures and plain builds; bounded for sum captures and multi-builds."""
     values = _VALUES
     texts = _CARD_TEXT
-    keys = _KEY
-    # one pass over the table: loose number cards, loose courts, every item's value, the items by value
+    # one pass over the table: loose number cards, loose courts, the number items (bases) in table order, builds
     loose: list[int] = []
     courts: list[int] = []
-    items: list[tuple[list[int], bool, int | None]] = []
-    by_value: dict[int | None, list[tuple[list[int], bool]]] = {}
+    bases: list[tuple[list[int], int]] = []
+    builds: list[tuple[list[int], int]] = []
     for it in table:
         cards = it["cards"]
         if len(cards) == 1:
             c = cards[0]
             v = values[c]
-            items.append((cards, False, v))
             if v is None:
                 courts.append(c)
             else:
                 loose.append(c)
-                by_value.setdefault(v, []).append((cards, False))
+                bases.append((cards, v))
         else:
             v = sum([values[c] or 0 for c in cards])
-            items.append((cards, True, v))
-            by_value.setdefault(v, []).append((cards, True))
-    loose.sort(key=keys.__getitem__)  # by value (jokers last, by value), then suit: the templates' order
+            bases.append((cards, v))
+            builds.append((cards, v))
+    loose.sort(key=_ORDER.__getitem__)  # by value (jokers last, by value), then suit: the templates' order
     loose_values: list[int] = [values[c] for c in loose]  # type: ignore[misc]  # number cards: never None
     loose_texts = [texts[c] for c in loose]
     below = list(accumulate(loose_values, initial=0))  # below[n]: the sum of the n lowest loose values
-    counts_key = 0
-    for v in loose_values:
-        counts_key += 1 << (_BITS * v)
+    counts_key = sum(map(_COUNT.__getitem__, loose))
     if courts:
-        courts.sort(key=keys.__getitem__)
+        courts.sort(key=_ORDER.__getitem__)
     # build totals: the values in hand (a total exceeds the card's own value, so its own never counts)
     totals: set[int] = {values[c] for c in hand}  # type: ignore[misc]
     totals.discard(None)
@@ -1129,18 +1135,29 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
                 moves.extend(["take " + texts[card] + " " + texts[c] for c in same])
             moves.append(_TRAIL[card])
             continue
-        # captures (number_captures_sample)
-        forced = by_value.get(v)
+        # captures (number_captures_sample): the items of value v always (loose cards in card order, then
+        # builds by their cards' keys: ``_take_text``'s order), then the template's groups
         n = bisect_left(loose_values, v)  # loose cards worth less than v
+        head = _TAKE[card]
+        equal = counts_key >> (_BITS * v) & 7
+        forced = equal > 0
+        if equal:
+            head = " ".join([head, *loose_texts[n:n + equal]])
+        if builds:
+            worth = [cards for cards, bv in builds if bv == v]
+            if worth:
+                forced = True
+                if len(worth) > 1:
+                    worth.sort(key=_build_keys)
+                head = " ".join([head, *["(" + "+".join([texts[c] for c in cards]) + ")" for cards in worth]])
         if below[n] < v:
             if forced:
-                moves.append(_take_text(card, forced))
+                moves.append(head)
         else:
             template = _template((counts_key & ((1 << (_BITS * v)) - 1)) << 5 | v)
             if not template:  # the search ran out of steps before any packing: the original's fallback
-                moves.extend(number_captures_sample(card, table, info=items))
+                moves.extend(number_captures_sample(card, table))
             else:
-                head = _take_text(card, forced) if forced else "take " + texts[card]
                 flat = loose_texts[:n]
                 for entry in template[:SAMPLE_CAPTURES]:
                     if entry is not None:
@@ -1149,25 +1166,29 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
                         moves.append(head)
         # builds
         if top > v:
-            for base_cards, base_build, bv in items:
-                if bv is None or v + bv not in totals:
-                    continue
+            for base_cards, bv in bases:
                 total = v + bv
-                if base_build:
-                    head = "build " + texts[card] + " (" + "+".join([texts[c] for c in base_cards]) + ")"
-                else:
-                    head = "build " + texts[card] + " " + texts[base_cards[0]]
-                moves.append(head)
-                n = bisect_left(loose_values, total)
-                flat = loose_texts[:n]
-                key = counts_key & ((1 << (_BITS * total)) - 1)
-                if not base_build:  # the base is one of the loose cards below the total: leave it out
-                    del flat[loose.index(base_cards[0])]
-                    key -= 1 << (_BITS * bv)
-                    if below[n] - bv < total:
-                        continue
-                elif below[n] < total:
+                if total not in totals:
                     continue
+                if len(base_cards) > 1:
+                    head = _BUILD[card] + "(" + "+".join([texts[c] for c in base_cards]) + ")"
+                    n = bisect_left(loose_values, total)
+                    if below[n] < total:
+                        moves.append(head)
+                        continue
+                    flat = loose_texts[:n]
+                    key = counts_key & ((1 << (_BITS * total)) - 1)
+                else:  # the base is one of the loose cards below the total: leave it out
+                    base = base_cards[0]
+                    head = _BUILD[card] + texts[base]
+                    n = bisect_left(loose_values, total)
+                    if below[n] - bv < total:
+                        moves.append(head)
+                        continue
+                    flat = loose_texts[:n]
+                    del flat[loose.index(base)]
+                    key = (counts_key & ((1 << (_BITS * total)) - 1)) - _COUNT[base]
+                moves.append(head)
                 for entry in _template(key << 5 | total)[:MAX_EXTRA]:
                     if entry is not None:
                         moves.append(head + " " + entry[1].format(*flat))
