@@ -1090,36 +1090,38 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
     trails, the broom, court captures and plain builds; bounded for sum captures and multi-builds."""
     values = _VALUES
     texts = _CARD_TEXT
-    # one pass over the table: loose number cards, loose courts, the number items (bases) in table order, builds
+    # one pass over the table: loose number cards, loose courts, builds; a bit per value lying on the table
     loose: list[int] = []
     courts: list[int] = []
-    bases: list[tuple[list[int], int]] = []
     builds: list[tuple[list[int], int]] = []
     for it in table:
         cards = it["cards"]
         if len(cards) == 1:
             c = cards[0]
-            v = values[c]
-            if v is None:
+            if values[c] is None:
                 courts.append(c)
             else:
                 loose.append(c)
-                bases.append((cards, v))
         else:
-            v = sum([values[c] or 0 for c in cards])
-            bases.append((cards, v))
-            builds.append((cards, v))
+            builds.append((cards, sum([values[c] or 0 for c in cards])))
     loose.sort(key=_ORDER.__getitem__)  # by value (jokers last, by value), then suit: the templates' order
     loose_values: list[int] = [values[c] for c in loose]  # type: ignore[misc]  # number cards: never None
     loose_texts = [texts[c] for c in loose]
     below = list(accumulate(loose_values, initial=0))  # below[n]: the sum of the n lowest loose values
     counts_key = sum(map(_COUNT.__getitem__, loose))
+    lying = 0  # a bit per value of a number item on the table (a build base)
+    for x in loose_values:
+        lying |= 1 << x
+    for _, x in builds:
+        lying |= 1 << x
     if courts:
         courts.sort(key=_ORDER.__getitem__)
-    # build totals: the values in hand (a total exceeds the card's own value, so its own never counts)
-    totals: set[int] = {values[c] for c in hand}  # type: ignore[misc]
-    totals.discard(None)
-    top = max(totals) if totals else 0
+    # build totals: a bit per value in hand (a total exceeds the card's own value, so its own never counts)
+    totals = 0
+    for c in hand:
+        held = values[c]
+        if held is not None:
+            totals |= 1 << held
     moves: list[str] = []
     for card in hand:
         if card == BROOM:
@@ -1164,13 +1166,14 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
                         moves.append(head + " " + entry[0].format(*flat))
                     elif forced:
                         moves.append(head)
-        # builds
-        if top > v:
-            for base_cards, bv in bases:
-                total = v + bv
-                if total not in totals:
-                    continue
+        # builds: onto a number item of value t - v, for a total t held in hand (the table's order)
+        if totals >> v & lying:
+            for it in table:
+                base_cards = it["cards"]
                 if len(base_cards) > 1:
+                    total = v + sum([values[c] or 0 for c in base_cards])
+                    if not totals >> total & 1:
+                        continue
                     head = _BUILD[card] + "(" + "+".join([texts[c] for c in base_cards]) + ")"
                     n = bisect_left(loose_values, total)
                     if below[n] < total:
@@ -1180,6 +1183,9 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
                     key = counts_key & ((1 << (_BITS * total)) - 1)
                 else:  # the base is one of the loose cards below the total: leave it out
                     base = base_cards[0]
+                    bv = values[base]
+                    if bv is None or not totals >> (total := v + bv) & 1:
+                        continue
                     head = _BUILD[card] + texts[base]
                     n = bisect_left(loose_values, total)
                     if below[n] - bv < total:
