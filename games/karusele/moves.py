@@ -27,7 +27,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from itertools import accumulate, combinations, product
+from itertools import accumulate, combinations, islice, product
 from operator import itemgetter
 from operator import sub as sub_
 from sys import intern
@@ -769,7 +769,7 @@ def _extendable(need: tuple[int, ...], have: tuple[int, ...], values: list[int],
 # format strings over the loose cards' texts (values ascending, suits in order), already in the order the
 # texts list them. A table position then costs a dict look-up and a ``str.format`` per listed move. The
 # templates are tuples of strings keyed by ints, which the garbage collector stops visiting, and there are at
-# most ``TEMPLATES_MAX`` of them (then they are forgotten and made again).
+# most ``TEMPLATES_MAX`` of them (then the older half is forgotten, and made again when asked).
 
 TEMPLATE_LIMIT = max(SAMPLE_CAPTURES, MAX_EXTRA)  # a template holds the first packings of the list, for both uses
 TEMPLATES_MAX = 1 << 15  # about 250 bytes each (the patterns are shared): 8 MB at most
@@ -1069,8 +1069,9 @@ def _template(key: int) -> tuple[tuple[str, str] | None, ...]:
     found = _TEMPLATES.get(key)
     if found is None:
         found = _make_template(key)  # may store a smaller key's template first
-        if len(_TEMPLATES) >= TEMPLATES_MAX:
-            _TEMPLATES.clear()
+        if len(_TEMPLATES) >= TEMPLATES_MAX:  # the older half goes (a full clear made every key cold at once)
+            for old in list(islice(_TEMPLATES, TEMPLATES_MAX // 2)):
+                del _TEMPLATES[old]
         _TEMPLATES[key] = found
     return found
 

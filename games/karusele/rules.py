@@ -369,8 +369,9 @@ class KaruseleState(TurnIsCurrent, State):
         codec = self.ACTIONS
         texts = legal_sample(self.hands[seat], self.table)
         codes = list(map(codec._memo_codes.get, texts))
-        if None in codes:
-            codes = list(map(codec.code, texts))
+        if None in codes:  # the codec makes the missing ones (and remembers them)
+            code = codec.code
+            codes = [found if found is not None else code(text) for found, text in zip(codes, texts, strict=True)]
         return codes  # type: ignore[return-value]  # no None left: the codec gave every missing code
 
     def fast_apply(self, action: int) -> None:
