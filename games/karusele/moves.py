@@ -811,7 +811,7 @@ def _make_template(key: int) -> tuple[tuple[str, str] | None, ...]:
     return tuple(out)
 
 
-_LANE = 64  # bits per coefficient of a count polynomial (a count of card sets: at most 5 ** 10)
+_LANE = 32  # bits per coefficient of a count polynomial (a count of card sets: at most 5 ** 10 * 2 ** 3)
 
 
 def _key_without_idle(key: int) -> int | None:
@@ -829,7 +829,9 @@ def _key_without_idle(key: int) -> int | None:
     to the target holds a card of value v."""
     target = key & 31
     counts_key = key >> 5
-    held = [(v, c) for v in range(1, 21) if (c := (counts_key >> (_BITS * v)) & 7)]
+    if counts_key >> (_BITS * target):
+        return None  # not a key of the sample's (its values are below the target)
+    held = [(v, c) for v in range(1, target) if (c := (counts_key >> (_BITS * v)) & 7)]
     poly = 1
     for v, c in held:
         shifted = poly
@@ -839,7 +841,7 @@ def _key_without_idle(key: int) -> int | None:
             poly += shifted
     total = sum([v * c for v, c in held])
     lanes = max(total, target) + 1
-    ways = memoryview(poly.to_bytes(8 * lanes, "little")).cast("Q").tolist()  # ways[s]: card sets adding to s
+    ways = memoryview(poly.to_bytes(4 * lanes, "little")).cast("I").tolist()  # ways[s]: card sets adding to s
     kept = 0
     for v, c in held:
         # sets adding up to the target without a card of value v: the polynomial divided by 1 + z^v + ... +
