@@ -935,9 +935,6 @@ def _quick_value_packings(values: tuple[int, ...], counts: tuple[int, ...],
     multiples = 0
     for m in range(0, reach[0].bit_length() + target, target):
         multiples |= 1 << m
-    # residue of the taken total -> the last value's counts making it a multiple of the target, most first
-    fits: list[list[int]] = [[k for k in range(c_last, -1, -1) if (r + k * x_last) % target == 0]
-                             for r in range(target)]
 
     def rec(i: int, sums: int, taken: int) -> bool:
         x = values[i]
@@ -965,9 +962,9 @@ def _quick_value_packings(values: tuple[int, ...], counts: tuple[int, ...],
                 if s >> target & 1:
                     low = c_last - j + 1
                     break
-            for kl in fits[now % target]:
-                if kl < low:
-                    break
+            for kl in range(c_last, low - 1, -1):  # the counts making the taken total a multiple, most first
+                if (now + kl * x_last) % target:
+                    continue
                 ks[last] = kl
                 leaf = tuple(ks)
                 if now + kl * x_last == target:
