@@ -1077,6 +1077,7 @@ def _template(key: int) -> tuple[tuple[str, str] | None, ...]:
 
 _ORDER = [key[0] << 8 | key[1] for key in _KEY]  # card_key as one int (the same order): sorts faster than tuples
 _COUNT = [0 if v is None else 1 << (_BITS * v) for v in _VALUES]  # a loose card's share of a count key
+_LOW_BITS = sum([1 << (_BITS * v) for v in range(21)])  # the lowest bit of every value's field in a count key
 _TAKE = [("take " + text) if text else "" for text in _CARD_TEXT]
 _BUILD = [("build " + text + " ") if text else "" for text in _CARD_TEXT]
 
@@ -1109,19 +1110,16 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
     loose_texts = [texts[c] for c in loose]
     below = list(accumulate(loose_values, initial=0))  # below[n]: the sum of the n lowest loose values
     counts_key = sum(map(_COUNT.__getitem__, loose))
-    lying = 0  # a bit per value of a number item on the table (a build base)
-    for x in loose_values:
-        lying |= 1 << x
+    # bit _BITS * v: a number item of value v lies on the table (a build base), read off the counts' fields
+    lying = (counts_key | counts_key >> 1 | counts_key >> 2) & _LOW_BITS
     for _, x in builds:
-        lying |= 1 << x
+        lying |= 1 << (_BITS * x)
     if courts:
         courts.sort(key=_ORDER.__getitem__)
-    # build totals: a bit per value in hand (a total exceeds the card's own value, so its own never counts)
+    # build totals: bit _BITS * v per value v in hand (a total exceeds the card's own value: its own never counts)
     totals = 0
     for c in hand:
-        held = values[c]
-        if held is not None:
-            totals |= 1 << held
+        totals |= _COUNT[c]
     moves: list[str] = []
     for card in hand:
         if card == BROOM:
@@ -1167,12 +1165,12 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
                     elif forced:
                         moves.append(head)
         # builds: onto a number item of value t - v, for a total t held in hand (the table's order)
-        if totals >> v & lying:
+        if totals >> (_BITS * v) & lying:
             for it in table:
                 base_cards = it["cards"]
                 if len(base_cards) > 1:
                     total = v + sum([values[c] or 0 for c in base_cards])
-                    if not totals >> total & 1:
+                    if not totals >> (_BITS * total) & 1:
                         continue
                     head = _BUILD[card] + "(" + "+".join([texts[c] for c in base_cards]) + ")"
                     n = bisect_left(loose_values, total)
@@ -1184,7 +1182,7 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
                 else:  # the base is one of the loose cards below the total: leave it out
                     base = base_cards[0]
                     bv = values[base]
-                    if bv is None or not totals >> (total := v + bv) & 1:
+                    if bv is None or not totals >> (_BITS * (total := v + bv)) & 1:
                         continue
                     head = _BUILD[card] + texts[base]
                     n = bisect_left(loose_values, total)
