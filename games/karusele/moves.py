@@ -767,7 +767,9 @@ def _extendable(need: tuple[int, ...], have: tuple[int, ...], values: list[int],
 # cards depend on the cards only through their values (the search runs on value counts) and on each value's
 # cards in suit order, so a packing is kept once per (value counts, target) as a *template*: its groups as
 # format strings over the loose cards' texts (values ascending, suits in order), already in the order the
-# texts list them. A table position then costs a dict look-up and a ``str.format`` per listed move. The
+# texts list them. A table position then costs a dict look-up and a ``str.format`` per listed move. Most new
+# keys hold idle values (cards no group of the target can use: a 9 without an ace for 10): such a key takes the
+# template of the key without them, renumbered (``_key_without_idle``), so far fewer packings are searched. The
 # templates are tuples of strings keyed by ints, which the garbage collector stops visiting, and there are at
 # most ``TEMPLATES_MAX`` of them (then the older half is forgotten, and made again when asked).
 
