@@ -27,7 +27,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from itertools import accumulate, combinations, product
+from itertools import accumulate, combinations, islice, product
 from operator import itemgetter
 from operator import sub as sub_
 from sys import intern
@@ -767,9 +767,11 @@ def _extendable(need: tuple[int, ...], have: tuple[int, ...], values: list[int],
 # cards depend on the cards only through their values (the search runs on value counts) and on each value's
 # cards in suit order, so a packing is kept once per (value counts, target) as a *template*: its groups as
 # format strings over the loose cards' texts (values ascending, suits in order), already in the order the
-# texts list them. A table position then costs a dict look-up and a ``str.format`` per listed move. The
+# texts list them. A table position then costs a dict look-up and a ``str.format`` per listed move. Most new
+# keys hold idle values (cards no group of the target can use: a 9 without an ace for 10): such a key takes the
+# template of the key without them, renumbered (``_key_without_idle``), so far fewer packings are searched. The
 # templates are tuples of strings keyed by ints, which the garbage collector stops visiting, and there are at
-# most ``TEMPLATES_MAX`` of them (then they are forgotten and made again).
+# most ``TEMPLATES_MAX`` of them (then the older half is forgotten, and made again when asked).
 
 TEMPLATE_LIMIT = max(SAMPLE_CAPTURES, MAX_EXTRA)  # a template holds the first packings of the list, for both uses
 TEMPLATES_MAX = 1 << 15  # about 250 bytes each (the patterns are shared): 8 MB at most
@@ -781,6 +783,9 @@ _TRAIL = [("trail " + _CARD_TEXT[card]) if _CARD_TEXT[card] else "" for card in 
 
 def _make_template(key: int) -> tuple[tuple[str, str] | None, ...]:
     """The first ``TEMPLATE_LIMIT`` packings of ``_packings`` for the count key, as format strings."""
+    reduced = _key_without_idle(key)
+    if reduced is not None:
+        return _renumbered(_template(reduced), key, reduced)
     target = key & 31
     counts_key = key >> 5
     asc = [(v, (counts_key >> (_BITS * v)) & 7) for v in range(1, 21)]
@@ -805,6 +810,78 @@ def _make_template(key: int) -> tuple[tuple[str, str] | None, ...]:
             out.append(_template_entry(values, pick, groups, offset) if any(ks) else None)
             if len(out) >= TEMPLATE_LIMIT:
                 return tuple(out)
+    return tuple(out)
+
+
+_LANE = 32  # bits per coefficient of a count polynomial (a count of card sets: at most 5 ** 10 * 2 ** 3)
+
+
+def _key_without_idle(key: int) -> int | None:
+    """The count key without the idle values (no group of the target holds one of their cards), or None when
+    none is idle or the search might run out of steps on the key (then the key's own walk says where).
+
+    An idle card is in no packing's groups, and it never fills a group among the cards left over, so the
+    packings are those of the other cards, with the same groups, in the same order (the sort key gains a zero
+    column): the key's template is the smaller key's with the fields renumbered. That holds when the search
+    lists every packing of the key, i.e. its budget cannot run out: its walk spends at most ``_walk_bound``
+    steps, and ``_partition`` at most ``size`` steps per enumeration call (each call is a set of cards adding up
+    to less than the target, A of them) in each vector it splits (a non-empty set of cards adding up to a
+    multiple of the target, B of them, each split once: memoised). The counts of card sets by total come from
+    one polynomial, the product over values of 1 + z^v + ... + z^(c v), and so does "idle": no set adding up
+    to the target holds a card of value v."""
+    target = key & 31
+    counts_key = key >> 5
+    if counts_key >> (_BITS * target):
+        return None  # not a key of the sample's (its values are below the target)
+    held = [(v, c) for v in range(1, target) if (c := (counts_key >> (_BITS * v)) & 7)]
+    poly = 1
+    for v, c in held:
+        shifted = poly
+        step = _LANE * v
+        for _ in range(c):
+            shifted <<= step
+            poly += shifted
+    total = sum([v * c for v, c in held])
+    lanes = max(total, target) + 1
+    ways = memoryview(poly.to_bytes(4 * lanes, "little")).cast("I").tolist()  # ways[s]: card sets adding to s
+    kept = 0
+    for v, c in held:
+        # sets adding up to the target without a card of value v: the polynomial divided by 1 + z^v + ... +
+        # z^(c v), i.e. times (1 - z^v) / (1 - z^((c + 1) v)), read at the target
+        without = 0
+        for s in range(target, -1, -(c + 1) * v):
+            without += ways[s] - (ways[s - v] if s >= v else 0)
+        if ways[target] > without:
+            kept += c << (_BITS * v)
+    if kept == counts_key:
+        return None
+    sets_below = sum(ways[:target])
+    splits = sum(ways[target::target])
+    if _walk_bound(tuple(c for _, c in reversed(held))) + len(held) * sets_below * splits > SEARCH_BUDGET:
+        return None
+    return kept << 5 | target
+
+
+def _renumbered(template: tuple[tuple[str, str] | None, ...], key: int,
+                reduced: int) -> tuple[tuple[str, str] | None, ...]:
+    """``reduced``'s template as ``key``'s: a loose card's field is its position among ``key``'s loose cards
+    (values ascending, then suit), where ``reduced`` leaves out the idle values' cards (positions keep order)."""
+    counts_key = key >> 5
+    kept = reduced >> 5
+    fields: list[str] = []
+    at = 0
+    for v in range(1, 21):
+        c = (counts_key >> (_BITS * v)) & 7
+        if (kept >> (_BITS * v)) & 7:
+            fields.extend([_FIELDS[at + i] for i in range(c)])
+        at += c
+    out: list[tuple[str, str] | None] = []
+    for entry in template:
+        if entry is None:
+            out.append(None)
+        else:
+            capture = intern(entry[0].format(*fields))
+            out.append((capture, capture if entry[1] is entry[0] else intern(entry[1].format(*fields))))
     return tuple(out)
 
 
@@ -860,9 +937,6 @@ def _quick_value_packings(values: tuple[int, ...], counts: tuple[int, ...],
     multiples = 0
     for m in range(0, reach[0].bit_length() + target, target):
         multiples |= 1 << m
-    # residue of the taken total -> the last value's counts making it a multiple of the target, most first
-    fits: list[list[int]] = [[k for k in range(c_last, -1, -1) if (r + k * x_last) % target == 0]
-                             for r in range(target)]
 
     def rec(i: int, sums: int, taken: int) -> bool:
         x = values[i]
@@ -890,9 +964,9 @@ def _quick_value_packings(values: tuple[int, ...], counts: tuple[int, ...],
                 if s >> target & 1:
                     low = c_last - j + 1
                     break
-            for kl in fits[now % target]:
-                if kl < low:
-                    break
+            for kl in range(c_last, low - 1, -1):  # the counts making the taken total a multiple, most first
+                if (now + kl * x_last) % target:
+                    continue
                 ks[last] = kl
                 leaf = tuple(ks)
                 if now + kl * x_last == target:
@@ -995,10 +1069,23 @@ def _template_entry(values: tuple[int, ...], pick: Sequence[Sequence[int]], grou
 def _template(key: int) -> tuple[tuple[str, str] | None, ...]:
     found = _TEMPLATES.get(key)
     if found is None:
-        if len(_TEMPLATES) >= TEMPLATES_MAX:
-            _TEMPLATES.clear()
-        found = _TEMPLATES[key] = _make_template(key)
+        found = _make_template(key)  # may store a smaller key's template first
+        if len(_TEMPLATES) >= TEMPLATES_MAX:  # the older half goes (a full clear made every key cold at once)
+            for old in list(islice(_TEMPLATES, TEMPLATES_MAX // 2)):
+                del _TEMPLATES[old]
+        _TEMPLATES[key] = found
     return found
+
+
+_ORDER = [key[0] << 8 | key[1] for key in _KEY]  # card_key as one int (the same order): sorts faster than tuples
+_COUNT = [0 if v is None else 1 << (_BITS * v) for v in _VALUES]  # a loose card's share of a count key
+_LOW_BITS = sum([1 << (_BITS * v) for v in range(21)])  # the lowest bit of every value's field in a count key
+_TAKE = [("take " + text) if text else "" for text in _CARD_TEXT]
+_BUILD = [("build " + text + " ") if text else "" for text in _CARD_TEXT]
+
+
+def _build_keys(cards: list[int]) -> list[tuple[int, int]]:
+    return [_KEY[c] for c in cards]
 
 
 def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
@@ -1006,40 +1093,35 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
     trails, the broom, court captures and plain builds; bounded for sum captures and multi-builds."""
     values = _VALUES
     texts = _CARD_TEXT
-    keys = _KEY
-    # one pass over the table: loose number cards, loose courts, every item's value, the items by value
+    # one pass over the table: loose number cards, loose courts, builds; a bit per value lying on the table
     loose: list[int] = []
     courts: list[int] = []
-    items: list[tuple[list[int], bool, int | None]] = []
-    by_value: dict[int | None, list[tuple[list[int], bool]]] = {}
+    builds: list[tuple[list[int], int]] = []
     for it in table:
         cards = it["cards"]
         if len(cards) == 1:
             c = cards[0]
-            v = values[c]
-            items.append((cards, False, v))
-            if v is None:
+            if values[c] is None:
                 courts.append(c)
             else:
                 loose.append(c)
-                by_value.setdefault(v, []).append((cards, False))
         else:
-            v = sum([values[c] or 0 for c in cards])
-            items.append((cards, True, v))
-            by_value.setdefault(v, []).append((cards, True))
-    loose.sort(key=keys.__getitem__)  # by value (jokers last, by value), then suit: the templates' order
+            builds.append((cards, sum([values[c] or 0 for c in cards])))
+    loose.sort(key=_ORDER.__getitem__)  # by value (jokers last, by value), then suit: the templates' order
     loose_values: list[int] = [values[c] for c in loose]  # type: ignore[misc]  # number cards: never None
     loose_texts = [texts[c] for c in loose]
     below = list(accumulate(loose_values, initial=0))  # below[n]: the sum of the n lowest loose values
-    counts_key = 0
-    for v in loose_values:
-        counts_key += 1 << (_BITS * v)
+    counts_key = sum(map(_COUNT.__getitem__, loose))
+    # bit _BITS * v: a number item of value v lies on the table (a build base), read off the counts' fields
+    lying = (counts_key | counts_key >> 1 | counts_key >> 2) & _LOW_BITS
+    for _, x in builds:
+        lying |= 1 << (_BITS * x)
     if courts:
-        courts.sort(key=keys.__getitem__)
-    # build totals: the values in hand (a total exceeds the card's own value, so its own never counts)
-    totals: set[int] = {values[c] for c in hand}  # type: ignore[misc]
-    totals.discard(None)
-    top = max(totals) if totals else 0
+        courts.sort(key=_ORDER.__getitem__)
+    # build totals: bit _BITS * v per value v in hand (a total exceeds the card's own value: its own never counts)
+    totals = 0
+    for c in hand:
+        totals |= _COUNT[c]
     moves: list[str] = []
     for card in hand:
         if card == BROOM:
@@ -1055,45 +1137,64 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
                 moves.extend(["take " + texts[card] + " " + texts[c] for c in same])
             moves.append(_TRAIL[card])
             continue
-        # captures (number_captures_sample)
-        forced = by_value.get(v)
+        # captures (number_captures_sample): the items of value v always (loose cards in card order, then
+        # builds by their cards' keys: ``_take_text``'s order), then the template's groups
         n = bisect_left(loose_values, v)  # loose cards worth less than v
+        head = _TAKE[card]
+        equal = counts_key >> (_BITS * v) & 7
+        forced = equal > 0
+        if equal:
+            head = " ".join([head, *loose_texts[n:n + equal]])
+        if builds:
+            worth = [cards for cards, bv in builds if bv == v]
+            if worth:
+                forced = True
+                if len(worth) > 1:
+                    worth.sort(key=_build_keys)
+                head = " ".join([head, *["(" + "+".join([texts[c] for c in cards]) + ")" for cards in worth]])
         if below[n] < v:
             if forced:
-                moves.append(_take_text(card, forced))
+                moves.append(head)
         else:
             template = _template((counts_key & ((1 << (_BITS * v)) - 1)) << 5 | v)
             if not template:  # the search ran out of steps before any packing: the original's fallback
-                moves.extend(number_captures_sample(card, table, info=items))
+                moves.extend(number_captures_sample(card, table))
             else:
-                head = _take_text(card, forced) if forced else "take " + texts[card]
                 flat = loose_texts[:n]
                 for entry in template[:SAMPLE_CAPTURES]:
                     if entry is not None:
                         moves.append(head + " " + entry[0].format(*flat))
                     elif forced:
                         moves.append(head)
-        # builds
-        if top > v:
-            for base_cards, base_build, bv in items:
-                if bv is None or v + bv not in totals:
-                    continue
-                total = v + bv
-                if base_build:
-                    head = "build " + texts[card] + " (" + "+".join([texts[c] for c in base_cards]) + ")"
-                else:
-                    head = "build " + texts[card] + " " + texts[base_cards[0]]
-                moves.append(head)
-                n = bisect_left(loose_values, total)
-                flat = loose_texts[:n]
-                key = counts_key & ((1 << (_BITS * total)) - 1)
-                if not base_build:  # the base is one of the loose cards below the total: leave it out
-                    del flat[loose.index(base_cards[0])]
-                    key -= 1 << (_BITS * bv)
-                    if below[n] - bv < total:
+        # builds: onto a number item of value t - v, for a total t held in hand (the table's order)
+        if totals >> (_BITS * v) & lying:
+            for it in table:
+                base_cards = it["cards"]
+                if len(base_cards) > 1:
+                    total = v + sum([values[c] or 0 for c in base_cards])
+                    if not totals >> (_BITS * total) & 1:
                         continue
-                elif below[n] < total:
-                    continue
+                    head = _BUILD[card] + "(" + "+".join([texts[c] for c in base_cards]) + ")"
+                    n = bisect_left(loose_values, total)
+                    if below[n] < total:
+                        moves.append(head)
+                        continue
+                    flat = loose_texts[:n]
+                    key = counts_key & ((1 << (_BITS * total)) - 1)
+                else:  # the base is one of the loose cards below the total: leave it out
+                    base = base_cards[0]
+                    bv = values[base]
+                    if bv is None or not totals >> (_BITS * (total := v + bv)) & 1:
+                        continue
+                    head = _BUILD[card] + texts[base]
+                    n = bisect_left(loose_values, total)
+                    if below[n] - bv < total:
+                        moves.append(head)
+                        continue
+                    flat = loose_texts[:n]
+                    del flat[loose.index(base)]
+                    key = (counts_key & ((1 << (_BITS * total)) - 1)) - _COUNT[base]
+                moves.append(head)
                 for entry in _template(key << 5 | total)[:MAX_EXTRA]:
                     if entry is not None:
                         moves.append(head + " " + entry[1].format(*flat))

@@ -369,8 +369,9 @@ class KaruseleState(TurnIsCurrent, State):
         codec = self.ACTIONS
         texts = legal_sample(self.hands[seat], self.table)
         codes = list(map(codec._memo_codes.get, texts))
-        if None in codes:
-            codes = list(map(codec.code, texts))
+        if None in codes:  # the codec makes the missing ones (and remembers them)
+            code = codec.code
+            codes = [found if found is not None else code(text) for found, text in zip(codes, texts, strict=True)]
         return codes  # type: ignore[return-value]  # no None left: the codec gave every missing code
 
     def fast_apply(self, action: int) -> None:
@@ -412,8 +413,8 @@ class KaruseleState(TurnIsCurrent, State):
         sides = self.sides()
         piles = [[c for s in side for c in self.piles[s]] for side in sides]
         count = [len(p) for p in piles]
-        spades = [sum(1 for c in p if suit_of(c) == 0) for p in piles]
-        aces = [sum(1 for c in p if rank_of(c) == ACE) for p in piles]
+        spades = [sum(map(_SPADE.__getitem__, p)) for p in piles]
+        aces = [sum(map(_ACE.__getitem__, p)) for p in piles]
         cats: dict[str, list[int]] = {}
         for code, (name, pts) in SPECIAL_POINTS.items():
             cats[name] = [pts if code in p else 0 for p in piles]
@@ -531,6 +532,10 @@ class KaruseleState(TurnIsCurrent, State):
         new._legal_cache = None
         hide_future(new, rng)
         return new
+
+
+_SPADE = [int(suit_of(c) == 0) for c in range(128)]  # 1 for a spade, by card code: every deal's end counts them
+_ACE = [int(rank_of(c) == ACE) for c in range(128)]
 
 
 def _most(counts: list[int]) -> list[int]:

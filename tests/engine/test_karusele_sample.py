@@ -124,23 +124,32 @@ def template_keys(count: int, seed: int) -> list[int]:
 
 
 def test_quick_templates_are_the_searched_ones(monkeypatch: Any) -> None:
-    """The templates made without the budgeted search (one group, the quicker walk) are the ones the search
-    gives, also with small budgets, where they must leave the tables it cuts off to the search."""
+    """The templates made without the budgeted search (one group, the quicker walk, a smaller key's template
+    renumbered) are the ones the search gives, also with small budgets, where they must leave the tables it cuts
+    off to the search."""
     lone = karusele_moves._quick_value_packings((9, 6, 5, 4, 3), (1, 2, 2, 2, 1), 10)
     assert lone == [((0, 2, 2, 2, 0), [[1, 3], [1, 3], [2, 2]])]  # it lists (not only declines): 6+4 6+4 5+5
+    bits = karusele_moves._BITS
+    idle = (1 << (bits * 9) | 2 << (bits * 5) | 1 << (bits * 6)) << 5 | 10  # 9 5 5 6 for 10: no ace, the 9 idles
+    assert karusele_moves._key_without_idle(idle) == 2 << (bits * 5) << 5 | 10
+    assert karusele_moves._make_template(idle) == (("{0}+{1}", "{0}+{1}"),)  # 5+5, the 6 and the 9 left
     keys = template_keys(1500, 3)
+    assert sum(karusele_moves._key_without_idle(key) is not None for key in keys) > 300
     full: list[Any] = []
     for budget in (2500, 300, 100, 60, 40, 25):  # small ones: the quick paths decline near the edge
         monkeypatch.setattr(karusele_moves, "SEARCH_BUDGET", budget)
+        karusele_moves._TEMPLATES.clear()  # the smaller keys' templates (renumbered) are made at this budget
         quick = [karusele_moves._make_template(key) for key in keys]
         with monkeypatch.context() as m:
             m.setattr(karusele_moves, "_single_group_template", lambda *args: None)
             m.setattr(karusele_moves, "_quick_value_packings", lambda *args: None)
+            m.setattr(karusele_moves, "_key_without_idle", lambda *args: None)
             searched = [karusele_moves._make_template(key) for key in keys]
         assert quick == searched, budget
         full = full or searched
         if budget < 2500:  # the search is cut off on some tables (and the quick paths must have left them)
             assert sum(a != b for a, b in zip(searched, full, strict=True)) > 20, budget
+    karusele_moves._TEMPLATES.clear()
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--record"]:
