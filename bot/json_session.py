@@ -16,17 +16,29 @@ from typing import Any, cast
 from aiogram import Bot
 from aiogram import methods as api
 from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.session.base import Response
 from aiogram.exceptions import TelegramNetworkError
 from aiogram.methods.base import TelegramMethod, TelegramType
 from aiohttp import ClientError, ClientTimeout
 
-# The calls the bot makes without files (the outbox's texts and keyboards, answers to presses).
+
+class RawUpdates(api.GetUpdates):
+    """getUpdates answered with the updates as parsed JSON: the intake stores each as received and builds
+    its ``Update`` model itself (bot/intake.py), instead of dumping the model back to JSON (~40 us an update)."""
+
+    __returning__ = list[dict[str, Any]]
+
+
+# The calls the bot makes without files (the outbox's texts and keyboards, answers to presses, long polling).
 JSON_METHODS = (api.SendMessage, api.EditMessageText, api.EditMessageReplyMarkup, api.AnswerCallbackQuery,
-                api.DeleteMessage, api.GetChatMember)
+                api.DeleteMessage, api.GetChatMember, RawUpdates)
 _SCALARS = (str, int, float)
-# Answers used as plain JSON (the outbox's SendText and EditText) or only as success (True): a successful
-# one is returned as parsed, without building aiogram's ``Response`` model; errors still go through it.
-_PLAIN_RESULTS = frozenset({bool, dict[str, Any], dict[str, Any] | bool})
+# Answers used as plain JSON (the outbox's SendText and EditText, the intake's RawUpdates) or only as success
+# (True): a successful one is returned as parsed, without building aiogram's ``Response`` model; errors still
+# go through it.
+_PLAIN_RESULTS = frozenset({bool, dict[str, Any], dict[str, Any] | bool, list[dict[str, Any]]})
+# The error path's answer model, held: pydantic keeps parametrized models only weakly (bot/services/outbox.py).
+_RAW_UPDATES_RESPONSE = Response[list[dict[str, Any]]]
 
 
 _PLAIN: dict[type, bool] = {}

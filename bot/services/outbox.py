@@ -89,11 +89,17 @@ SLOT_METHODS = ("edit", "edit_photo", "delete")  # the calls on the message a sl
 REDRAWS = 2  # times a picture replaced while it was drawn is drawn again (newest content) before sending
 
 
-def markup_data(markup: InlineKeyboardMarkup | None) -> dict[str, Any] | None:
-    return markup.model_dump(mode="json", exclude_none=True) if markup is not None else None
+Markup = InlineKeyboardMarkup | dict[str, Any] | None  # a keyboard as aiogram's model or as its JSON already
 
 
-async def send_text(tx: Tx, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
+def markup_data(markup: Markup) -> dict[str, Any] | None:
+    """The keyboard as the JSON stored in a row (a dict is that JSON already: keyboards.play_markup)."""
+    if markup is None or isinstance(markup, dict):
+        return markup
+    return markup.model_dump(mode="json", exclude_none=True)
+
+
+async def send_text(tx: Tx, chat_id: int, text: str, markup: Markup = None,
                     slot: str | None = None, thread_id: int = 0, priority: int = GAME,
                     ttl: float | None = None) -> None:
     """A new message (or, with a slot, the message that slot names from now on)."""
@@ -102,7 +108,7 @@ async def send_text(tx: Tx, chat_id: int, text: str, markup: InlineKeyboardMarku
                      priority=priority, ttl=ttl)
 
 
-async def edit_text(tx: Tx, chat_id: int, slot: str, text: str, markup: InlineKeyboardMarkup | None = None,
+async def edit_text(tx: Tx, chat_id: int, slot: str, text: str, markup: Markup = None,
                     thread_id: int = 0, priority: int = TABLE) -> None:
     """Edit the slot's message; pending edits of it merge into one (the newest content)."""
     payload = {"text": clip_html(text, TEXT_LIMIT), "markup": markup_data(markup), "thread": thread_id}
