@@ -25,7 +25,7 @@ from aiogram.types import Update
 
 from bot.json_session import RawUpdates
 from bot.retry import Backoff, EveryMinute
-from bot.store.batch import Batch
+from bot.store import batch
 from bot.store.contract import Store
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,7 @@ class Intake:
         self.dispatcher = dispatcher
         self.bot = bot
         self.tasks: set[asyncio.Task[None]] = set()
-        self.finished = Batch(store)  # handled updates leave the inbox together
+        self.finished = batch.shared(store)  # handled updates leave the inbox together (with the outbox's)
         self.handled = 0
         self.accepting = 0  # updates being stored (their commit waits for an fsync, bot/store/walsync.py)
         self.fatal: BaseException | None = None  # a reason to stop (a revoked token)

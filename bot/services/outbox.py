@@ -32,7 +32,7 @@ from aiogram.exceptions import (
 )
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
 
-from bot.store.batch import Batch
+from bot.store import batch
 from bot.store.contract import Store
 from bot.store.contract import StoreTx as Tx
 from bot.store.sqlite import OutboxRow, is_busy
@@ -262,7 +262,7 @@ class Outbox:
         self._idle = asyncio.Event()
         self._inflight: set[int] = set()
         self._deliveries: set[asyncio.Task[None]] = set()  # kept until done (the loop holds tasks weakly)
-        self.finished = Batch(store)  # delivered rows are recorded done together (``_done``)
+        self.finished = batch.shared(store)  # delivered rows are recorded done together (``_done``)
         self._chats: set[int] = set()  # chats that may have pending rows
         # Chats in flight whose row was their only pending one when read, and nothing was queued for them since.
         self._alone: set[int] = set()
