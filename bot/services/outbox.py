@@ -32,7 +32,7 @@ from aiogram.exceptions import (
 )
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
 
-from bot.store.batch import Batch
+from bot.store import batch
 from bot.store.contract import Store
 from bot.store.contract import StoreTx as Tx
 from bot.store.sqlite import OutboxRow, is_busy
@@ -89,11 +89,17 @@ SLOT_METHODS = ("edit", "edit_photo", "delete")  # the calls on the message a sl
 REDRAWS = 2  # times a picture replaced while it was drawn is drawn again (newest content) before sending
 
 
-def markup_data(markup: InlineKeyboardMarkup | None) -> dict[str, Any] | None:
-    return markup.model_dump(mode="json", exclude_none=True) if markup is not None else None
+Markup = InlineKeyboardMarkup | dict[str, Any] | None  # a keyboard as aiogram's model or as its JSON already
 
 
-async def send_text(tx: Tx, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
+def markup_data(markup: Markup) -> dict[str, Any] | None:
+    """The keyboard as the JSON stored in a row (a dict is that JSON already: keyboards.play_markup)."""
+    if markup is None or isinstance(markup, dict):
+        return markup
+    return markup.model_dump(mode="json", exclude_none=True)
+
+
+async def send_text(tx: Tx, chat_id: int, text: str, markup: Markup = None,
                     slot: str | None = None, thread_id: int = 0, priority: int = GAME,
                     ttl: float | None = None) -> None:
     """A new message (or, with a slot, the message that slot names from now on)."""
@@ -102,7 +108,7 @@ async def send_text(tx: Tx, chat_id: int, text: str, markup: InlineKeyboardMarku
                      priority=priority, ttl=ttl)
 
 
-async def edit_text(tx: Tx, chat_id: int, slot: str, text: str, markup: InlineKeyboardMarkup | None = None,
+async def edit_text(tx: Tx, chat_id: int, slot: str, text: str, markup: Markup = None,
                     thread_id: int = 0, priority: int = TABLE) -> None:
     """Edit the slot's message; pending edits of it merge into one (the newest content)."""
     payload = {"text": clip_html(text, TEXT_LIMIT), "markup": markup_data(markup), "thread": thread_id}
@@ -256,8 +262,10 @@ class Outbox:
         self._idle = asyncio.Event()
         self._inflight: set[int] = set()
         self._deliveries: set[asyncio.Task[None]] = set()  # kept until done (the loop holds tasks weakly)
-        self.finished = Batch(store)  # delivered rows are recorded done together (``_done``)
+        self.finished = batch.shared(store)  # delivered rows are recorded done together (``_done``)
         self._chats: set[int] = set()  # chats that may have pending rows
+        # Chats in flight whose row was their only pending one when read, and nothing was queued for them since.
+        self._alone: set[int] = set()
         # Of those, the ones the next dispatch looks at: neither in flight nor known to wait for the limiter.
         self._due: dict[int, None] = {}
         # Chats waiting for the limiter, by the time they may send next: that time only moves when the chat
@@ -340,6 +348,7 @@ class Outbox:
         queued = self.store.queued
         if queued:
             self._chats.update(queued)
+            self._alone.difference_update(queued)
             for chat_id in queued:
                 self._look_at(chat_id)
             queued.clear()
@@ -411,6 +420,8 @@ class Outbox:
             self.limiter.sent(row.chat_id, now)
             self._inflight.add(row.chat_id)
             self._due.pop(row.chat_id, None)  # in flight: looked at again when the delivery ends
+            if row.alone:
+                self._alone.add(row.chat_id)
             task = asyncio.create_task(self._deliver(row), name=f"outbox-row-{row.id}")
             self._deliveries.add(task)
             task.add_done_callback(self._delivered)
@@ -423,8 +434,9 @@ class Outbox:
 
     async def _deliver(self, row: OutboxRow) -> None:
         chat_id = row.chat_id  # the row may move to a supergroup's id on the way
+        gone = False
         try:
-            await self._deliver_row(row)
+            gone = await self._deliver_row(row)
         except Exception as exc:  # never lose the row: keep it as failed and say why
             if is_busy(exc):
                 # The database stayed locked from outside longer than the store waits: a transient fault,
@@ -439,18 +451,28 @@ class Outbox:
         finally:
             self._inflight.discard(chat_id)
             self._inflight.discard(row.chat_id)
-            self._look_at(chat_id)
-            self._look_at(row.chat_id)
+            alone = chat_id in self._alone
+            self._alone.discard(chat_id)
+            if gone and alone and row.chat_id == chat_id and chat_id not in self.store.queued:
+                # It was the chat's only row when read and nothing was queued for the chat since: the
+                # queue is empty, no need to read it again (an empty read per delivery, bench/bot.py --sql).
+                self._chats.discard(chat_id)
+                self._due.pop(chat_id, None)
+            else:
+                self._look_at(chat_id)
+                self._look_at(row.chat_id)
             self.wake()
 
-    async def _deliver_row(self, row: OutboxRow) -> None:
+    async def _deliver_row(self, row: OutboxRow) -> bool:
+        """Deliver the row; True when it was delivered and is gone from the queue."""
+        gone = False
         while True:
             try:
-                await self._call(row)
+                gone = await self._call(row)
             except TelegramRetryAfter as exc:
                 self.retry_afters += 1
                 self.limiter.retry_after(row.chat_id, time.monotonic(), float(exc.retry_after))
-                return  # the row stays at the head of its chat's queue
+                return False  # the row stays at the head of its chat's queue
             except TelegramMigrateToChat as exc:
                 # The row is about to head the new chat's queue: mark that chat busy, or the next
                 # dispatch would deliver this same row a second time, concurrently.
@@ -466,13 +488,13 @@ class Outbox:
                 text = exc.message.lower()
                 if "message is not modified" in text:
                     async with self.store.transaction(durable=False) as tx:
-                        await tx.outbox_done(row)
+                        gone = await tx.outbox_done(row)
                 elif "message to edit not found" in text and row.method in ("edit", "edit_photo"):
                     row.method = "send" if row.method == "edit" else "photo"
                     continue
                 elif "message to delete not found" in text or (row.method == "clear_markup" and "not found" in text):
                     async with self.store.transaction(durable=False) as tx:
-                        await tx.outbox_done(row)
+                        gone = await tx.outbox_done(row)
                 else:
                     raise
             except TelegramForbiddenError as exc:
@@ -487,17 +509,18 @@ class Outbox:
                             await tx.set_user_started(row.chat_id, False)
                     await tx.outbox_failed(row.id, f"forbidden: {exc.message}")
                 self.failures += 1
-                return
+                return False
             except (TelegramNetworkError, TelegramServerError) as exc:
                 async with self.store.transaction(durable=False) as tx:
                     await tx.outbox_attempted(row.id, str(exc))
                 self.limiter.retry_after(row.chat_id, time.monotonic(), min(30.0, 0.5 * 2 ** min(row.attempts, 6)))
-                return
-            return
+                return False
+            return gone
 
-    async def _call(self, row: OutboxRow) -> None:
+    async def _call(self, row: OutboxRow) -> bool:
         """One Bot API call for the row; then, in one transaction, the row is done and what the call
-        taught us (the message a slot names, an uploaded image's file id) is recorded."""
+        taught us (the message a slot names, an uploaded image's file id) is recorded. True when the row
+        is gone (False: nothing to delete, or newer content merged into it meanwhile keeps it queued)."""
         image = await self._image(row) if row.method in ("photo", "edit_photo") else None
         p = row.payload  # read after the picture: a newer one may have replaced the row's while it was drawn
         method = row.method
@@ -515,7 +538,7 @@ class Outbox:
                     message_id = await tx.slot_message(row.slot or "")
             if message_id is None:
                 if method == "delete":
-                    return
+                    return False
                 method = "send" if method == "edit" else "photo"
         self.calls += 1
         if method == "send":
@@ -558,24 +581,32 @@ class Outbox:
                 await self.bot.edit_message_reply_markup(chat_id=row.chat_id, message_id=target)
         else:
             raise ValueError(f"unknown outbox method {method!r}")
-        await self._done(row, learned, pictures)
+        gone = await self._done(row, learned, pictures)
         if row.chat_id < 0 and row.created_at is not None:
             self.group_lags.append(time.time() - row.created_at)
+        return gone
 
-    async def _done(self, row: OutboxRow, learned: dict[str, Any], pictures: dict[str, str]) -> None:
-        """Record a delivered row (and what its call taught us); returns once that is committed.
+    async def _done(self, row: OutboxRow, learned: dict[str, Any], pictures: dict[str, str]) -> bool:
+        """Record a delivered row (and what its call taught us); returns once that is committed, True when
+        the row was deleted (no newer content was merged into it meanwhile).
 
         Deliveries that end close together are recorded in one transaction (bot/store/batch.py). The chat
         stays in flight until its row is recorded, so its next row is never picked before. Not fsynced on
         its own: lost on power loss, the row is sent once more, no worse."""
-        await self.finished.run(lambda tx: self._record_one(tx, row, learned, pictures))
+        gone: list[bool] = []  # the outcome of the run that committed (a failed shared one is run again)
+
+        async def record(tx: Tx) -> None:
+            gone[:] = [await self._record_one(tx, row, learned, pictures)]
+
+        await self.finished.run(record)
+        return bool(gone and gone[0])
 
     @staticmethod
-    async def _record_one(tx: Tx, row: OutboxRow, learned: dict[str, Any], pictures: dict[str, str]) -> None:
+    async def _record_one(tx: Tx, row: OutboxRow, learned: dict[str, Any], pictures: dict[str, str]) -> bool:
         for key, uploaded in pictures.items():  # remember only the file id of drawn pictures
             await tx.put_blob(key, b"")
             await tx.set_blob_file_id(key, uploaded)
-        await tx.outbox_done(row, **learned)
+        return await tx.outbox_done(row, **learned)
 
     async def _image(self, row: OutboxRow) -> tuple[list[str], bytes, str | None]:
         """The picture's keys, its bytes and, if Telegram has it already, its file id (then nothing is

@@ -30,7 +30,7 @@ from bot.ui.clip import visible_units
 from bot.ui.i18n import t
 from bot.ui.keyboards import (
     pick_keyboard,
-    play_keyboard,
+    play_markup,
 )
 from engine.core import State
 
@@ -205,13 +205,13 @@ class Publisher:
         text = words.hand_text(view, names, lang, await tx.chat_title(row.chat_id), live)
         if live and (line := clock_line(row, lang, self.core.clocks.now() if self.core.clocks else None)):
             text += "\n" + line  # issue 18: the control and the time left
-        markup = None
+        markup: dict[str, Any] | None = None
         if live:
             legal = state.legal_actions(seat.seat)
             if pick is not None:
-                markup = pick_keyboard(row.game, row.id, row.version, legal, pick[0], pick[1], lang)
+                markup = out.markup_data(pick_keyboard(row.game, row.id, row.version, legal, pick[0], pick[1], lang))
             else:
-                markup = play_keyboard(row.game, row.id, row.version, legal, lang, group)
+                markup = play_markup(row.game, row.id, row.version, legal, lang, group)
         slot = hand_slot(row, seat.seat)
         priority = out.REPLY if live else out.GAME
         if new:

@@ -12,6 +12,7 @@ tried again alone, so one write's fault is only its own (and raised to its own c
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import Awaitable, Callable
 
 from bot.store.contract import Store, StoreTx
@@ -68,6 +69,18 @@ class Batch:
             for _, done in batch + self.waiting:
                 done.cancel()  # no-op for those already settled
             self.waiting = []
+
+
+_SHARED: weakref.WeakKeyDictionary[Store, Batch] = weakref.WeakKeyDictionary()
+
+
+def shared(store: Store) -> Batch:
+    """The store's one bookkeeping batch: the intake's handled updates and the outbox's delivered rows share
+    its transactions (apart, each took a BEGIN and a COMMIT of its own, bench/bot.py counts the commits)."""
+    batch = _SHARED.get(store)
+    if batch is None:
+        batch = _SHARED[store] = Batch(store)
+    return batch
 
 
 def _settle(done: asyncio.Future[None], exc: BaseException | None) -> None:

@@ -59,6 +59,8 @@ class OutboxRow:
     # The message the row's slot names, when the outbox read it along with the row (``slot_read``).
     slot_message: int | None = None
     slot_read: bool = False
+    # The chat had no other pending row when this one was read (a store that knows says so; False: unknown).
+    alone: bool = False
 
 
 @dataclass

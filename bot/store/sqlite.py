@@ -302,10 +302,15 @@ class Tx(SharedQueries):
         return [r[0] for r in rows]
 
     async def next_row(self, chat_id: int) -> OutboxRow | None:
-        """The chat's next row: the most urgent priority class first, in order within a class."""
-        row = await self._one("SELECT * FROM outbox WHERE chat_id = ? AND status = 'pending' "
-                              "ORDER BY priority, id LIMIT 1", chat_id)
-        return _outbox(row) if row else None
+        """The chat's next row: the most urgent priority class first, in order within a class. ``alone``
+        says whether it is the chat's only pending row (then the outbox need not look again after it)."""
+        rows = await self._all("SELECT * FROM outbox WHERE chat_id = ? AND status = 'pending' "
+                               "ORDER BY priority, id LIMIT 2", chat_id)
+        if not rows:
+            return None
+        row = _outbox(rows[0])
+        row.alone = len(rows) == 1
+        return row
 
     async def any_pending(self) -> bool:
         return await self._one("SELECT 1 FROM outbox WHERE status = 'pending' LIMIT 1") is not None

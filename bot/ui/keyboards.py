@@ -7,6 +7,7 @@ button that opens a second step, so a hand keyboard shows each card once.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -75,55 +76,88 @@ def group_actions(legal: Sequence[str], game: str = "") -> list[list[int]]:
     return list(groups.values())
 
 
-def _rows(buttons: list[InlineKeyboardButton]) -> list[list[InlineKeyboardButton]]:
-    longest = max((len(b.text) for b in buttons), default=0)
+def _rows(buttons: list[dict[str, str]]) -> list[list[dict[str, str]]]:
+    longest = max((len(b["text"]) for b in buttons), default=0)
     width = 1 if longest > 14 else 2 if longest > 9 else 4 if longest > 4 else 6
     return [buttons[i:i + width] for i in range(0, len(buttons), width)]
+
+
+def _button(text: str, data: str) -> dict[str, str]:
+    """A button as the Bot API's JSON (what ``InlineKeyboardButton(...).model_dump(exclude_none=True)`` gives)."""
+    return {"text": text, "callback_data": data}
+
+
+def _pack(prefix: str, *values: int) -> str:
+    """``CallbackData.pack`` for integer fields, without building the model (a hand keyboard packs a
+    dozen): ints hold no separator and a few of them stay far under the 64 bytes."""
+    return ":".join([prefix, *map(str, values)])
+
+
+_MOVE, _MENU = Move.__prefix__, Menu.__prefix__
+
+
+def _play_rows(game: str, table_id: int, version: int, legal: Sequence[str], lang: str,
+               group: int | None) -> list[list[dict[str, str]]] | None:
+    """The rows of ``play_keyboard`` as JSON buttons; None when it is a pick keyboard."""
+    groups = group_actions(legal, game)
+    multi = multi_select_verbs(legal, game)
+    if multi and not groups and len(multi) == 1:
+        return None
+    buttons: list[dict[str, str]] = []
+    if group is None or not 0 <= group < len(groups):
+        for verb in multi:
+            data = Pick(t=table_id, v=version, w=verb, m=0).pack()
+            buttons.append(_button(action_label(game, verb, lang) + " …", data))
+        for g, members in enumerate(groups):
+            if len(members) == 1:
+                i = members[0]
+                buttons.append(_button(action_label(game, legal[i], lang), _pack(_MOVE, table_id, version, i)))
+            else:
+                text = group_label(game, legal[members[0]], lang) + " …"
+                buttons.append(_button(text, _pack(_MENU, table_id, version, g)))
+        return _rows(buttons)
+    for i in groups[group]:
+        buttons.append(_button(action_label(game, legal[i], lang), _pack(_MOVE, table_id, version, i)))
+    rows = _rows(buttons)
+    # a game's own rows under a second step (Karusele: the capture builder)
+    rows += [[b.model_dump(mode="json", exclude_none=True) for b in row]
+             for row in present(game).menu_buttons(table_id, version, [legal[i] for i in groups[group]], lang)]
+    rows.append([_button("« " + t(lang, "Back"), _pack(_MENU, table_id, version, -1))])
+    return rows
+
+
+def play_markup(game: str, table_id: int, version: int, legal: Sequence[str], lang: str,
+                group: int | None = None) -> dict[str, Any]:
+    """``play_keyboard`` as the JSON the outbox stores and sends, built without pydantic models: the
+    keyboard of every hand message of every move (~70 us a keyboard as models, bench/bot.py --sample)."""
+    rows = _play_rows(game, table_id, version, legal, lang, group)
+    if rows is None:
+        multi = multi_select_verbs(legal, game)
+        markup = pick_keyboard(game, table_id, version, legal, next(iter(multi)), 0, lang, back=False)
+        return markup.model_dump(mode="json", exclude_none=True)
+    return {"inline_keyboard": rows}
 
 
 def play_keyboard(game: str, table_id: int, version: int, legal: Sequence[str], lang: str,
                   group: int | None = None) -> InlineKeyboardMarkup:
     """The top level of a player's choices, or the second step of one group."""
-    groups = group_actions(legal, game)
-    multi = multi_select_verbs(legal, game)
-    if multi and not groups and len(multi) == 1:
+    rows = _play_rows(game, table_id, version, legal, lang, group)
+    if rows is None:
+        multi = multi_select_verbs(legal, game)
         return pick_keyboard(game, table_id, version, legal, next(iter(multi)), 0, lang, back=False)
-    buttons: list[InlineKeyboardButton] = []
-    if group is None or not 0 <= group < len(groups):
-        for verb in multi:
-            data = Pick(t=table_id, v=version, w=verb, m=0).pack()
-            buttons.append(InlineKeyboardButton(text=action_label(game, verb, lang) + " …", callback_data=data))
-        for g, members in enumerate(groups):
-            if len(members) == 1:
-                i = members[0]
-                data = Move(t=table_id, v=version, i=i).pack()
-                buttons.append(InlineKeyboardButton(text=action_label(game, legal[i], lang), callback_data=data))
-            else:
-                data = Menu(t=table_id, v=version, g=g).pack()
-                text = group_label(game, legal[members[0]], lang) + " …"
-                buttons.append(InlineKeyboardButton(text=text, callback_data=data))
-        return InlineKeyboardMarkup(inline_keyboard=_rows(buttons))
-    for i in groups[group]:
-        buttons.append(InlineKeyboardButton(text=action_label(game, legal[i], lang),
-                                            callback_data=Move(t=table_id, v=version, i=i).pack()))
-    rows = _rows(buttons)
-    # a game's own rows under a second step (Karusele: the capture builder)
-    rows += present(game).menu_buttons(table_id, version, [legal[i] for i in groups[group]], lang)
-    rows.append([InlineKeyboardButton(text="« " + t(lang, "Back"),
-                                      callback_data=Menu(t=table_id, v=version, g=-1).pack())])
-    return InlineKeyboardMarkup(inline_keyboard=rows)
+    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton.model_validate(b) for b in row] for row in rows])
 
 
 def pick_keyboard(game: str, table_id: int, version: int, legal: Sequence[str], verb: str, mask: int,
                   lang: str, back: bool = True) -> InlineKeyboardMarkup:
     """Toggle cards on and off, then submit: for actions like ``discard C C C``."""
     candidates = selection_candidates(legal, verb)
-    buttons = []
+    buttons: list[dict[str, str]] = []
     for i, card in enumerate(candidates):
         mark = "✅ " if mask >> i & 1 else ""
         data = Pick(t=table_id, v=version, w=verb, m=mask ^ (1 << i)).pack()
-        buttons.append(InlineKeyboardButton(text=mark + pretty_text(card), callback_data=data))
-    rows = _rows(buttons)
+        buttons.append(_button(mark + pretty_text(card), data))
+    rows: list[list[Any]] = [[InlineKeyboardButton.model_validate(b) for b in row] for row in _rows(buttons)]
     count = bin(mask).count("1")
     ready = selected_action(legal, verb, mask) is not None
     done = f"{action_label(game, verb, lang)} ({count}) ✔️" if ready else f"{action_label(game, verb, lang)} ({count})"
