@@ -537,8 +537,8 @@ class Outbox:
                 async with self.store.read() as tx:
                     message_id = await tx.slot_message(row.slot or "")
             if message_id is None:
-                if method == "delete":
-                    return False
+                if method == "delete":  # nothing was ever sent under that slot: nothing to delete, done
+                    return await self._done(row, learned, pictures)
                 method = "send" if method == "edit" else "photo"
         self.calls += 1
         if method == "send":

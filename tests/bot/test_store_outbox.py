@@ -143,6 +143,23 @@ async def test_delivery_is_fifo_per_chat_and_edits_land_on_the_slot_message(tmp_
         assert not [c for c in fake.errors if "not modified" not in (c.description or "")]
 
 
+async def test_deleting_a_message_that_was_never_sent_is_done_and_the_queue_goes_on(tmp_path):
+    """A delete whose slot names no message has nothing to do: the row is done, the chat's next row goes
+    (it stayed at the head of its queue, picked again and again)."""
+    db = tmp_path / "d.sqlite3"
+    async with FakeTelegram(limits=RateLimits.loose()) as fake:
+        ann = fake.user(first_name="Ann", started=True)
+        group = fake.group("G", members=[ann], creator=ann)
+        async with opened(db) as store, delivering(fake, store) as outbox:
+            async with store.transaction() as tx:
+                await tx.enqueue(group.id, "delete", {}, slot="never-sent")
+                await out.send_text(tx, group.id, "after")
+            outbox.wake()
+            await asyncio.wait_for(outbox.drain(), 10)
+            assert [m.content for m in group.messages()] == ["after"]
+            assert rows(db) == []
+
+
 async def test_undeliverable_rows_are_kept_as_failed_and_the_rest_goes_on(tmp_path):
     db = tmp_path / "s.sqlite3"
     async with FakeTelegram(limits=RateLimits.loose()) as fake:
