@@ -8,6 +8,7 @@ Run from the repository root::
     python bench/bot.py --feed polling   # updates through the fake's getUpdates instead of feed_raw_update
     python bench/bot.py --split          # the fake and the players in a child process: the bot's own CPU
     python bench/bot.py --split --sample FILE   # ... and where the bot's CPU goes (bench/sampler.py FILE)
+    python bench/bot.py --split --stages        # ... and where a press's time goes, stage by stage (bench/stages.py)
 
 What runs: the real ``bot.app.App`` (dispatcher, middlewares, Tables, Outbox, Store on a SQLite file in a temp
 dir, WAL) with a real aiogram ``Bot`` talking HTTP to the fake Bot API server of ``tests/fakebot`` (rate limits
@@ -85,6 +86,7 @@ from tests.fakebot.users import FakeChat, FakeUser  # noqa: E402
 
 sys.path.append(str(Path(__file__).resolve().parent))  # after the root: bench/bot.py is not the bot
 from sampler import Sampler  # noqa: E402
+from stages import Stages  # noqa: E402
 
 TARGET_P99_MS = 20.0
 TARGET_CALLS_PER_MOVE = 2.0
@@ -112,6 +114,7 @@ class Config:
     split: bool = False  # the fake server and the players in a child process; updates by long polling
     sample: str | None = None  # split mode: CPU samples of the bot's process during play to this file
     sql: bool = False  # count the SQL statements the bot runs during play (a trace callback: costs CPU)
+    stages: bool = False  # split mode: where a press's time goes, stage by stage (bench/stages.py)
 
 
 # One clock for both processes (CLOCK_MONOTONIC is system-wide on Linux): the child stamps the update,
@@ -610,9 +613,12 @@ async def _run_split(config: Config) -> dict[str, Any]:
                 commits: dict[int, float] = {}
                 hook_commits(app, commits)
                 accepted = _hook_accepted(app)
+                stages = Stages() if config.stages else None
+                if stages is not None:
+                    stages.hook(app)
                 app.start_polling()
                 await link.send({"op": "started"})
-                bot_side, fake_side, raw = await _serve_child(config, app, link, accepted)
+                bot_side, fake_side, raw = await _serve_child(config, app, link, accepted, stages)
                 async with app.store.read() as tx:
                     bot_side["outbox_left"] = await tx.outbox_counts()
                 bot_side["db_bytes"] = Path(tmp, "bench.sqlite3").stat().st_size
@@ -657,7 +663,7 @@ def _hook_accepted(app: App) -> list[int]:
     return box
 
 
-async def _serve_child(config: Config, app: App, link: Link, accepted: list[int]
+async def _serve_child(config: Config, app: App, link: Link, accepted: list[int], stages: Stages | None = None
                        ) -> tuple[dict[str, Any], dict[str, Any], list[list[Any]]]:
     """Answer the child until it reports the end of play: whether the bot is quiet, and when play starts
     (this process's counters and CPU clock are taken then, the profiler started)."""
@@ -681,6 +687,8 @@ async def _serve_child(config: Config, app: App, link: Link, accepted: list[int]
                 profiler.enable()
             if sampler is not None:
                 sampler.start()
+            if stages is not None:
+                stages.on = True
             await link.send({"ok": True})
         elif message["op"] == "end":
             assert marks is not None
@@ -689,6 +697,11 @@ async def _serve_child(config: Config, app: App, link: Link, accepted: list[int]
                 profiler.dump_stats(config.profile)
             if sampler is not None and config.sample:
                 sampler.stop(config.sample)
+            if stages is not None:
+                stages.on = False
+                served = {int(k): v for k, v in message["served"].items()}
+                queued = {s[1]: s[2] for s in message["samples"]}
+                print(stages.report(served, queued, list(queued)))
             return marks.grown(), message["fake"], message["samples"]
         else:
             raise AssertionError(f"unknown request from the fake's process: {message}")
@@ -699,6 +712,18 @@ async def _child(fd: int) -> None:
     link = await Link.over(socket.socket(fileno=fd))
     config = Config(**(await link.recv())["config"])
     fake = BenchFake(limits=_fake_limits(config), callback_timeout=15.0)
+    served: dict[int, float] = {}
+    if config.stages:  # when getUpdates first handed each update out
+        get = fake.updates.get
+
+        async def served_get(*args: Any) -> list[dict[str, Any]]:
+            batch = await get(*args)
+            now = clock()
+            for u in batch:
+                served.setdefault(u["update_id"], now)
+            return batch
+
+        fake.updates.get = served_get  # type: ignore[method-assign]
     async with fake:
         await link.send({"op": "hello", "token": fake.token, "base_url": fake.base_url})
         await link.recv()  # the bot has started
@@ -717,7 +742,7 @@ async def _child(fd: int) -> None:
         fake_side = marks.grown(runs)
         fake_side.update(setup_s=setup_s, play_s=play_s, drain_s=drain_s, fake_cpu_s=time.process_time() - cpu0)
         samples = [[s.move, s.update_id, s.start, s.keyboard_at] for s in bench.samples]
-        await link.send({"op": "end", "fake": fake_side, "samples": samples})
+        await link.send({"op": "end", "fake": fake_side, "samples": samples, "served": served})
         await link.recv()  # the bot has stopped (it may still deliver on its way out)
 
 
@@ -839,6 +864,7 @@ def parse_args(argv: list[str] | None) -> tuple[Config, bool]:
     p.add_argument("--child", type=int, help=argparse.SUPPRESS)  # split mode's child: the socket's fd
     p.add_argument("--sql", action="store_true",
                    help="count the bot's SQL statements during play (a trace callback, which costs CPU)")
+    p.add_argument("--stages", action="store_true", help="--split: where a press's time goes, stage by stage")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--timeout", type=float, default=60.0, help="seconds a table may wait for a keyboard")
     p.add_argument("--quick", action="store_true", help="a small smoke run")
@@ -858,7 +884,8 @@ def parse_args(argv: list[str] | None) -> tuple[Config, bool]:
     config = Config(tables=a.tables or (20 if a.quick else 200), moves=a.moves or (8 if a.quick else 20),
                     warmup=a.warmup, think_ms=a.think, feed=a.feed, seed=a.seed, timeout=a.timeout,
                     pictures=a.pictures, driver=a.driver, profile=a.profile, backlog=a.backlog,
-                    telegram=a.telegram, split=a.split, sample=a.sample, sql=a.sql)
+                    telegram=a.telegram, split=a.split, sample=a.sample, sql=a.sql,
+                    stages=a.stages)
     if a.split:
         config.feed = "polling"
     return config, a.json

@@ -1,6 +1,7 @@
 """Issue 14/18, the bot's hot path on a real SQLite file: every outbox query the store really runs is an
-index seek; durable commits share one fsync taken outside the store's lock; the outbox shows nothing a
-pending fsync could still take back; a picture replaced by a newer one is never drawn or sent."""
+index seek; durable commits share one fsync taken outside the store's lock (a failed fsync fails its
+commit); the outbox shows nothing a pending fsync could still take back; a picture replaced by a newer
+one is never drawn or sent."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import time
 from contextlib import closing
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from bot.services import outbox as out
 from bot.services.outbox import Outbox, RateLimiter
@@ -119,6 +122,34 @@ async def test_durable_commits_share_an_fsync_taken_outside_the_lock(tmp_path: P
         await asyncio.gather(*(move(i) for i in range(3, 23)))  # commits 3..22
         assert store.wal.synced >= 22
         assert store.wal.syncs - syncs <= 3, store.wal.syncs - syncs
+    finally:
+        await store.close()
+
+
+class FailingWal(WalSync):
+    """An fsync that fails while ``fail`` is set (a disk error)."""
+
+    fail = True
+
+    def _fsync(self) -> None:
+        if self.fail:
+            raise OSError(5, "Input/output error")
+        super()._fsync()
+
+
+async def test_a_failed_fsync_fails_the_commit_waiting_for_it_and_the_next_one_syncs(tmp_path: Path) -> None:
+    """A durable transaction whose fsync fails raises (nobody is told it is on disk); the next one syncs."""
+    store = await Store(tmp_path / "f.sqlite3").open()
+    wal = store.wal = FailingWal(store.wal.db_path)
+    try:
+        with pytest.raises(OSError):
+            async with store.transaction() as tx:
+                await tx.mark_update(1)
+        assert wal.synced < wal.committed
+        wal.fail = False
+        async with store.transaction() as tx:
+            await tx.mark_update(2)
+        assert wal.synced == wal.committed and wal.syncs >= 1
     finally:
         await store.close()
 
