@@ -98,7 +98,7 @@ _MOVE, _MENU = Move.__prefix__, Menu.__prefix__
 
 def _play_rows(game: str, table_id: int, version: int, legal: Sequence[str], lang: str,
                group: int | None) -> list[list[dict[str, str]]] | None:
-    """The rows of ``play_keyboard`` as JSON buttons; None when it is a pick keyboard."""
+    """The rows of ``play_markup`` as JSON buttons; None when it is a pick keyboard."""
     groups = group_actions(legal, game)
     multi = multi_select_verbs(legal, game)
     if multi and not groups and len(multi) == 1:
@@ -128,24 +128,15 @@ def _play_rows(game: str, table_id: int, version: int, legal: Sequence[str], lan
 
 def play_markup(game: str, table_id: int, version: int, legal: Sequence[str], lang: str,
                 group: int | None = None) -> dict[str, Any]:
-    """``play_keyboard`` as the JSON the outbox stores and sends, built without pydantic models: the
-    keyboard of every hand message of every move (~70 us a keyboard as models, bench/bot.py --sample)."""
+    """The top level of a player's choices, or the second step of one group, as the JSON the outbox stores
+    and sends: built without pydantic models, it is the keyboard of every hand message of every move (~70 us
+    a keyboard as models, bench/bot.py --sample)."""
     rows = _play_rows(game, table_id, version, legal, lang, group)
     if rows is None:
         multi = multi_select_verbs(legal, game)
         markup = pick_keyboard(game, table_id, version, legal, next(iter(multi)), 0, lang, back=False)
         return markup.model_dump(mode="json", exclude_none=True)
     return {"inline_keyboard": rows}
-
-
-def play_keyboard(game: str, table_id: int, version: int, legal: Sequence[str], lang: str,
-                  group: int | None = None) -> InlineKeyboardMarkup:
-    """The top level of a player's choices, or the second step of one group."""
-    rows = _play_rows(game, table_id, version, legal, lang, group)
-    if rows is None:
-        multi = multi_select_verbs(legal, game)
-        return pick_keyboard(game, table_id, version, legal, next(iter(multi)), 0, lang, back=False)
-    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton.model_validate(b) for b in row] for row in rows])
 
 
 def pick_keyboard(game: str, table_id: int, version: int, legal: Sequence[str], verb: str, mask: int,

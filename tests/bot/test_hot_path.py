@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from bot.app import App
 from bot.services import outbox as out
 from bot.services.outbox import Outbox, RateLimiter
 from bot.services.pictures import Pictures
@@ -22,6 +23,7 @@ from bot.store.walsync import WalSync
 from tests.bot.harness import live_hand, play_buttons, running_bot, settle
 from tests.fakebot.ratelimit import RateLimits
 from tests.fakebot.server import FakeTelegram
+from tests.fakebot.users import FakeChat, FakeUser
 
 # Not seeks by nature, and not on the move path: a count for /status and the graceful stop, and the rare
 # move of a group to its supergroup's id.
@@ -266,6 +268,21 @@ async def test_admin_checks_skip_the_creator_and_ask_telegram_once_per_person(tm
             assert any(play_buttons(m) for u in (ann, bob, cat) for m in u.inbox()), "the game started"
 
 
+async def start_carnival(fake: FakeTelegram, app: App, users: list[FakeUser], group: FakeChat) -> None:
+    """Everyone starts the bot; the first opens a Carnival table in the group, the others join, it starts."""
+    for user in users:
+        await user.start_bot()
+    await settle(fake, app)
+    await users[0].send(group, "/new carnival")
+    lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
+    await settle(fake, app)
+    for user in users[1:]:
+        await user.press(lobby, "✋ Join")
+        await settle(fake, app)
+    await users[0].press(lobby, "▶️ Start")
+    await settle(fake, app)
+
+
 async def test_a_press_that_gives_the_turn_to_a_person_starts_no_ai_loop(tmp_path: Path) -> None:
     """Three people: after each move the next player has a choice, so no AI loop is started only to read
     the table and end (it was one more read of the table and its seats per move)."""
@@ -275,17 +292,7 @@ async def test_a_press_that_gives_the_turn_to_a_person_starts_no_ai_loop(tmp_pat
         users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
         group = fake.group("People", members=users[1:], creator=users[0])
         async with running_bot(fake, tmp_path / "p.sqlite3") as app:
-            for user in users:
-                await user.start_bot()
-            await settle(fake, app)
-            await users[0].send(group, "/new carnival")
-            lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
-            await settle(fake, app)
-            for user in users[1:]:
-                await user.press(lobby, "✋ Join")
-                await settle(fake, app)
-            await users[0].press(lobby, "▶️ Start")
-            await settle(fake, app)
+            await start_carnival(fake, app, users, group)
             assert app.tables is not None
             for _ in range(4):
                 live = live_hand(users)
@@ -406,17 +413,7 @@ async def test_handled_updates_are_not_kept_in_memory(tmp_path: Path) -> None:
         users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
         group = fake.group("People", members=users[1:], creator=users[0])
         async with running_bot(fake, tmp_path / "m.sqlite3") as app:
-            for user in users:
-                await user.start_bot()
-            await settle(fake, app)
-            await users[0].send(group, "/new carnival")
-            lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
-            await settle(fake, app)
-            for user in users[1:]:
-                await user.press(lobby, "✋ Join")
-                await settle(fake, app)
-            await users[0].press(lobby, "▶️ Start")
-            await settle(fake, app)
+            await start_carnival(fake, app, users, group)
             for _ in range(3):
                 live = live_hand(users)
                 assert live is not None

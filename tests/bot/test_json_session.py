@@ -12,11 +12,11 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramBadRequest
-from aiogram.types import BufferedInputFile
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup
 
 from bot.json_session import JsonSession
 from bot.services.outbox import EditText, SendText, markup_data
-from bot.ui.keyboards import play_keyboard
+from bot.ui.keyboards import play_markup
 from tests.fakebot import FakeTelegram, RateLimits
 
 LEGAL = ["play 7S", "play 8S", "play 9H", "play TD", "play JC", "play JK over", "play JK under"]
@@ -37,7 +37,7 @@ async def _calls(fake: FakeTelegram, session: AiohttpSession) -> list[tuple[str,
     user = fake.user(first_name="Ann", username="ann")
     await user.start_bot()
     bot = _bot(fake, session)
-    markup = play_keyboard("carnival", 3, 7, LEGAL, "en")
+    markup = InlineKeyboardMarkup.model_validate(play_markup("carnival", 3, 7, LEGAL, "en"))
     first = len(fake.calls)
     try:
         sent = await bot.send_message(user.id, "<b>Hand</b> 7♠ &amp; 8♠", reply_markup=markup)

@@ -12,7 +12,7 @@ from aiogram.types import InlineKeyboardMarkup
 import games
 from bot.services.outbox import markup_data
 from bot.ui.callbacks import Cap, Menu, Move, Pick
-from bot.ui.keyboards import group_actions, play_keyboard, play_markup
+from bot.ui.keyboards import group_actions, play_markup
 from bot.ui.words import action_label
 from engine.core import get_game
 
@@ -39,9 +39,9 @@ def test_play_markup_is_the_models_json_with_the_packed_data(game_id: str) -> No
             groups = group_actions(legal, game_id)
             for group in [None, *range(len(groups))]:
                 markup = play_markup(game_id, 7, n, legal, lang, group)
-                # the same JSON (key order too: the outbox compares stored payloads as text)
-                assert json.dumps(markup) == json.dumps(markup_data(play_keyboard(game_id, 7, n, legal, lang, group)))
-                assert InlineKeyboardMarkup.model_validate(markup).model_dump(mode="json", exclude_none=True) == markup
+                # what aiogram's models dump, key order too (the outbox compares stored payloads as text)
+                as_models = markup_data(InlineKeyboardMarkup.model_validate(markup))
+                assert json.dumps(as_models) == json.dumps(markup)
                 moves = []
                 for row in markup["inline_keyboard"]:
                     for button in row:

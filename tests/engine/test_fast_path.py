@@ -184,7 +184,6 @@ def test_shuffle_is_random_shuffle() -> None:
             assert ours.getstate() == theirs.getstate()
 
 
-
 def test_oh_hell_shuffled_pack_is_the_sort_by_random_keys() -> None:
     """``shuffled_pack`` draws its sort keys in C; it must be the sort by one ``rng.random()`` per card in pack
     order that dealt every stored seed (the same pack, the generator left in the same state)."""
@@ -193,6 +192,7 @@ def test_oh_hell_shuffled_pack_is_the_sort_by_random_keys() -> None:
         rnd = theirs.random
         assert shuffled_pack(ours) == sorted(deck(52), key=lambda _card: rnd())
         assert ours.getstate() == theirs.getstate()
+
 
 def test_carnival_fast_legal_lists_the_text_order() -> None:
     """Carnival's fast legal list is ``legal_actions`` in the same order (its own promise, beyond the same
