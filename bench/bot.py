@@ -63,6 +63,7 @@ import json
 import logging
 import os
 import random
+import re
 import socket
 import statistics
 import sys
@@ -422,15 +423,24 @@ def _settings(config: Config, fake: Any, db: Path) -> Any:
                         KOZYR_PICTURES=config.pictures, **pacing)
 
 
+_LITERAL = re.compile(r"'(?:[^']|'')*'|x'[0-9a-fA-F]*'|(?<![\w.])-?\d+(?:\.\d+)?(?:e[+-]?\d+)?")
+
+
+def _statement(text: str) -> str:
+    """A traced statement by its first words, its literals as "?": the trace expands the parameters, and
+    the same statement with other values is counted as one."""
+    return " ".join(_LITERAL.sub("?", text).split())[:70]
+
+
 class BotMarks:
     """The bot's counters at the start of play, and what they grew by until the end (the bot's process)."""
 
     def __init__(self, app: App, sql: bool = False) -> None:
         self.app = app
         self.statements: Counter[str] | None = None
-        if sql:  # by their first words; the connection is the inline driver's sqlite3 one
+        if sql:  # by their first words, literals as "?"; the connection is the inline driver's sqlite3 one
             statements = self.statements = Counter()
-            app.store._db._db.set_trace_callback(lambda text: statements.update((" ".join(text.split()[:6]),)))
+            app.store._db._db.set_trace_callback(lambda text: statements.update((_statement(text),)))
         self.lags = len(app.outbox.group_lags)
         self.syncs, self.commits = app.store.wal.syncs, app.store.wal.committed
         self.drawn, self.replaced = app.outbox.pictures_drawn, app.outbox.pictures_replaced
@@ -833,7 +843,7 @@ def report(r: dict[str, Any]) -> str:
     if r.get("sql"):
         total = sum(r["sql"].values())
         lines.append(f"SQL statements {total} = {total / moves:.1f} per move:")
-        lines += [f"    {text:60} {n:7d}  {n / moves:6.2f} per move" for text, n in r["sql"].items()]
+        lines += [f"    {text:70} {n:7d}  {n / moves:6.2f} per move" for text, n in r["sql"].items()]
     lines.append(f"late callback answers {r['late_answers']}, unanswered {r['unanswered_callbacks']}, "
                  f"outbox left {r['outbox_left'] or 'empty'}")
     p99 = r["commit_ms"].get("p99", float("nan"))
