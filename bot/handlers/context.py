@@ -30,7 +30,8 @@ class Dedup(BaseMiddleware):
     """Telegram may deliver an update twice (a restart before the offset was confirmed):
     an update id already handled is dropped. Nothing is written here: the intake records the id
     when the handler ends (``inbox_done``, bot/intake.py), and moves record it in their own
-    transaction, so a move can never be applied twice."""
+    transaction, so a move can never be applied twice. An update this process just took into the inbox was
+    checked there, and nobody else handles it: the SQLite store says so (``admitted``) and no query is made."""
 
     def __init__(self, people: People) -> None:
         self.people = people

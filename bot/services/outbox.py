@@ -402,8 +402,8 @@ class Outbox:
                     self._chats.discard(chat_id)
                     self._due.pop(chat_id, None)
                 else:
-                    if row.slot is not None and row.method in SLOT_METHODS:  # read here: the lock is held already
-                        row.slot_message, row.slot_read = await tx.slot_message(row.slot), True
+                    if row.slot is not None and row.method in SLOT_METHODS and not row.slot_read:
+                        row.slot_message, row.slot_read = await tx.slot_message(row.slot), True  # the lock is held
                     rows.append(row)
         if rows:
             # A row may come from a move whose fsync is still running (group commit, bot/store/walsync.py):
@@ -574,7 +574,9 @@ class Outbox:
             await self.bot.delete_message(row.chat_id, message_id)  # type: ignore[arg-type]
         elif method == "clear_markup":
             target = p.get("message_id")
-            if target is None:  # by slot: the message that slot names, if it was ever sent
+            if target is None and row.slot_read and row.slot == p.get("slot"):  # read with the row
+                target = row.slot_message
+            elif target is None:  # by slot: the message that slot names, if it was ever sent
                 async with self.store.read() as tx:
                     target = await tx.slot_message(p["slot"])
             if target is not None:

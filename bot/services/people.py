@@ -21,6 +21,10 @@ class People:
 
     # -- the middleware (bot/handlers/context.py) ------------------------------------------
     async def seen_update(self, update_id: int) -> bool:
+        admitted = self.core.store.admitted
+        if update_id in admitted:  # checked as it was taken in, and handled nowhere else (Store.admitted)
+            admitted.discard(update_id)
+            return False
         async with self.core.store.read() as tx:
             return await tx.seen_update(update_id)
 

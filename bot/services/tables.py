@@ -175,9 +175,8 @@ class Play:
     async def apply(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State, seat: int,
                     action: str) -> list[dict[str, Any]]:
         """One move: act, log it, bump the version, store the snapshot, enqueue the news."""
-        idx = await tx.action_count(row.id)
         events = state.act(seat, action)
-        await tx.append_action(row.id, idx, seat, action)
+        idx = await tx.log_action(row.id, seat, action)
         row.version += 1
         row.state = state.to_json()
         if self.core.clocks is not None:  # issue 18: the next turn's deadline, in this transaction

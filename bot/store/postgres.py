@@ -290,7 +290,8 @@ class PgTx(SharedQueries):
         worker. None when another live worker holds a claim on any pending row of the chat (it is sending,
         or will: one worker sends a chat at a time, in order), or when the row is locked by a transaction
         in flight (SKIP LOCKED). A dead worker's claims are taken over. The claim is re-checked on the
-        row's newest version under its lock, so two workers never both get one row."""
+        row's newest version under its lock, so two workers never both get one row. The message its slot
+        names comes along (``slot_read``), as in SQLite."""
         row = await self.conn.fetchrow(
             "WITH nxt AS (SELECT id FROM outbox WHERE chat_id = $1 AND status = 'pending' "
             "ORDER BY priority, id LIMIT 1), "
@@ -301,8 +302,13 @@ class PgTx(SharedQueries):
             "FOR UPDATE OF o SKIP LOCKED), "
             "claimed AS (UPDATE outbox SET worker = $2 FROM picked WHERE outbox.id = picked.id "
             "AND picked.worker IS DISTINCT FROM $2) "
-            "SELECT * FROM picked", chat_id, self.worker)
-        return _outbox(row) if row else None
+            "SELECT picked.*, s.message_id AS slot_message FROM picked LEFT JOIN slots s ON s.slot = picked.slot",
+            chat_id, self.worker)
+        if row is None:
+            return None
+        picked = _outbox(row)
+        picked.slot_message, picked.slot_read = row["slot_message"], picked.slot is not None
+        return picked
 
     async def any_pending(self) -> bool:
         return await self.conn.fetchval("SELECT 1 FROM outbox WHERE status = 'pending' LIMIT 1") is not None
@@ -401,6 +407,9 @@ class PgStore:
         self.worker = random.randint(1, 2**31 - 1)  # this process, among the workers sharing the database
         self._presence: asyncpg.Connection | None = None
         self.queued: set[int] = set()  # chats enqueued to by this worker since its outbox last looked
+        # Never filled: another worker may take in the same update at the same moment (a webhook's retry
+        # while this worker's inbox_done commits), and the Dedup middleware's query is what catches that.
+        self.admitted: set[int] = set()
 
     async def open(self) -> PgStore:
         settings = {"kozyr.worker": str(self.worker)}

@@ -69,6 +69,15 @@ class SharedQueries:
     async def release(self, name: str) -> None:
         await self._run(f"RELEASE SAVEPOINT {name}")
 
+    # -- the action log -----------------------------------------------------------------
+    async def log_action(self, table_id: int, seat: int, action: str) -> int:
+        """Append an action after the table's last one; its index. One statement where ``action_count``
+        and ``append_action`` are two (a move's transaction locks its table, so nobody appends between)."""
+        row = await self._one("INSERT INTO actions(table_id, idx, seat, action, at) "
+                              "SELECT ?, COALESCE(MAX(idx) + 1, 0), ?, ?, ? FROM actions WHERE table_id = ? "
+                              "RETURNING idx", table_id, seat, action, time.time(), table_id)
+        return int(row["idx"])
+
     # -- status -----------------------------------------------------------------------
     async def table_counts(self) -> dict[str, int]:
         """Tables by status (/status and /healthz)."""
@@ -141,11 +150,11 @@ class SharedQueries:
 
     # -- the inbox (bot/intake.py) ---------------------------------------------------------
     async def inbox_put(self, update_id: int, payload: str) -> bool:
-        """Keep an update until it is handled; False when it was handled already or is waiting."""
-        if await self._one("SELECT 1 FROM updates WHERE update_id = ?", update_id) is not None:
-            return False
-        return await self._run("INSERT INTO inbox(update_id, payload, received_at) VALUES (?, ?, ?) "
-                               "ON CONFLICT DO NOTHING", update_id, payload, time.time()) == 1
+        """Keep an update until it is handled; False when it was handled already or is waiting.
+        One statement (the check is its WHERE): it runs for every update."""
+        return await self._run("INSERT INTO inbox(update_id, payload, received_at) SELECT ?, ?, ? "
+                               "WHERE NOT EXISTS (SELECT 1 FROM updates WHERE update_id = ?) "
+                               "ON CONFLICT DO NOTHING", update_id, payload, time.time(), update_id) == 1
 
     async def inbox_waiting(self) -> list[tuple[int, str]]:
         """What is left to handle (one process: everything in the inbox)."""

@@ -12,8 +12,9 @@ import inspect
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ LEAGUE_CHAT_TABLES = ("league_config", "league_matches", "league_ratings", "leag
                       "league_log")
 
 BUSY_TIMEOUT_MS = 0  # SQLite's own lock wait blocks the thread it runs on: the event loop's (see _begin)
+ADMITTED_LIMIT = 100_000  # update ids kept in Store.admitted at most
 LOCK_PATIENCE = 120.0  # seconds a transaction waits for another connection's lock before it fails
 
 
@@ -55,12 +57,49 @@ def _user(row: sqlite3.Row) -> UserRow:
                    bool(row["blocked"]))
 
 
+class Known:
+    """Users' and chats' rows as committed, kept in memory: a move asked for the players' languages and
+    the group's title and language four to six times (each hand message, the table's news), and the
+    middleware for the presser's row on every update (bench/bot.py --sql).
+
+    Why it is safe here and only here: this process is the database's one writer (bot/store/lock.py) and
+    every change to ``users`` and ``chats`` goes through this module's ``Tx`` methods, which drop the entry
+    they change. A transaction that changed an entry reads it from the database until it ends (it may still
+    roll back), so only committed rows are kept. The PostgreSQL store shares the database with other
+    workers, which change rows this process would not hear of: it reads every time. Bounded: the oldest
+    entries go first."""
+
+    LIMIT = 20_000  # entries of each kind
+
+    def __init__(self) -> None:
+        self.users: dict[int, UserRow | None] = {}
+        self.chats: dict[int, tuple[str, str] | None] = {}  # (title, lang); None: no row
+
+    @classmethod
+    def keep(cls, kept: dict[int, Any], key: int, value: Any) -> None:
+        if len(kept) >= cls.LIMIT:
+            del kept[next(iter(kept))]
+        kept[key] = value
+
+
 class Tx(SharedQueries):
     """The queries of one transaction (or of one read under the store's lock)."""
 
-    def __init__(self, db: Any, queued: set[int] | None = None) -> None:
+    def __init__(self, db: Any, queued: set[int] | None = None, known: Known | None = None) -> None:
         self.db = db
         self.queued = queued  # chats that got an outbox row: the outbox worker looks at them first
+        self.known = known if known is not None else Known()
+        self._changed_users: set[int] = set()  # rows this transaction changed: not kept until it ends
+        self.admitted: list[int] = []  # updates this transaction took into the inbox (``Store.admitted``)
+        self._changed_chats: set[int] = set()
+
+    def _user_changed(self, user_id: int) -> None:
+        self.known.users.pop(user_id, None)
+        self._changed_users.add(user_id)
+
+    def _chat_changed(self, chat_id: int) -> None:
+        self.known.chats.pop(chat_id, None)
+        self._changed_chats.add(chat_id)
 
     # Each aiosqlite call is a round trip to its thread (execute, fetch and close would be three);
     # execute_fetchall does the whole query in one, which matters when a move makes dozens of queries.
@@ -90,6 +129,12 @@ class Tx(SharedQueries):
     async def seen_update(self, update_id: int) -> bool:
         return await self._one("SELECT 1 FROM updates WHERE update_id = ?", update_id) is not None
 
+    async def inbox_put(self, update_id: int, payload: str) -> bool:
+        fresh = await super().inbox_put(update_id, payload)
+        if fresh:
+            self.admitted.append(update_id)
+        return fresh
+
     async def mark_update(self, update_id: int) -> bool:
         """Record an update as handled; False when it already was."""
         cur = await self.db.execute("INSERT OR IGNORE INTO updates(update_id) VALUES (?)", (update_id,))
@@ -97,6 +142,7 @@ class Tx(SharedQueries):
 
     # -- users and chats ----------------------------------------------------------
     async def upsert_user(self, user_id: int, first_name: str, username: str | None, lang: str) -> None:
+        self._user_changed(user_id)
         await self.db.execute(
             "INSERT INTO users(user_id, first_name, username, lang) VALUES (?, ?, ?, ?) "
             "ON CONFLICT(user_id) DO UPDATE SET first_name = excluded.first_name, username = excluded.username, "
@@ -105,26 +151,48 @@ class Tx(SharedQueries):
         )
 
     async def user(self, user_id: int) -> UserRow | None:
+        kept = self.known.users
+        if user_id in kept:
+            found = kept[user_id]
+            return replace(found) if found is not None else None  # a copy: the caller may change it
         row = await self._one("SELECT * FROM users WHERE user_id = ?", user_id)
-        return _user(row) if row else None
+        user = _user(row) if row else None
+        if user_id not in self._changed_users:
+            Known.keep(kept, user_id, replace(user) if user is not None else None)
+        return user
 
     async def set_user_started(self, user_id: int, started: bool = True) -> None:
+        self._user_changed(user_id)
         await self.db.execute(
             "UPDATE users SET started = ?, blocked = CASE WHEN ? THEN 0 ELSE blocked END WHERE user_id = ?",
             (int(started), int(started), user_id),
         )
 
     async def set_user_blocked(self, user_id: int) -> None:
+        self._user_changed(user_id)
         await self.db.execute("UPDATE users SET blocked = 1, started = 0 WHERE user_id = ?", (user_id,))
 
     async def set_user_lang(self, user_id: int, lang: str) -> None:
+        self._user_changed(user_id)
         await self.db.execute("UPDATE users SET lang = ?, lang_set = 1 WHERE user_id = ?", (lang, user_id))
 
     async def user_lang(self, user_id: int) -> str:
-        row = await self._one("SELECT lang FROM users WHERE user_id = ?", user_id)
-        return row["lang"] if row else "en"
+        user = await self.user(user_id)
+        return user.lang if user is not None else "en"
+
+    async def _chat(self, chat_id: int) -> tuple[str, str] | None:
+        """The chat's (title, lang), kept (``Known``)."""
+        kept = self.known.chats
+        if chat_id in kept:
+            return kept[chat_id]
+        row = await self._one("SELECT title, lang FROM chats WHERE chat_id = ?", chat_id)
+        chat = (row["title"], row["lang"]) if row else None
+        if chat_id not in self._changed_chats:
+            Known.keep(kept, chat_id, chat)
+        return chat
 
     async def ensure_chat(self, chat_id: int, title: str, lang: str) -> None:
+        self._chat_changed(chat_id)
         await self.db.execute(
             "INSERT INTO chats(chat_id, title, lang) VALUES (?, ?, ?) "
             "ON CONFLICT(chat_id) DO UPDATE SET title = excluded.title",
@@ -132,14 +200,15 @@ class Tx(SharedQueries):
         )
 
     async def chat_title(self, chat_id: int) -> str:
-        row = await self._one("SELECT title FROM chats WHERE chat_id = ?", chat_id)
-        return row["title"] if row else ""
+        chat = await self._chat(chat_id)
+        return chat[0] if chat is not None else ""
 
     async def chat_lang(self, chat_id: int) -> str:
-        row = await self._one("SELECT lang FROM chats WHERE chat_id = ?", chat_id)
-        return row["lang"] if row else "en"
+        chat = await self._chat(chat_id)
+        return chat[1] if chat is not None else "en"
 
     async def set_chat_lang(self, chat_id: int, lang: str) -> None:
+        self._chat_changed(chat_id)
         await self.db.execute(
             "INSERT INTO chats(chat_id, lang) VALUES (?, ?) ON CONFLICT(chat_id) DO UPDATE SET lang = excluded.lang",
             (chat_id, lang),
@@ -147,6 +216,8 @@ class Tx(SharedQueries):
 
     async def migrate_chat(self, old_id: int, new_id: int) -> None:
         """A group became a supergroup: everything of the old id moves to the new one."""
+        self._chat_changed(new_id)
+        self._chat_changed(old_id)
         await self.db.execute("INSERT OR IGNORE INTO chats(chat_id, title, lang) "
                               "SELECT ?, title, lang FROM chats WHERE chat_id = ?", (new_id, old_id))
         for table in ("tables", "outbox", "results", *LEAGUE_CHAT_TABLES):
@@ -303,12 +374,15 @@ class Tx(SharedQueries):
 
     async def next_row(self, chat_id: int) -> OutboxRow | None:
         """The chat's next row: the most urgent priority class first, in order within a class. ``alone``
-        says whether it is the chat's only pending row (then the outbox need not look again after it)."""
-        rows = await self._all("SELECT * FROM outbox WHERE chat_id = ? AND status = 'pending' "
-                               "ORDER BY priority, id LIMIT 2", chat_id)
+        says whether it is the chat's only pending row (then the outbox need not look again after it).
+        The message its slot names comes along (``slot_read``): the outbox needs it to edit, and asked apart."""
+        rows = await self._all("SELECT o.*, s.message_id AS slot_message FROM outbox o LEFT JOIN slots s "
+                               "ON s.slot = o.slot WHERE o.chat_id = ? AND o.status = 'pending' "
+                               "ORDER BY o.priority, o.id LIMIT 2", chat_id)
         if not rows:
             return None
         row = _outbox(rows[0])
+        row.slot_message, row.slot_read = rows[0]["slot_message"], row.slot is not None
         row.alone = len(rows) == 1
         return row
 
@@ -462,6 +536,14 @@ class Store:
         self.wal: WalSync = WalSync(None)
         self.busy_waits = 0  # how often a BEGIN found the database locked by another connection
         self.queued: set[int] = set()  # chats enqueued to since the outbox last looked (see Tx.enqueue)
+        self.known = Known()  # users' and chats' committed rows (see Known)
+        # Updates this process took into the inbox, not yet handled: the check that they were never handled
+        # was made then (inbox_put), and this process is the only one that handles them, so the dispatcher's
+        # Dedup need not ask the database again (bot/handlers/context.py). Filled once the COMMIT succeeded.
+        self.admitted: set[int] = set()
+        # Bookkeeping that rides along in every write transaction, run just before its COMMIT; it answers how
+        # to settle once the COMMIT's outcome is known (bot/store/batch.py sets it).
+        self.rider: Callable[[Tx], Awaitable[Callable[[BaseException | None], None] | None]] | None = None
 
     async def open(self) -> Store:
         if str(self.path) != ":memory:":
@@ -534,15 +616,17 @@ class Store:
         seen) passes ``durable=False`` and does not wait; the next fsync takes its frames along.
         ``committed`` is called once the COMMIT succeeded, before the wait for the fsync: work that tells
         nobody anything by itself may start (the intake's handlers: whatever they tell waits for its own fsync,
-        which covers this one, bot/intake.py).
+        which covers this one, bot/intake.py). Bookkeeping queued meanwhile rides along, under a savepoint,
+        just before the COMMIT (``rider``, bot/store/batch.py): its callers do not wait for this fsync.
 
         The error that ended the transaction is the one raised: SQLite may already have rolled back
         by itself (SQLITE_FULL, SQLITE_IOERR), and the failing ROLLBACK then must not replace it."""
         assert self._db is not None, "store is not open"
         async with self._lock:
             await self._begin(self._db.execute, "BEGIN IMMEDIATE")
+            tx = Tx(self._db, self.queued, self.known)
             try:
-                yield Tx(self._db, self.queued)
+                yield tx
             except BaseException:
                 try:
                     await self._db.execute("ROLLBACK")
@@ -550,15 +634,26 @@ class Store:
                     pass  # no transaction is active any more: the original error tells what happened
                 raise
             else:
+                settle = None
                 try:
+                    if self.rider is not None:  # bookkeeping rides along (bot/store/batch.py)
+                        settle = await self.rider(tx)
                     await self._db.execute("COMMIT")
-                except BaseException:
+                except BaseException as exc:
                     try:  # a failed COMMIT (disk full, I/O error) must not leave the connection in a transaction
                         await self._db.execute("ROLLBACK")
                     except sqlite3.Error:
                         pass
+                    if settle is not None:
+                        settle(exc)
                     raise
                 seq = self.wal.committed_one(durable)
+                if settle is not None:
+                    settle(None)
+                if tx.admitted:
+                    if len(self.admitted) > ADMITTED_LIMIT:  # updates never dispatched: asking costs a query
+                        self.admitted.clear()
+                    self.admitted.update(tx.admitted)
         if committed is not None:
             committed()
         if durable:
@@ -574,4 +669,4 @@ class Store:
         """Reads, serialized with the writes (one connection; never inside another transaction)."""
         assert self._db is not None, "store is not open"
         async with self._lock:
-            yield Tx(self._db, self.queued)
+            yield Tx(self._db, self.queued, self.known)
