@@ -343,13 +343,21 @@ async def test_a_getupdates_batch_is_stored_in_one_transaction(tmp_path: Path) -
             await settle(fake, app)
             stored = [sum("INSERT INTO inbox" in sql for sql in tx) for tx in transactions]
             assert [n for n in stored if n] == [5], stored
+            # A handled update may also leave the inbox riding along in another transaction, under a savepoint
+            # (bot/store/batch.py): whoever waits for that transaction's fsync, its bookkeeping caller does not.
             kinds = {("put" if any("INSERT INTO inbox" in q for q in tx) else
-                      "done" if any("DELETE FROM inbox" in q for q in tx) else "other", flag)
+                      "done" if any("DELETE FROM inbox" in q for q in _own(tx)) else "other", flag)
                      for tx, flag in zip(transactions, durable, strict=True)}
             assert ("put", True) in kinds and ("done", False) in kinds and ("done", True) not in kinds, kinds
             assert all(u.inbox() for u in users), "each /start was handled and answered"
         finally:
             await app.stop()
+
+
+def _own(statements: list[str]) -> list[str]:
+    """A transaction's own statements: without the bookkeeping that rode along (bot/store/batch.py)."""
+    return statements[:statements.index("SAVEPOINT bookkeeping")] if "SAVEPOINT bookkeeping" in statements \
+        else statements
 
 
 async def test_handling_starts_during_the_inbox_fsync_and_the_offset_waits_for_it(tmp_path: Path) -> None:
