@@ -58,12 +58,13 @@ def _user(row: sqlite3.Row) -> UserRow:
 
 
 class Known:
-    """Users' and chats' rows as committed, kept in memory: a move asked for the players' languages and
-    the group's title and language four to six times (each hand message, the table's news), and the
-    middleware for the presser's row on every update (bench/bot.py --sql).
+    """Users', chats' and tables' seats rows as committed, kept in memory: a move asked for the players'
+    languages and the group's title and language four to six times (each hand message, the table's news),
+    the middleware for the presser's row on every update, every press for its table's seats
+    (bench/bot.py --sql).
 
     Why it is safe here and only here: this process is the database's one writer (bot/store/lock.py) and
-    every change to ``users`` and ``chats`` goes through this module's ``Tx`` methods, which drop the entry
+    every change to ``users``, ``chats`` and ``seats`` goes through this module's ``Tx`` methods, which drop the entry
     they change. A transaction that changed an entry reads it from the database until it ends (it may still
     roll back), so only committed rows are kept. The PostgreSQL store shares the database with other
     workers, which change rows this process would not hear of: it reads every time. Bounded: the oldest
@@ -74,6 +75,7 @@ class Known:
     def __init__(self) -> None:
         self.users: dict[int, UserRow | None] = {}
         self.chats: dict[int, tuple[str, str] | None] = {}  # (title, lang); None: no row
+        self.seats: dict[int, tuple[tuple[int, int | None, str], ...]] = {}  # a table's seats, in order
 
     @classmethod
     def keep(cls, kept: dict[int, Any], key: int, value: Any) -> None:
@@ -92,6 +94,7 @@ class Tx(SharedQueries):
         self._changed_users: set[int] = set()  # rows this transaction changed: not kept until it ends
         self.admitted: list[int] = []  # updates this transaction took into the inbox (``Store.admitted``)
         self._changed_chats: set[int] = set()
+        self._changed_seats: set[int] = set()
 
     def _user_changed(self, user_id: int) -> None:
         self.known.users.pop(user_id, None)
@@ -271,10 +274,19 @@ class Tx(SharedQueries):
         )
 
     async def seats(self, table_id: int) -> list[SeatRow]:
-        rows = await self._all("SELECT seat, user_id, name FROM seats WHERE table_id = ? ORDER BY seat", table_id)
-        return [SeatRow(r["seat"], r["user_id"], r["name"]) for r in rows]
+        kept = self.known.seats
+        found = kept.get(table_id)
+        if found is None:
+            rows = await self._all("SELECT seat, user_id, name FROM seats WHERE table_id = ? ORDER BY seat",
+                                   table_id)
+            found = tuple((r["seat"], r["user_id"], r["name"]) for r in rows)
+            if table_id not in self._changed_seats:
+                Known.keep(kept, table_id, found)
+        return [SeatRow(*seat) for seat in found]
 
     async def set_seats(self, table_id: int, seats: list[SeatRow]) -> None:
+        self.known.seats.pop(table_id, None)
+        self._changed_seats.add(table_id)
         await self.db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
         await self.db.executemany(
             "INSERT INTO seats(table_id, seat, user_id, name) VALUES (?, ?, ?, ?)",

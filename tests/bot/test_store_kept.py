@@ -194,6 +194,37 @@ async def test_a_change_rolled_back_is_never_kept(tmp_path: Path) -> None:
             assert await tx.user_lang(2) == "ru" and await tx.chat_lang(-7) == "ru"
 
 
+async def test_seats_kept_follow_every_change(tmp_path: Path) -> None:
+    """A table's seats are kept once read; a change (a join, a leave, a rolled-back one) is what is read next,
+    and a caller changing the list it got changes nothing kept."""
+    from bot.store.rows import SeatRow
+
+    async with opened(tmp_path / "s.sqlite3") as store:
+        async with store.transaction() as tx:
+            table = await tx.create_table(-5, 0, "carnival", 1, {}, 7)
+            await tx.set_seats(table, [SeatRow(0, 1, "Ann")])
+        async with store.read() as tx:
+            seats = await tx.seats(table)
+            assert [s.name for s in seats] == ["Ann"]
+            seats[0].name = "Mallory"
+            seats.append(SeatRow(1, 666, "Mallory"))
+        statements = traced(store)
+        async with store.read() as tx:
+            assert [(s.seat, s.user_id, s.name) for s in await tx.seats(table)] == [(0, 1, "Ann")]
+        assert statements == []
+        with pytest.raises(RuntimeError):
+            async with store.transaction() as tx:
+                await tx.set_seats(table, [SeatRow(0, 1, "Ann"), SeatRow(1, 2, "Bob")])
+                assert len(await tx.seats(table)) == 2, "its own change, from the database"
+                raise RuntimeError("rolled back")
+        async with store.read() as tx:
+            assert [s.name for s in await tx.seats(table)] == ["Ann"]
+        async with store.transaction() as tx:
+            await tx.set_seats(table, [SeatRow(0, 1, "Ann"), SeatRow(1, None, "AI")])
+        async with store.read() as tx:
+            assert [(s.name, s.is_ai) for s in await tx.seats(table)] == [("Ann", False), ("AI", True)]
+
+
 async def test_updates_taken_in_are_not_asked_about_again_unless_the_taking_rolled_back(tmp_path: Path) -> None:
     """An update the inbox took (checked against the handled ids in the same statement) needs no second
     look from the Dedup middleware; one whose transaction rolled back was not taken, and one handled or
