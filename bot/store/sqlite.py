@@ -560,6 +560,7 @@ class Store:
     async def open(self) -> Store:
         if str(self.path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.known, self.admitted = Known(), set()  # nothing kept from before: the file may have changed
         self._db = await DRIVERS[self.driver](self.path, isolation_level=None)
         self._db.row_factory = sqlite3.Row
         await self._db.execute("PRAGMA journal_mode=WAL")
