@@ -320,3 +320,18 @@ async def test_a_batch_of_its_own_rides_nowhere(tmp_path: Path) -> None:
         alone = Batch(store)
         await alone.run(lambda tx: tx.inbox_done(1))
         assert alone.transactions == 1 and store.rider is None
+
+
+def test_only_the_sqlite_store_s_own_methods_write_the_rows_it_keeps() -> None:
+    """``Known`` is right only while every write to ``users``, ``chats`` and ``seats`` goes through the SQLite
+    Tx's methods that drop what they change: a shared query (bot/store/queries.py) or a service writing them
+    would leave a kept row stale. A new writer belongs in bot/store/sqlite.py, with its ``_..._changed`` call."""
+    root = Path(__file__).resolve().parents[2] / "bot"
+    writes = re.compile(r"(?:INSERT(?: OR \w+)? INTO|UPDATE|DELETE FROM|REPLACE INTO)\s+(users|chats|seats)\b", re.I)
+    found = {str(p.relative_to(root)) for p in root.rglob("*.py") if writes.search(p.read_text(encoding="utf-8"))}
+    assert found <= {"store/sqlite.py", "store/postgres.py"}, found
+    source = (root / "store" / "sqlite.py").read_text(encoding="utf-8")
+    for method in ("upsert_user", "set_user_started", "set_user_blocked", "set_user_lang", "ensure_chat",
+                   "set_chat_lang", "migrate_chat", "set_seats"):
+        body = source.split(f"async def {method}(", 1)[1].split("async def ", 1)[0]
+        assert "_changed(" in body or "_changed_seats" in body, method
