@@ -152,6 +152,11 @@ class SharedQueries:
         rows = await self._all("SELECT update_id, payload FROM inbox ORDER BY update_id")
         return [(r["update_id"], r["payload"]) for r in rows]
 
+    async def inbox_payload(self, update_id: int) -> str | None:
+        """An update as received and stored (the handler of a press reads the pressed keyboard from it)."""
+        row = await self._one("SELECT payload FROM inbox WHERE update_id = ?", update_id)
+        return None if row is None else str(row["payload"])
+
     async def inbox_done(self, update_id: int) -> None:
         """The update was handled: remember its id (duplicates are refused) and drop its payload."""
         await self._run("INSERT INTO updates(update_id) VALUES (?) ON CONFLICT DO NOTHING", update_id)
