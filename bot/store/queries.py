@@ -23,10 +23,6 @@ MatchSeat = tuple[int, int, str, int, int, int]
 """seat, player, name, team, score, place"""
 
 
-def _compact(value: Any) -> str:
-    return codec.dumps(value)
-
-
 def _clock(r: Any) -> ClockRow:
     return ClockRow(
         table_id=r["table_id"], per_move=r["per_move"], bank=r["bank"], strikes=r["strikes"], absent=r["absent"],
@@ -280,7 +276,7 @@ class SharedQueries:
             "INSERT INTO league_matches(table_id, chat_id, topic, season, game, finished_at, options, teams, "
             "deal_teams, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             table_id, chat_id, topic, season, game, finished_at, codec.dumps(options),
-            codec.dumps(teams), codec.dumps(deal_teams), _compact(record))
+            codec.dumps(teams), codec.dumps(deal_teams), codec.dumps(record))
         match_id = int(row["id"])
         await self._run_many("INSERT INTO league_seats(match_id, seat, player, name, team, score, place) "
                              "VALUES (?, ?, ?, ?, ?, ?, ?)", [(match_id, *seat) for seat in seats])
