@@ -445,13 +445,28 @@ class BotMarks:
         self.syncs, self.commits = app.store.wal.syncs, app.store.wal.committed
         self.drawn, self.replaced = app.outbox.pictures_drawn, app.outbox.pictures_replaced
         self.cpu, self.loop_cpu = time.process_time(), time.thread_time()
+        self.gc_runs = [0, 0, 0]  # collections by generation during play, and the CPU they took
+        self.gc_s = [0.0, 0.0, 0.0]
+        self._gc_began = 0.0
+        gc.callbacks.append(self._gc)
+
+    def _gc(self, phase: str, info: dict[str, int]) -> None:
+        """The garbage collector's own CPU, by generation: allocation-heavy code pays it where it allocates."""
+        if phase == "start":
+            self._gc_began = time.thread_time()
+        else:
+            self.gc_runs[info["generation"]] += 1
+            self.gc_s[info["generation"]] += time.thread_time() - self._gc_began
 
     def grown(self) -> dict[str, Any]:
         app = self.app
+        if self._gc in gc.callbacks:
+            gc.callbacks.remove(self._gc)
         if self.statements is not None:
             app.store._db._db.set_trace_callback(None)
         return {"sql": dict(self.statements.most_common()) if self.statements is not None else {},
                 "cpu_s": time.process_time() - self.cpu, "loop_cpu_s": time.thread_time() - self.loop_cpu,
+                "gc_runs": self.gc_runs, "gc_s": self.gc_s,
                 "commits": app.store.wal.committed - self.commits, "fsyncs": app.store.wal.syncs - self.syncs,
                 "pictures_drawn": app.outbox.pictures_drawn - self.drawn,
                 "pictures_replaced": app.outbox.pictures_replaced - self.replaced,
@@ -824,6 +839,9 @@ def report(r: dict[str, Any]) -> str:
                f"the fake's process (server and players) {r['fake_cpu_ms_per_move']:.2f} ms" if cfg.get("split") else
                f"CPU per move: {r['cpu_ms_per_move']:.2f} ms for the whole process (bot, fake server and simulated "
                f"players); about {r['bot_cpu_ms_per_move']:.2f} ms without the fake server's request handling"),
+              f"garbage collector: {sum(r['gc_runs'])} collections ({r['gc_runs'][2]} full), "
+              f"{sum(r['gc_s']) * 1000 / moves:.2f} ms per move ({r['gc_s'][2] * 1000 / moves:.2f} in full ones)"
+              + ("" if cfg.get("split") else " (the whole process's)"),
               f"commits {r['commits']}, fsyncs {r['fsyncs']} (group commit: {r['commits'] / max(1, r['fsyncs']):.1f} "
               f"commits per fsync); getChatMember calls during setup {r['setup_get_chat_member']}",
               f"pictures drawn {r['pictures_drawn']}, replaced while drawn (not sent) {r['pictures_replaced']}",

@@ -85,7 +85,8 @@ class App:
         limiter = RateLimiter(settings.per_chat_interval, settings.group_per_minute, settings.global_per_second)
         self.pictures = Pictures() if settings.pictures else None
         self.outbox = Outbox(self.store, self.outbox_bot, limiter, Pictures.render)
-        self.dispatcher = Dispatcher()
+        # No handler keeps a conversation state: the FSM middleware would build a context for every update.
+        self.dispatcher = Dispatcher(disable_fsm=True)
         self.tables: Tables | None = None
         self.dedup: Dedup | None = None
         self.clocks: ClockService | None = None

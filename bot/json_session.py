@@ -3,7 +3,7 @@
 aiogram encodes every call as a url-encoded form: each field is prepared on its own, nested objects
 (a keyboard) are dumped to JSON strings, then every character is percent-quoted. For a hand edit with
 its keyboard that is ~0.4 ms of CPU a call, over a third of what the bot spends on a move (bench/bot.py).
-The Bot API takes the same parameters as a JSON object, built here in one ``json.dumps``. Calls that
+The Bot API takes the same parameters as a JSON object, built here in one dump (bot/codec.py). Calls that
 upload files (a picture, a document) keep aiogram's multipart form. The answer is parsed by aiogram as
 before, so errors (429, "message is not modified", ...) raise the same exceptions; a successful answer
 that is used as plain JSON or only as success skips aiogram's pydantic ``Response`` model.
@@ -25,6 +25,7 @@ from aiogram.exceptions import TelegramNetworkError
 from aiogram.methods.base import TelegramMethod, TelegramType
 from aiohttp import ClientError, ClientTimeout
 
+from bot import codec
 from bot.http import HttpPool
 
 
@@ -65,6 +66,8 @@ class JsonSession(AiohttpSession):
     connections (aiohttp's client cost ~200 us of CPU a request); calls with files stay aiohttp's."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("json_loads", codec.loads)  # aiogram's answers and form fields too (bot/codec.py)
+        kwargs.setdefault("json_dumps", codec.dumps)
         super().__init__(*args, **kwargs)
         self._pools: dict[str, HttpPool] = {}  # by scheme://host:port
 
@@ -118,19 +121,18 @@ class JsonSession(AiohttpSession):
         # once the garbage collector freed the last one (about a tenth of the bot's CPU, bench/sampler.py).
         call = cast("TelegramMethod[Any]", method)
         url = self.api.api_url(token=bot.token, method=call.__api_method__)
-        data = self.json_dumps(self.json_body(bot, call))
+        data = codec.dumps_bytes(self.json_body(bot, call))
         seconds = self.timeout if timeout is None else timeout
         route = self._pool(url)
         try:
             if route is not None:  # the lean client (bot/http.py)
                 async with asyncio.timeout(seconds):
-                    status, body = await route[0].post(route[1], data.encode())
-                raw_result = body.decode("utf-8", errors="replace")
+                    status, body = await route[0].post(route[1], data)
             else:
                 session = await self.create_session()
                 async with session.post(url, data=data, headers={"Content-Type": "application/json"},
                                         timeout=ClientTimeout(total=seconds)) as resp:
-                    raw_result = await resp.text()
+                    body = await resp.read()
                 status = resp.status
         except TimeoutError as e:
             raise TelegramNetworkError(method=call, message="Request timeout error") from e
@@ -138,11 +140,12 @@ class JsonSession(AiohttpSession):
             raise TelegramNetworkError(method=call, message=f"{type(e).__name__}: {e}") from e
         if status == 200 and call.__returning__ in _PLAIN_RESULTS:
             try:
-                answer = self.json_loads(raw_result)
+                answer = codec.loads(body)
             except ValueError:
                 answer = None
             if isinstance(answer, dict) and answer.get("ok") is True and "result" in answer:
                 return cast(TelegramType, answer["result"])
+        raw_result = body.decode("utf-8", errors="replace")
         response = self.check_response(bot=bot, method=call, status_code=status, content=raw_result)
         return cast(TelegramType, response.result)
 

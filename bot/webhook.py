@@ -10,17 +10,16 @@ it is in the inbox (bot/intake.py), so a crash never loses one Telegram consider
 from __future__ import annotations
 
 import hmac
-import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import Bot
-from aiogram.types import Update
 from aiohttp import web
 from pydantic import ValidationError
 
+from bot import codec
 from bot.intake import ALLOWED_UPDATES, Intake
 
 log = logging.getLogger(__name__)
@@ -74,7 +73,7 @@ class WebhookServer:
         if not self.accepting:
             return web.Response(status=503, text="stopping")  # Telegram retries later
         try:
-            update = Update.model_validate(json.loads(await request.read()), context={"bot": self.bot})
+            update = self.intake.parse(codec.loads(await request.read()))
         except (ValueError, ValidationError):
             return web.Response(status=400, text="not an update")
         await self.intake.accept(update)

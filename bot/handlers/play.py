@@ -22,14 +22,17 @@ async def _refuse(query: CallbackQuery, actor: Actor) -> None:
     await _answer_press(query, Answer(t(actor.lang, "This button is not valid any more."), alert=True))
 
 
-def _keyboard_tables(query: CallbackQuery) -> set[int]:
-    """The tables the pressed message's own keyboard (as Telegram reports it) plays at."""
-    message = query.message
-    markup = getattr(message, "reply_markup", None) if message is not None else None
+async def _keyboard_tables(tables: Tables, update_id: int) -> set[int]:
+    """The tables the pressed message's own keyboard (as Telegram reported it with the press) plays at. The
+    press's model leaves that keyboard out (bot/intake.py, ``without_keyboard``): it is read from the update
+    as stored in the inbox."""
+    markup = await tables.pressed_keyboard(update_id)
     found: set[int] = set()
-    for row in (markup.inline_keyboard if markup is not None else []):
+    for row in markup:
         for button in row:
-            data = button.callback_data or ""
+            data = button.get("callback_data") if isinstance(button, dict) else None
+            if not isinstance(data, str):
+                continue
             for factory in (Move, Menu, Pick, Cap, Rum):
                 try:
                     found.add(factory.unpack(data).t)
@@ -44,15 +47,15 @@ async def move(query: CallbackQuery, callback_data: Move, tables: Tables, actor:
         await _refuse(query, actor)
         return
     answer = await tables.press(callback_data.t, callback_data.v, callback_data.i, actor, actor.lang, update_id)
-    await _answered(query, callback_data.t, answer, tables, actor)
+    await _answered(query, callback_data.t, answer, tables, actor, update_id)
 
 
-async def menu(query: CallbackQuery, callback_data: Menu, tables: Tables, actor: Actor) -> None:
+async def menu(query: CallbackQuery, callback_data: Menu, tables: Tables, actor: Actor, update_id: int) -> None:
     if not _from_own_dm(query, actor):
         await _refuse(query, actor)
         return
     answer = await tables.menu(callback_data.t, callback_data.v, callback_data.g, actor, actor.lang)
-    await _answered(query, callback_data.t, answer, tables, actor)
+    await _answered(query, callback_data.t, answer, tables, actor, update_id)
 
 
 async def pick(query: CallbackQuery, callback_data: Pick, tables: Tables, actor: Actor, update_id: int) -> None:
@@ -61,14 +64,14 @@ async def pick(query: CallbackQuery, callback_data: Pick, tables: Tables, actor:
         return
     answer = await tables.pick(callback_data.t, callback_data.v, callback_data.w, callback_data.m,
                                bool(callback_data.go), actor, actor.lang, update_id)
-    await _answered(query, callback_data.t, answer, tables, actor)
+    await _answered(query, callback_data.t, answer, tables, actor, update_id)
 
 
 async def capture(query: CallbackQuery, callback_data: Cap, tables: Tables, actor: Actor, update_id: int) -> None:
     """The Karusele capture builder: toggle a table card, or take the chosen cards."""
     answer = await tables.capture(callback_data.t, callback_data.v, callback_data.c, callback_data.m,
                                   bool(callback_data.go), actor, actor.lang, update_id)
-    await _answered(query, callback_data.t, answer, tables, actor)
+    await _answered(query, callback_data.t, answer, tables, actor, update_id)
 
 
 async def rummy(query: CallbackQuery, callback_data: Rum, tables: Tables, actor: Actor, update_id: int) -> None:
@@ -78,15 +81,16 @@ async def rummy(query: CallbackQuery, callback_data: Rum, tables: Tables, actor:
         return
     answer = await tables.rummy(callback_data.t, callback_data.v, callback_data.op, callback_data.a, actor,
                                 actor.lang, update_id)
-    await _answered(query, callback_data.t, answer, tables, actor)
+    await _answered(query, callback_data.t, answer, tables, actor, update_id)
 
 
-async def _answered(query: CallbackQuery, table_id: int, answer: Answer, tables: Tables, actor: Actor) -> None:
+async def _answered(query: CallbackQuery, table_id: int, answer: Answer, tables: Tables, actor: Actor,
+                    update_id: int) -> None:
     """Answer the press; a press on an out-of-date keyboard also takes that keyboard away, but only
     from a message in the presser's own DM whose keyboard plays at this very table (so forged data
     cannot strip the keyboard of any other message)."""
     await _answer_press(query, answer)
-    if answer.stale and query.message is not None and table_id in _keyboard_tables(query):
+    if answer.stale and query.message is not None and table_id in await _keyboard_tables(tables, update_id):
         await tables.clear_stale_keyboard(table_id, actor.user_id, query.message.chat.id, query.message.message_id)
 
 

@@ -13,6 +13,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 import games
+from bot import codec
 from bot.league.matches import record_finished
 from bot.services import events as game_log
 from bot.services.ai_seats import AiSeats
@@ -151,6 +152,18 @@ class Play:
         if self.ai_due(row, seats, state):
             self.schedule_ai(table_id)
         return Answer(words.action_label(row.game, action, lang))
+
+    async def pressed_keyboard(self, update_id: int) -> list[list[Any]]:
+        """The rows of buttons of the message a press came from, as Telegram sent them with the press (the
+        update as stored in the inbox, bot/intake.py); none if the update is not there."""
+        async with self.core.store.read() as tx:
+            payload = await tx.inbox_payload(update_id)
+        try:
+            update = codec.loads(payload) if payload else {}
+            rows = update["callback_query"]["message"]["reply_markup"]["inline_keyboard"]
+        except (ValueError, KeyError, TypeError):
+            return []
+        return [row for row in rows if isinstance(row, list)] if isinstance(rows, list) else []
 
     async def clear_stale_keyboard(self, table_id: int, user_id: int, chat_id: int, message_id: int) -> None:
         """Take the keyboard off a message whose buttons are out of date, so nobody presses them again.
@@ -335,6 +348,7 @@ class Tables:
         self.capture = self.builder.capture
         self.rummy = self.rummies.rummy
         self.clear_stale_keyboard = self.play.clear_stale_keyboard
+        self.pressed_keyboard = self.play.pressed_keyboard
         self.ai_busy = self.play.ai_busy
         self.resume = self.play.resume
         # the lobby

@@ -19,7 +19,6 @@ Values are stored as in SQLite (JSON as text, flags as 0/1), so both stores retu
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import time
@@ -29,6 +28,7 @@ from typing import Any
 
 import asyncpg
 
+from bot import codec
 from bot.store.pg_migrate import upgrade
 from bot.store.queries import SharedQueries
 from bot.store.rows import OutboxRow, SeatRow, TableRow, UserRow
@@ -39,10 +39,6 @@ PRESENCE = 0x4B6F7A77  # pg_advisory_lock(PRESENCE, worker) is held by every liv
 # A worker is dead when its presence lock is free: a shared try-lock succeeds (held to the end of this
 # transaction, harmless). Cheap, unlike reading pg_locks, which takes every lock-manager partition.
 DEAD = f"pg_try_advisory_xact_lock_shared({PRESENCE}, {{col}}::int)"
-
-
-def _json(payload: dict[str, Any]) -> str:
-    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
 
 
 def _rowcount(status: str) -> int:
@@ -160,7 +156,7 @@ class PgTx(SharedQueries):
         return int(await self.conn.fetchval(
             "INSERT INTO tables(chat_id, thread_id, game, status, creator_id, options, seed, created_at, updated_at) "
             "VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, $7) RETURNING id",
-            chat_id, thread_id, game, creator_id, json.dumps(options), seed, now))
+            chat_id, thread_id, game, creator_id, codec.dumps(options), seed, now))
 
     async def _locked_table(self, sql: str, *args: Any) -> TableRow | None:
         row = await self.conn.fetchrow(sql + (" FOR UPDATE OF t" if self._locking else ""), *args)
@@ -191,9 +187,9 @@ class PgTx(SharedQueries):
         await self.conn.execute(
             "UPDATE tables SET status = $1, options = $2, version = $3, state = $4, ui = $5, updated_at = $6 "
             "WHERE id = $7",
-            table.status, json.dumps(table.options), table.version,
-            json.dumps(table.state, separators=(",", ":")) if table.state is not None else None,
-            json.dumps(table.ui), table.updated_at, table.id)
+            table.status, codec.dumps(table.options), table.version,
+            codec.dumps(table.state) if table.state is not None else None,
+            codec.dumps(table.ui), table.updated_at, table.id)
 
     async def seats(self, table_id: int) -> list[SeatRow]:
         rows = await self.conn.fetch("SELECT seat, user_id, name FROM seats WHERE table_id = $1 ORDER BY seat",
@@ -240,7 +236,7 @@ class PgTx(SharedQueries):
                       merge_key: str | None = None, priority: int = 1, ttl: float | None = None) -> None:
         """As SQLite's: a pending row with the same ``merge_key`` takes the new content in place (a send
         stays a send, the more urgent priority wins, the row keeps its place and ``created_at``)."""
-        data = _json(payload)
+        data = codec.dumps(payload)
         if self.queued is not None:
             self.queued.add(chat_id)
         if merge_key is not None:
@@ -273,7 +269,7 @@ class PgTx(SharedQueries):
             await self.conn.execute("UPDATE outbox SET merge_key = $1 WHERE id = $2", merge_key, self._last_outbox)
 
     async def set_payload(self, row_id: int, payload: dict[str, Any]) -> None:
-        await self.conn.execute("UPDATE outbox SET payload = $1 WHERE id = $2", _json(payload), row_id)
+        await self.conn.execute("UPDATE outbox SET payload = $1 WHERE id = $2", codec.dumps(payload), row_id)
 
     async def pending_chats(self) -> list[int]:
         """Every chat with a pending row (a skip scan of the outbox_next index, as in SQLite)."""
@@ -338,13 +334,13 @@ class PgTx(SharedQueries):
         if blob is not None and file_id is not None:
             await self.set_blob_file_id(blob, file_id)
         deleted = await self.conn.fetchval("DELETE FROM outbox WHERE id = $1 AND payload = $2 RETURNING id",
-                                         row.id, _json(row.payload))
+                                         row.id, codec.dumps(row.payload))
         if deleted is not None:
             return True
         if row.slot is None:
             current = await self.conn.fetchval("SELECT payload FROM outbox WHERE id = $1", row.id)
             if current is not None:
-                payload = json.loads(current)
+                payload = codec.loads(current)
                 payload["text"] = payload.get("text", "")[len(row.payload.get("text", "")):].lstrip("\n")
                 await self.set_payload(row.id, payload)
             return False

@@ -9,10 +9,10 @@ Every method answers with plain values or rows of bot/store/rows.py, never a dri
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
+from bot import codec
 from bot.store.rows import ClockRow, Prefs
 
 LeagueRating = tuple[int, int, str, str, int, str, float, float, int, int, float]
@@ -23,16 +23,12 @@ MatchSeat = tuple[int, int, str, int, int, int]
 """seat, player, name, team, score, place"""
 
 
-def _compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
 def _clock(r: Any) -> ClockRow:
     return ClockRow(
         table_id=r["table_id"], per_move=r["per_move"], bank=r["bank"], strikes=r["strikes"], absent=r["absent"],
-        banks=json.loads(r["banks"]), missed=json.loads(r["missed"]), turn_version=r["turn_version"],
+        banks=codec.loads(r["banks"]), missed=codec.loads(r["missed"]), turn_version=r["turn_version"],
         turn_seat=r["turn_seat"], turn_start=r["turn_start"], deadline=r["deadline"], due=r["due"],
-        stage=r["stage"], paused=bool(r["paused"]), time_left=r["time_left"], votes=json.loads(r["votes"]),
+        stage=r["stage"], paused=bool(r["paused"]), time_left=r["time_left"], votes=codec.loads(r["votes"]),
         extended=r["extended"])
 
 
@@ -100,9 +96,9 @@ class SharedQueries:
             "turn_version = excluded.turn_version, turn_seat = excluded.turn_seat, turn_start = excluded.turn_start, "
             "deadline = excluded.deadline, due = excluded.due, stage = excluded.stage, paused = excluded.paused, "
             "time_left = excluded.time_left, votes = excluded.votes, extended = excluded.extended",
-            c.table_id, c.per_move, c.bank, c.strikes, c.absent, json.dumps(c.banks), json.dumps(c.missed),
+            c.table_id, c.per_move, c.bank, c.strikes, c.absent, codec.dumps(c.banks), codec.dumps(c.missed),
             c.turn_version, c.turn_seat, c.turn_start, c.deadline, c.due, c.stage, int(c.paused), c.time_left,
-            json.dumps(c.votes), c.extended)
+            codec.dumps(c.votes), c.extended)
 
     async def due_tables(self, now: float, limit: int = 200) -> list[tuple[int, float]]:
         """(table, due) whose next clock event has come, earliest first (the partial index answers this)."""
@@ -160,6 +156,11 @@ class SharedQueries:
         """What is left to handle (one process: everything in the inbox)."""
         rows = await self._all("SELECT update_id, payload FROM inbox ORDER BY update_id")
         return [(r["update_id"], r["payload"]) for r in rows]
+
+    async def inbox_payload(self, update_id: int) -> str | None:
+        """An update as received and stored (the handler of a press reads the pressed keyboard from it)."""
+        row = await self._one("SELECT payload FROM inbox WHERE update_id = ?", update_id)
+        return None if row is None else str(row["payload"])
 
     async def inbox_done(self, update_id: int) -> None:
         """The update was handled: remember its id (duplicates are refused) and drop its payload."""
@@ -283,8 +284,8 @@ class SharedQueries:
         row = await self._one(
             "INSERT INTO league_matches(table_id, chat_id, topic, season, game, finished_at, options, teams, "
             "deal_teams, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-            table_id, chat_id, topic, season, game, finished_at, json.dumps(options, separators=(",", ":")),
-            json.dumps(teams, separators=(",", ":")), json.dumps(deal_teams, separators=(",", ":")), _compact(record))
+            table_id, chat_id, topic, season, game, finished_at, codec.dumps(options),
+            codec.dumps(teams), codec.dumps(deal_teams), codec.dumps(record))
         match_id = int(row["id"])
         await self._run_many("INSERT INTO league_seats(match_id, seat, player, name, team, score, place) "
                              "VALUES (?, ?, ?, ?, ?, ?, ?)", [(match_id, *seat) for seat in seats])

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import json
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -20,6 +19,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot import codec
 from bot.store.migrate import upgrade
 from bot.store.queries import SharedQueries
 from bot.store.rows import OutboxRow, SeatRow, TableRow, UserRow
@@ -45,9 +45,9 @@ def is_busy(exc: BaseException) -> bool:
 def _table(row: sqlite3.Row) -> TableRow:
     return TableRow(
         id=row["id"], chat_id=row["chat_id"], thread_id=row["thread_id"], game=row["game"],
-        status=row["status"], creator_id=row["creator_id"], options=json.loads(row["options"]),
+        status=row["status"], creator_id=row["creator_id"], options=codec.loads(row["options"]),
         seed=row["seed"], version=row["version"],
-        state=json.loads(row["state"]) if row["state"] else None, ui=json.loads(row["ui"]),
+        state=codec.loads(row["state"]) if row["state"] else None, ui=codec.loads(row["ui"]),
         updated_at=row["updated_at"],
     )
 
@@ -235,7 +235,7 @@ class Tx(SharedQueries):
         cur = await self.db.execute(
             "INSERT INTO tables(chat_id, thread_id, game, status, creator_id, options, seed, created_at, updated_at) "
             "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
-            (chat_id, thread_id, game, creator_id, json.dumps(options), seed, now, now),
+            (chat_id, thread_id, game, creator_id, codec.dumps(options), seed, now, now),
         )
         return int(cur.lastrowid or 0)
 
@@ -268,9 +268,9 @@ class Tx(SharedQueries):
             table.updated_at = time.time()
         await self.db.execute(
             "UPDATE tables SET status = ?, options = ?, version = ?, state = ?, ui = ?, updated_at = ? WHERE id = ?",
-            (table.status, json.dumps(table.options), table.version,
-             json.dumps(table.state, separators=(",", ":")) if table.state is not None else None,
-             json.dumps(table.ui), table.updated_at, table.id),
+            (table.status, codec.dumps(table.options), table.version,
+             codec.dumps(table.state) if table.state is not None else None,
+             codec.dumps(table.ui), table.updated_at, table.id),
         )
 
     async def seats(self, table_id: int) -> list[SeatRow]:
@@ -333,7 +333,7 @@ class Tx(SharedQueries):
         """Queue an outgoing call. A pending row with the same ``merge_key`` is replaced in place,
         so a message edited five times before it could be sent is sent once, with the last content
         (the row keeps its place and the time of the oldest change it carries; the more urgent priority wins)."""
-        data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+        data = codec.dumps(payload)
         if self.queued is not None:
             self.queued.add(chat_id)
         if merge_key is not None:
@@ -371,7 +371,7 @@ class Tx(SharedQueries):
 
     async def set_payload(self, row_id: int, payload: dict[str, Any]) -> None:
         await self.db.execute("UPDATE outbox SET payload = ? WHERE id = ?",
-                              (json.dumps(payload, ensure_ascii=False, separators=(",", ":")), row_id))
+                              (codec.dumps(payload), row_id))
 
     async def pending_chats(self) -> list[int]:
         """Every chat with a pending row: a skip scan of the outbox_next index, one seek per chat
@@ -420,14 +420,14 @@ class Tx(SharedQueries):
             await self.set_slot(row.slot, row.chat_id, slot_message)
         if blob is not None and file_id is not None:
             await self.set_blob_file_id(blob, file_id)
-        sent = json.dumps(row.payload, ensure_ascii=False, separators=(",", ":"))
+        sent = codec.dumps(row.payload)
         cur = await self.db.execute("DELETE FROM outbox WHERE id = ? AND payload = ?", (row.id, sent))
         if cur.rowcount:
             return True
         if row.slot is None:
             current = await self._one("SELECT payload FROM outbox WHERE id = ?", row.id)
             if current is not None:
-                payload = json.loads(current["payload"])
+                payload = codec.loads(current["payload"])
                 payload["text"] = payload.get("text", "")[len(row.payload.get("text", "")):].lstrip("\n")
                 await self.set_payload(row.id, payload)
             return False
@@ -479,7 +479,7 @@ class Tx(SharedQueries):
 
 def _outbox(row: sqlite3.Row) -> OutboxRow:
     return OutboxRow(row["id"], row["chat_id"], row["method"], row["slot"], row["merge_key"],
-                     json.loads(row["payload"]), row["attempts"], row["priority"], row["expires_at"],
+                     codec.loads(row["payload"]), row["attempts"], row["priority"], row["expires_at"],
                      row["created_at"])
 
 

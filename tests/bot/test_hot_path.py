@@ -434,3 +434,82 @@ async def test_handled_updates_are_not_kept_in_memory(tmp_path: Path) -> None:
             alive = sorted(o.update_id for o in gc.get_objects() if type(o) is Update)
             assert last >= 10
             assert alive in ([], [last])
+
+
+async def test_a_press_is_modeled_without_the_pressed_messages_keyboard(tmp_path: Path) -> None:
+    """Telegram sends the keyboard of the pressed message with every press; modeling it was most of an
+    update's cost, and only a press on an out-of-date keyboard reads it (from the inbox, which keeps the
+    update as received: tests/bot/test_holes_access.py). The handler gets the update without it, and the
+    move is made all the same."""
+    from aiogram.types import Update
+
+    async with FakeTelegram(limits=RateLimits.loose()) as fake:
+        users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
+        group = fake.group("People", members=users[1:], creator=users[0])
+        async with running_bot(fake, tmp_path / "k.sqlite3") as app:
+            await start_carnival(fake, app, users, group)
+            stored: list[str] = []
+            app.store._db._db.set_trace_callback(
+                lambda sql: stored.append(sql) if sql.startswith("INSERT INTO inbox") else None)
+            handled: list[Update] = []
+            feed = app.dispatcher.feed_update
+
+            async def watched(bot: Any, update: Update, **kwargs: Any) -> Any:
+                handled.append(update)
+                return await feed(bot, update, **kwargs)
+
+            app.dispatcher.feed_update = watched  # type: ignore[method-assign]
+            live = live_hand(users)
+            assert live is not None
+            user, message = live
+            data = next(str(b["callback_data"]) for b in play_buttons(message)
+                        if str(b["callback_data"]).startswith("mv:"))
+            table_id = int(data.split(":")[1])
+            before = await version_of(app, table_id)
+            assert message.to_api()["reply_markup"]["inline_keyboard"], "Telegram sends the keyboard with the press"
+            sent = await user.press_data(message, data)
+            await settle(fake, app)
+            assert [u.callback_query.data for u in handled if u.callback_query] == [sent.data]
+            query = handled[0].callback_query
+            assert query is not None and query.message is not None and query.message.reply_markup is None
+            assert len(stored) == 1 and '"callback_query"' in stored[0] and '"message_id"' in stored[0]
+            assert data in stored[0].split('"reply_markup":', 1)[1], "the inbox keeps the update as received"
+            assert await version_of(app, table_id) > before, "the move was made"
+
+
+async def version_of(app: App, table_id: int) -> int:
+    async with app.store.read() as tx:
+        table = await tx.table(table_id)
+    assert table is not None
+    return table.version
+
+
+async def test_a_stale_press_on_a_copy_of_the_hand_takes_the_copys_keyboard_away(tmp_path: Path) -> None:
+    """A hand sent twice (delivery is at least once: a crash between a send and its record) leaves a copy
+    whose buttons go out of date; a press on one takes that copy's keyboard away, and only its. Whether the
+    pressed keyboard plays at the table is read from the press as stored in the inbox (its model leaves the
+    keyboard out)."""
+    import copy
+
+    async with FakeTelegram(limits=RateLimits.loose()) as fake:
+        users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
+        group = fake.group("People", members=users[1:], creator=users[0])
+        async with running_bot(fake, tmp_path / "c.sqlite3") as app:
+            await start_carnival(fake, app, users, group)
+            live = live_hand(users)
+            assert live is not None
+            user, message = live
+            twin = fake.store_bot_message(message.chat, text=message.text,
+                                          reply_markup=copy.deepcopy(message.reply_markup))
+            data = next(str(b["callback_data"]) for b in play_buttons(message)
+                        if str(b["callback_data"]).startswith("mv:"))
+            table_id = int(data.split(":")[1])
+            await user.press_data(message, data)  # the move: the version moves on
+            await settle(fake, app)
+            moved = await version_of(app, table_id)
+            assert twin.buttons, "the copy still offers the old moves"
+            await user.press_data(twin, data)  # out of date now
+            await settle(fake, app)
+            assert not twin.buttons, "the copy's keyboard was taken away"
+            assert [c.params.get("message_id") for c in fake.calls_of("editMessageReplyMarkup")] == [twin.message_id]
+            assert await version_of(app, table_id) == moved, "the stale press changed nothing"

@@ -112,7 +112,10 @@ async def test_the_inbox_keeps_an_update_until_it_is_done(store):
         assert await tx.inbox_depth() == 1
         if not hasattr(tx, "conn"):  # one process: everything waiting is its own (PostgreSQL: only orphans)
             assert await tx.inbox_waiting() == [(5, '{"update_id": 5}')]
+        assert await tx.inbox_payload(5) == '{"update_id": 5}'  # as received: a press's handler reads it
+        assert await tx.inbox_payload(6) is None
         await tx.inbox_done(5)
+        assert await tx.inbox_payload(5) is None
         assert await tx.inbox_depth() == 0
         assert not await tx.inbox_put(5, '{"update_id": 5}')  # handled: refused
         assert await tx.seen_update(5)
