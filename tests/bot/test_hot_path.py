@@ -439,7 +439,7 @@ async def test_handled_updates_are_not_kept_in_memory(tmp_path: Path) -> None:
 async def test_a_press_is_modeled_without_the_pressed_messages_keyboard(tmp_path: Path) -> None:
     """Telegram sends the keyboard of the pressed message with every press; modeling it was most of an
     update's cost, and only a press on an out-of-date keyboard reads it (from the inbox, which keeps the
-    update as received: tests/bot/test_holes_access.py). The handler gets the update without it, and the
+    update as received: the next test). The handler gets the update without it, and the
     move is made all the same."""
     from aiogram.types import Update
 

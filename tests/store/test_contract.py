@@ -145,6 +145,14 @@ async def test_the_action_log(store):
     async with store.read() as tx:
         assert await tx.action_count(tid) == 2
         assert await tx.actions(tid) == [[2, "bid:3"], [0, "play:AS"]]
+    async with store.transaction() as tx:  # a move logs its action after the last, in one statement
+        other = await tx.create_table(-6, 0, "carnival", 1, {}, 1)
+        assert await tx.log_action(other, 1, "bid:0") == 0  # its own log starts at 0
+        assert await tx.log_action(tid, 1, "play:KS") == 2
+        assert await tx.log_action(tid, 2, "play:QS") == 3
+    async with store.read() as tx:
+        assert await tx.actions(tid) == [[2, "bid:3"], [0, "play:AS"], [1, "play:KS"], [2, "play:QS"]]
+        assert await tx.actions(other) == [[1, "bid:0"]]
 
 
 async def test_outbox_merges_claims_heads_per_chat_and_records_delivery(store):
