@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.app import App
 from bot.config import Settings
+from bot.store.sqlite import Store
 from tests.fakebot.models import StoredMessage
 from tests.fakebot.server import FakeTelegram
 from tests.fakebot.users import FakeChat, FakeUser
@@ -48,6 +49,42 @@ async def running_bot(fake: FakeTelegram, db: Path, **overrides: Any) -> AsyncIt
         yield app
     finally:
         await app.stop()
+
+
+@asynccontextmanager
+async def opened_store(path: Path) -> AsyncIterator[Store]:
+    """The SQLite store on ``path``, open for the block (no bot around it)."""
+    store = await Store(path).open()
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+async def start_carnival(fake: FakeTelegram, app: App, users: Sequence[FakeUser], group: FakeChat) -> None:
+    """Everyone starts the bot; the first opens a Carnival table in the group, the others join, it starts."""
+    for user in users:
+        await user.start_bot()
+    await settle(fake, app)
+    await users[0].send(group, "/new carnival")
+    lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
+    await settle(fake, app)
+    for user in users[1:]:
+        await user.press(lobby, "✋ Join")
+        await settle(fake, app)
+    await users[0].press(lobby, "▶️ Start")
+    await settle(fake, app)
+
+
+async def play_first_move(fake: FakeTelegram, app: App, users: Sequence[FakeUser]) -> FakeUser:
+    """Whoever has a live hand presses its first move button; who it was (once the bot settled)."""
+    live = live_hand(users)
+    assert live is not None, "somebody has a live hand"
+    user, message = live
+    data = next(str(b["callback_data"]) for b in play_buttons(message) if str(b["callback_data"]).startswith("mv:"))
+    await user.press_data(message, data)
+    await settle(fake, app)
+    return user
 
 
 def play_buttons(message: StoredMessage) -> list[dict[str, Any]]:

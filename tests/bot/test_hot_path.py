@@ -20,10 +20,9 @@ from bot.services.outbox import Outbox, RateLimiter
 from bot.services.pictures import Pictures
 from bot.store.sqlite import Store
 from bot.store.walsync import WalSync
-from tests.bot.harness import live_hand, play_buttons, running_bot, settle
+from tests.bot.harness import live_hand, play_buttons, play_first_move, running_bot, settle, start_carnival
 from tests.fakebot.ratelimit import RateLimits
 from tests.fakebot.server import FakeTelegram
-from tests.fakebot.users import FakeChat, FakeUser
 
 # Not seeks by nature, and not on the move path: a count for /status and the graceful stop, and the rare
 # move of a group to its supergroup's id.
@@ -268,21 +267,6 @@ async def test_admin_checks_skip_the_creator_and_ask_telegram_once_per_person(tm
             assert any(play_buttons(m) for u in (ann, bob, cat) for m in u.inbox()), "the game started"
 
 
-async def start_carnival(fake: FakeTelegram, app: App, users: list[FakeUser], group: FakeChat) -> None:
-    """Everyone starts the bot; the first opens a Carnival table in the group, the others join, it starts."""
-    for user in users:
-        await user.start_bot()
-    await settle(fake, app)
-    await users[0].send(group, "/new carnival")
-    lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
-    await settle(fake, app)
-    for user in users[1:]:
-        await user.press(lobby, "✋ Join")
-        await settle(fake, app)
-    await users[0].press(lobby, "▶️ Start")
-    await settle(fake, app)
-
-
 async def test_a_press_that_gives_the_turn_to_a_person_starts_no_ai_loop(tmp_path: Path) -> None:
     """Three people: after each move the next player has a choice, so no AI loop is started only to read
     the table and end (it was one more read of the table and its seats per move)."""
@@ -423,12 +407,7 @@ async def test_handled_updates_are_not_kept_in_memory(tmp_path: Path) -> None:
         async with running_bot(fake, tmp_path / "m.sqlite3") as app:
             await start_carnival(fake, app, users, group)
             for _ in range(3):
-                live = live_hand(users)
-                assert live is not None
-                user, message = live
-                button = next(b for b in play_buttons(message) if str(b["callback_data"]).startswith("mv:"))
-                await user.press_data(message, str(button["callback_data"]))
-                await settle(fake, app)
+                await play_first_move(fake, app, users)
             last = fake.updates.next_id - 1
             gc.collect()
             alive = sorted(o.update_id for o in gc.get_objects() if type(o) is Update)

@@ -8,8 +8,6 @@ from __future__ import annotations
 import asyncio
 import re
 import sqlite3
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +17,7 @@ from bot.app import App
 from bot.store import batch as bookkeeping
 from bot.store.batch import Batch
 from bot.store.sqlite import Store
-from tests.bot.harness import live_hand, play_buttons, running_bot, settle
+from tests.bot.harness import live_hand, opened_store, play_first_move, running_bot, settle, start_carnival
 from tests.bot.helpers import answered
 from tests.fakebot.models import StoredMessage
 from tests.fakebot.ratelimit import RateLimits
@@ -29,45 +27,11 @@ from tests.fakebot.users import FakeChat, FakeUser
 CYRILLIC = re.compile("[а-яА-Я]")
 
 
-@asynccontextmanager
-async def opened(path: Path) -> AsyncIterator[Store]:
-    store = await Store(path).open()
-    try:
-        yield store
-    finally:
-        await store.close()
-
-
 def traced(store: Store) -> list[str]:
     """The statements the store runs from now on (the inline driver's sqlite3 connection)."""
     statements: list[str] = []
     store._db._db.set_trace_callback(statements.append)
     return statements
-
-
-async def start_carnival(fake: FakeTelegram, app: App, users: list[FakeUser], group: FakeChat) -> None:
-    for user in users:
-        await user.start_bot()
-    await settle(fake, app)
-    await users[0].send(group, "/new carnival")
-    lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
-    await settle(fake, app)
-    for user in users[1:]:
-        await user.press(lobby, "✋ Join")
-        await settle(fake, app)
-    await users[0].press(lobby, "▶️ Start")
-    await settle(fake, app)
-
-
-async def move(fake: FakeTelegram, app: App, users: list[FakeUser]) -> FakeUser:
-    """Whoever has a live hand plays its first move; who it was."""
-    live = live_hand(users)
-    assert live is not None
-    user, message = live
-    button = next(b for b in play_buttons(message) if str(b["callback_data"]).startswith("mv:"))
-    await answered(fake, await user.press_data(message, str(button["callback_data"])))
-    await settle(fake, app)
-    return user
 
 
 def hands(user: FakeUser) -> dict[int, str]:
@@ -93,7 +57,7 @@ async def test_a_player_who_changes_language_gets_the_very_next_hand_message_in_
         async with running_bot(fake, tmp_path / "l.sqlite3") as app:
             await start_carnival(fake, app, users, group)
             for _ in range(2):  # every player's hand was written with their language read (and kept)
-                await move(fake, app, users)
+                await play_first_move(fake, app, users)
             live = live_hand(users)
             assert live is not None
             switcher = next(u for u in users if u is not live[0])
@@ -103,7 +67,7 @@ async def test_a_player_who_changes_language_gets_the_very_next_hand_message_in_
             await choose_russian(fake, app, switcher)
             assert switcher.id not in app.store.known.users
             for _ in range(12):
-                await move(fake, app, users)
+                await play_first_move(fake, app, users)
                 changed = {i: text for i, text in hands(switcher).items() if before.get(i) != text}
                 if changed:
                     break
@@ -122,12 +86,12 @@ async def test_a_group_language_and_title_changed_reach_the_next_messages(tmp_pa
         group = fake.group("People", members=users[1:], creator=users[0])
         async with running_bot(fake, tmp_path / "g.sqlite3") as app:
             await start_carnival(fake, app, users, group)
-            await move(fake, app, users)
+            await play_first_move(fake, app, users)
             assert group.id in app.store.known.chats
             table = [m for m in group.messages() if "Ann" in m.content and "Bob" in m.content][-1]
             assert not CYRILLIC.search(table.content)
             await choose_russian(fake, app, users[0], group)
-            await move(fake, app, users)
+            await play_first_move(fake, app, users)
             table = [m for m in group.messages() if "Ann" in m.content and "Bob" in m.content][-1]
             assert CYRILLIC.search(table.content), table.content
 
@@ -136,7 +100,7 @@ async def test_a_group_language_and_title_changed_reach_the_next_messages(tmp_pa
             group.add_member(dan)
             await dan.send(group, "/help")  # a newcomer: the bot records the group (and its title) again
             await settle(fake, app)
-            mover = await move(fake, app, users)
+            mover = await play_first_move(fake, app, users)
             latest = hands(mover)[max(hands(mover))]
             assert "Renamed" in latest and "People" not in latest, latest
 
@@ -145,7 +109,7 @@ async def test_a_change_rolled_back_is_never_kept(tmp_path: Path) -> None:
     """A transaction that changes a user's or a chat's row reads its own change from the database and keeps
     nothing: rolled back, the committed row is what everyone reads next. Rows kept are answered without a
     query."""
-    async with opened(tmp_path / "k.sqlite3") as store:
+    async with opened_store(tmp_path / "k.sqlite3") as store:
         async with store.transaction() as tx:
             await tx.upsert_user(1, "Ann", None, "en")
             await tx.ensure_chat(-5, "Cards", "en")
@@ -199,7 +163,7 @@ async def test_seats_kept_follow_every_change(tmp_path: Path) -> None:
     and a caller changing the list it got changes nothing kept."""
     from bot.store.rows import SeatRow
 
-    async with opened(tmp_path / "s.sqlite3") as store:
+    async with opened_store(tmp_path / "s.sqlite3") as store:
         async with store.transaction() as tx:
             table = await tx.create_table(-5, 0, "carnival", 1, {}, 7)
             await tx.set_seats(table, [SeatRow(0, 1, "Ann")])
@@ -229,7 +193,7 @@ async def test_updates_taken_in_are_not_asked_about_again_unless_the_taking_roll
     """An update the inbox took (checked against the handled ids in the same statement) needs no second
     look from the Dedup middleware; one whose transaction rolled back was not taken, and one handled or
     waiting already is refused."""
-    async with opened(tmp_path / "u.sqlite3") as store:
+    async with opened_store(tmp_path / "u.sqlite3") as store:
         async with store.transaction() as tx:
             assert await tx.inbox_put(1, "{}")
         assert store.admitted == {1}
@@ -271,7 +235,7 @@ async def test_bookkeeping_rides_along_in_a_transaction_that_happens_anyway(tmp_
     """Writes queued in the shared batch are committed by the next write transaction, under a savepoint,
     with no BEGIN and COMMIT of their own; one that fails is rolled back alone and reported to its own caller
     only (the host commits, the others are written); a host that rolls back hands them back to the batch."""
-    async with opened(tmp_path / "r.sqlite3") as store:
+    async with opened_store(tmp_path / "r.sqlite3") as store:
         shared = bookkeeping.shared(store)
         assert shared.ride_wait > 0 and store.rider is not None
 
@@ -316,7 +280,7 @@ async def test_bookkeeping_rides_along_in_a_transaction_that_happens_anyway(tmp_
 
 async def test_a_batch_of_its_own_rides_nowhere(tmp_path: Path) -> None:
     """Only the store's shared batch rides (and waits for a ride); a Batch made apart writes at once."""
-    async with opened(tmp_path / "o.sqlite3") as store:
+    async with opened_store(tmp_path / "o.sqlite3") as store:
         alone = Batch(store)
         await alone.run(lambda tx: tx.inbox_done(1))
         assert alone.transactions == 1 and store.rider is None

@@ -16,17 +16,9 @@ from aiogram.enums import ParseMode
 from bot.services import outbox as out
 from bot.services.outbox import LOG_LIMIT, Outbox, RateLimiter
 from bot.store.sqlite import Store
+from tests.bot.harness import opened_store
 from tests.fakebot.ratelimit import RateLimits
 from tests.fakebot.server import FakeTelegram
-
-
-@asynccontextmanager
-async def opened(path: Path) -> AsyncIterator[Store]:
-    store = await Store(path).open()
-    try:
-        yield store
-    finally:
-        await store.close()
 
 
 @asynccontextmanager
@@ -48,7 +40,7 @@ def rows(path: Path) -> list[tuple]:
 
 async def test_edits_of_one_slot_merge_into_the_newest_content(tmp_path):
     db = tmp_path / "s.sqlite3"
-    async with opened(db) as store:
+    async with opened_store(db) as store:
         async with store.transaction() as tx:
             await out.send_text(tx, -5, "v1", slot="a")
             await out.edit_text(tx, -5, "a", "v2")
@@ -61,7 +53,7 @@ async def test_edits_of_one_slot_merge_into_the_newest_content(tmp_path):
 
 async def test_log_lines_merge_until_a_row_was_attempted_or_is_long(tmp_path):
     db = tmp_path / "s.sqlite3"
-    async with opened(db) as store:
+    async with opened_store(db) as store:
         async with store.transaction() as tx:
             await out.log_line(tx, -5, "one")
             await out.log_line(tx, -5, "two")
@@ -79,7 +71,7 @@ async def test_log_lines_merge_until_a_row_was_attempted_or_is_long(tmp_path):
 
 async def test_outbox_done_keeps_what_was_merged_while_in_flight(tmp_path):
     db = tmp_path / "s.sqlite3"
-    async with opened(db) as store:
+    async with opened_store(db) as store:
         async with store.transaction() as tx:
             await out.log_line(tx, -5, "one")
             await out.send_text(tx, -5, "table v1", slot="t")
@@ -116,7 +108,7 @@ async def test_delivery_is_fifo_per_chat_and_edits_land_on_the_slot_message(tmp_
     async with FakeTelegram(limits=RateLimits.loose()) as fake:
         ann = fake.user(first_name="Ann", started=True)
         group = fake.group("G", members=[ann], creator=ann)
-        async with opened(db) as store, delivering(fake, store) as outbox:
+        async with opened_store(db) as store, delivering(fake, store) as outbox:
             for i in range(12):
                 async with store.transaction() as tx:
                     await out.send_text(tx, group.id, f"group {i}")
@@ -150,7 +142,7 @@ async def test_deleting_a_message_that_was_never_sent_is_done_and_the_queue_goes
     async with FakeTelegram(limits=RateLimits.loose()) as fake:
         ann = fake.user(first_name="Ann", started=True)
         group = fake.group("G", members=[ann], creator=ann)
-        async with opened(db) as store, delivering(fake, store) as outbox:
+        async with opened_store(db) as store, delivering(fake, store) as outbox:
             async with store.transaction() as tx:
                 await tx.enqueue(group.id, "delete", {}, slot="never-sent")
                 await out.send_text(tx, group.id, "after")
@@ -167,7 +159,7 @@ async def test_undeliverable_rows_are_kept_as_failed_and_the_rest_goes_on(tmp_pa
         quitter = fake.user(first_name="Quitter", started=True)
         quitter.block_bot()
         ok = fake.user(first_name="Ok", started=True)
-        async with opened(db) as store, delivering(fake, store) as outbox:
+        async with opened_store(db) as store, delivering(fake, store) as outbox:
             async with store.transaction() as tx:
                 for user in (never, quitter, ok):
                     await tx.upsert_user(user.id, user.first_name, None, "en")
@@ -188,7 +180,7 @@ async def test_undeliverable_rows_are_kept_as_failed_and_the_rest_goes_on(tmp_pa
 
 async def test_migrate_chat_moves_tables_queues_and_forgets_old_messages(tmp_path):
     db = tmp_path / "s.sqlite3"
-    async with opened(db) as store:
+    async with opened_store(db) as store:
         async with store.transaction() as tx:
             await tx.ensure_chat(-5, "Old", "ru")
             table_id = await tx.create_table(-5, 0, "carnival", 1, {}, 7)
@@ -208,7 +200,7 @@ async def test_outbox_follows_a_group_upgraded_to_a_supergroup(tmp_path):
     async with FakeTelegram(limits=RateLimits.loose()) as fake:
         ann = fake.user(first_name="Ann", started=True)
         group = fake.group("G", members=[ann], creator=ann)
-        async with opened(db) as store, delivering(fake, store) as outbox:
+        async with opened_store(db) as store, delivering(fake, store) as outbox:
             async with store.transaction() as tx:
                 await out.send_text(tx, group.id, "table v1", slot="tbl")
             outbox.wake()
@@ -234,7 +226,7 @@ async def test_retry_after_is_waited_out_and_nothing_is_dropped(tmp_path):
     limits = RateLimits(per_chat_per_second=4.0, per_chat_burst=2, group_per_window=None, global_per_second=None)
     async with FakeTelegram(limits=limits) as fake:
         group = fake.group("G")
-        async with opened(db) as store, delivering(fake, store) as outbox:
+        async with opened_store(db) as store, delivering(fake, store) as outbox:
             async with store.transaction() as tx:
                 for i in range(6):
                     await out.send_text(tx, group.id, f"m{i}")
@@ -296,7 +288,7 @@ async def test_deliveries_that_end_together_are_recorded_in_one_transaction(tmp_
     db = tmp_path / "s.sqlite3"
     async with FakeTelegram(limits=RateLimits.loose()) as fake:
         users = [fake.user(first_name=f"P{i}", started=True) for i in range(20)]
-        async with opened(db) as store, delivering(fake, store) as outbox:
+        async with opened_store(db) as store, delivering(fake, store) as outbox:
             async with store.transaction() as tx:
                 for user in users:
                     await out.send_text(tx, user.id, "first")
@@ -327,7 +319,7 @@ async def test_a_shared_bookkeeping_transaction_keeps_one_writes_fault_its_own(t
     from bot.store.batch import Batch
 
     db = tmp_path / "s.sqlite3"
-    async with opened(db) as store:
+    async with opened_store(db) as store:
         batch = Batch(store)
 
         def put(update_id: int) -> Any:
