@@ -1,4 +1,4 @@
-# Kozyr bot. Build: docker build -t kozyr .   Run: see README ("Docker").
+# Kozyr bot. Build: docker build -t kozyr .   Run: see docs/operations.md ("Docker").
 # The base is pinned to a patch release; pin its digest too (FROM python:3.11.11-slim-bookworm@sha256:...)
 # when you need byte-for-byte rebuilds.
 ARG PYTHON_IMAGE=python:3.11.11-slim-bookworm
@@ -11,6 +11,7 @@ COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY bot ./bot
 COPY games ./games
+COPY assets ./assets
 RUN pip wheel --no-deps --wheel-dir /wheels .
 
 # 2. The runtime: tini as PID 1, a non-root user, dependencies in their own layer, then the wheel.

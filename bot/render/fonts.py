@@ -1,6 +1,6 @@
-"""The shipped fonts (bot/assets/fonts), loaded once per size, and which characters each one covers.
+"""The shipped fonts (assets/fonts), loaded once per size, and which characters each one covers.
 
-Only files under ``bot/assets/fonts`` are loaded, never the system's fonts, so a picture looks the
+Only files under ``assets/fonts`` are loaded, never the system's fonts, so a picture looks the
 same on every machine. Pillow does no font fallback, so ``text.py`` splits a string into runs
 by coverage; the coverage comes from the font's own ``cmap`` table, read here with a small
 parser (formats 4 and 12 are all that DejaVu and Noto use) to avoid a fontTools dependency.
