@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import _random
 import importlib
+import importlib.util
 import marshal
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from hashlib import sha512
 from operator import attrgetter
+from types import ModuleType
 from typing import Any, ClassVar, Self
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -503,3 +505,13 @@ def get_game(game_id: str) -> Game:
 
 def all_games() -> list[Game]:
     return [get_game(game_id) for game_id in sorted(_registered())]
+
+
+def ai_module(game_id: str) -> ModuleType | None:
+    """The registered game's AI knowledge module (``games/<id>/ai.py``), imported the first time it is
+    asked for; None when the game has none (the AI then knows nothing of it)."""
+    get_game(game_id)
+    name = f"games.{game_id}.ai"
+    if importlib.util.find_spec(name) is None:
+        return None
+    return importlib.import_module(name)

@@ -13,7 +13,7 @@ import pytest
 
 from engine.__main__ import main as engine_main
 from engine.ai import LEVELS, choose_action, heuristic_action
-from engine.ai.rollout import oh_hell_policy
+from games.oh_hell.ai import oh_hell_policy
 from engine.ai.sampling import Slot, deal_hidden
 from engine.ai.search import ismcts, supports
 from engine.arena import run as arena_run
