@@ -4,8 +4,8 @@ Each iteration deals the cards the seat cannot see afresh (``State.determinize``
 shared tree down the moves legal in that deal (UCB1 with availability counts, so a move seen in few
 deals is not over-trusted), adds one node, plays the rest of the deal out at random and credits
 every move on the path with its mover's result. A search ends with the deal in play: the result
-is the mover's points this deal minus the others' average, on the game's scale (``Knowledge``). The answer is the most
-visited move at the root.
+is the mover's points this deal minus the others' average, on the game's scale (``Knowledge``). The
+answer is the most visited move at the root.
 
 Budget: ``budget_ms`` of thinking and at most ``max_iterations`` iterations, whichever ends first;
 the tree grows by one node per iteration, so memory is bounded by the iteration cap.
@@ -26,7 +26,7 @@ from engine.core import State
 # [-1.14, +0.15] over 100 deals at 300 iterations.
 EXPLORATION = 0.7
 MAX_ITERATIONS = 20_000
-MAX_BRANCH = 40  # more moves than this (Calabrasella's discards): the root keeps the heuristic's picks
+MAX_BRANCH = 40  # more moves than this (a thousand-odd discards): the root keeps the heuristic's picks
 ROOT_KEEP = 12
 
 
@@ -36,8 +36,8 @@ def supports(state: State) -> bool:
 
 
 def searched_phase(state: State) -> bool:
-    """Whether search plays this phase (a game may leave some to its heuristic: random roll-outs judge a
-    Klaberjass auction by nine random tricks, noise where the heuristic's count of trumps is sound)."""
+    """Whether search plays this phase (a game may leave some to its heuristic: random roll-outs judge an
+    auction by random tricks, noise where a count of trumps and aces is sound)."""
     return getattr(state, "phase", None) not in knowledge_of(state).heuristic_phases
 
 
