@@ -209,5 +209,4 @@ class CarouselState(RummyState):
                 "settlement": settlement(self.totals) if self.phase == "over" else None}
 
 
-GAME = register(Game(id="carousel", name="Carousel", min_players=2, max_players=5,
-                     options=CarouselOptions, state=CarouselState))
+GAME = register(Game(options=CarouselOptions, state=CarouselState))  # id, name and players: the declaration

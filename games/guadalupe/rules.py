@@ -34,5 +34,4 @@ class GuadalupeState(PlayOrDrawState, PenaltyState):
         return deck(104)
 
 
-GAME = register(Game(id="guadalupe", name="Guadalupe", min_players=2, max_players=5,
-                     options=GuadalupeOptions, state=GuadalupeState))
+GAME = register(Game(options=GuadalupeOptions, state=GuadalupeState))  # id, name and players: the declaration

@@ -43,5 +43,4 @@ class MachiavelliState(PlayOrDrawState, PenaltyState):
         return deck(104)
 
 
-GAME = register(Game(id="machiavelli", name="Machiavelli", min_players=2, max_players=5,
-                     options=MachiavelliOptions, state=MachiavelliState))
+GAME = register(Game(options=MachiavelliOptions, state=MachiavelliState))  # id, name and players: the declaration

@@ -51,5 +51,4 @@ class ManipulationState(MustMeldState, PenaltyState):
         return manipulation_points(card)
 
 
-GAME = register(Game(id="manipulation", name="Manipulation", min_players=3, max_players=8,
-                     options=ManipulationOptions, state=ManipulationState))
+GAME = register(Game(options=ManipulationOptions, state=ManipulationState))  # id, name and players: the declaration

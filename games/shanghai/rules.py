@@ -37,5 +37,4 @@ class ShanghaiState(MustMeldState, PenaltyState):
         return deck(104)
 
 
-GAME = register(Game(id="shanghai", name="Shanghai", min_players=3, max_players=5,
-                     options=ShanghaiOptions, state=ShanghaiState))
+GAME = register(Game(options=ShanghaiOptions, state=ShanghaiState))  # id, name and players: the declaration

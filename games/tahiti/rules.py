@@ -53,5 +53,4 @@ class TahitiState(PlayOrDrawState, PenaltyState):
         return tahiti_points(card)
 
 
-GAME = register(Game(id="tahiti", name="Tahiti", min_players=2, max_players=5,
-                     options=TahitiOptions, state=TahitiState))
+GAME = register(Game(options=TahitiOptions, state=TahitiState))  # id, name and players: the declaration

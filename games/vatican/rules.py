@@ -82,5 +82,4 @@ class VaticanState(PlayOrDrawState):
         return {"deals": self.history, "totals": list(self.totals), "no_scoring": True}
 
 
-GAME = register(Game(id="vatican", name="Vatican", min_players=2, max_players=5,
-                     options=VaticanOptions, state=VaticanState))
+GAME = register(Game(options=VaticanOptions, state=VaticanState))  # id, name and players: the declaration
