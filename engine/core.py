@@ -555,6 +555,11 @@ def get_game(game_id: str) -> Game:
     return _REGISTRY[game_id]
 
 
+def game_ids() -> tuple[str, ...]:
+    """The registered games' ids, in the registry's order."""
+    return _registered()
+
+
 def all_games() -> list[Game]:
     return [get_game(game_id) for game_id in sorted(_registered())]
 

@@ -25,7 +25,10 @@ from __future__ import annotations
 
 from engine.cards import deck
 from engine.core import Game, register
+from engine.melds import Variant
 from engine.rummy.turns import PenaltyOptions, PenaltyState, PlayOrDrawState
+
+MELDS = Variant("machiavelli")  # its meld rules
 
 
 class MachiavelliOptions(PenaltyOptions):
@@ -34,7 +37,7 @@ class MachiavelliOptions(PenaltyOptions):
 
 class MachiavelliState(PlayOrDrawState, PenaltyState):
     GAME_ID = "machiavelli"
-    VARIANT = "machiavelli"
+    MELD_VARIANTS = (MELDS,)
     HAND = 13
     ABANDON = 3
     options: MachiavelliOptions

@@ -19,7 +19,10 @@ from __future__ import annotations
 
 from engine.cards import deck
 from engine.core import Game, register
+from engine.melds import Variant
 from engine.rummy.turns import MustMeldState, PenaltyOptions, PenaltyState
+
+MELDS = Variant("shanghai", ace="low")  # its meld rules
 
 
 class ShanghaiOptions(PenaltyOptions):
@@ -28,7 +31,7 @@ class ShanghaiOptions(PenaltyOptions):
 
 class ShanghaiState(MustMeldState, PenaltyState):
     GAME_ID = "shanghai"
-    VARIANT = "shanghai"
+    MELD_VARIANTS = (MELDS,)
     HAND = 10
     PACKETS = (3, 3, 3, 1)
     options: ShanghaiOptions
