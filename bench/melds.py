@@ -26,10 +26,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.cards import card_str  # noqa: E402
-from engine.melds import VARIANTS, best_subset, check_layout, meld_str, solve  # noqa: E402
+from engine.melds import best_subset, check_layout, meld_str, registered_variants, solve  # noqa: E402
 from engine.melds.positions import random_position, random_table  # noqa: E402
 
 KINDS = ("random", "feasible", "near")
+VARIANTS = registered_variants()  # every rummy's meld rules, by name
 
 
 def _stats(ms: list[float]) -> dict[str, float]:

@@ -52,7 +52,7 @@ def percentile(values: list[float], q: float) -> float:
 def position_state(seed: int, rng: random.Random) -> tuple[RummyState, list[int]]:
     """A 4-player Machiavelli state with ~90 cards on the table; seat 0 to act holding the added cards
     and a few more; the rest of the pack in the other hands and the stock."""
-    variant = melds.VARIANTS["machiavelli"]
+    variant = melds.registered_variants()["machiavelli"]
     kind = rng.choice(["feasible", "feasible", "near", "random"])
     table, added = random_position(variant, rng, 90, rng.randint(1, 6), kind)
     state = get_game("machiavelli").new(4, seed=seed)

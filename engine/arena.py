@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.ai import ALIASES, LEVELS, choose_action
-from engine.ai.search import DEAL_FIELD
+from engine.ai.knowledge import knowledge_of
 from engine.core import GameError, State, get_game
 
 Chooser = Callable[[State, int, random.Random], str]
@@ -50,7 +50,7 @@ def play_deal(state: State, choosers: Sequence[Chooser], rng: random.Random,
               times: list[list[float]]) -> list[int]:
     """Play the deal in progress to its end; returns each seat's points for it. ``times[seat]``
     collects that seat's decision times (seconds)."""
-    field = DEAL_FIELD.get(state.GAME_ID)
+    field = knowledge_of(state).deal_field
     deal = getattr(state, field) if field else None
     before = state.scores()
     clock = time.perf_counter

@@ -20,13 +20,15 @@ from __future__ import annotations
 
 import _random
 import importlib
+import importlib.util
 import marshal
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from hashlib import sha512
 from operator import attrgetter
-from typing import Any, ClassVar, Self
+from types import ModuleType
+from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -411,18 +413,50 @@ class ActionCodec:
         self._memo_texts[code] = text
 
 
+@runtime_checkable
+class Identity(Protocol):
+    """A game's one identity, as its declaration (``games/<id>/__init__.py: DECLARATION``) states it: the
+    registry reads these three fields from there, so the rules never repeat them."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def players(self) -> tuple[int, int]: ...
+
+
 @dataclass(frozen=True)
 class Game:
-    """A registered game: its id, player range, house rules and state class. What the bot needs to know
-    beyond the rules (trick game, score sheet, chat table...) is the game's declaration
-    (``games/<id>/__init__.py``)."""
+    """A registered game: its house rules and state class (``games/<id>/rules.py`` registers them). Its id
+    is the state's ``GAME_ID``; its name and player range are the declaration's (``identity``), bound
+    by the registry; what the bot needs to know beyond the rules (trick game, score sheet, chat
+    table...) is the rest of that declaration."""
 
-    id: str
-    name: str
-    min_players: int
-    max_players: int
     options: type[Options]
     state: type[State]
+
+    @property
+    def id(self) -> str:
+        return self.state.GAME_ID
+
+    @property
+    def identity(self) -> Identity:
+        return identity(self.id)
+
+    @property
+    def name(self) -> str:
+        return self.identity.title
+
+    @property
+    def min_players(self) -> int:
+        return self.identity.players[0]
+
+    @property
+    def max_players(self) -> int:
+        return self.identity.players[1]
 
     def parse_options(self, options: Options | Mapping[str, Any] | None = None) -> Options:
         """Validate house rules, with a message a person can act on."""
@@ -473,10 +507,29 @@ _REGISTRY: dict[str, Game] = {}
 
 def register(game: Game) -> Game:
     """Called by each game's rules module (``games/<id>/rules.py``) at import time."""
-    if game.state.GAME_ID != game.id:
-        raise GameError(f"{game.state.__name__}.GAME_ID must be {game.id!r}")
+    if not game.id:
+        raise GameError(f"{game.state.__name__}.GAME_ID is not set")
     _REGISTRY[game.id] = game
     return game
+
+
+_IDENTITIES: dict[str, Identity] = {}
+
+
+def identity(game_id: str) -> Identity:
+    """The game's declared identity (``games/<id>/__init__.py: DECLARATION``: id, title, players),
+    which must name the same id; read once."""
+    found = _IDENTITIES.get(game_id)
+    if found is not None:
+        return found
+    declared = getattr(importlib.import_module(f"games.{game_id}"), "DECLARATION", None)
+    if not isinstance(declared, Identity) or declared.id != game_id:
+        raise GameError(f"games/{game_id}/__init__.py must declare DECLARATION with id {game_id!r}")
+    low, high = declared.players
+    if not 1 <= low <= high:
+        raise GameError(f"games/{game_id}/__init__.py declares players {declared.players}")
+    _IDENTITIES[game_id] = declared
+    return declared
 
 
 def _registered() -> tuple[str, ...]:
@@ -498,8 +551,24 @@ def get_game(game_id: str) -> Game:
     importlib.import_module(f"games.{game_id}.rules")
     if game_id not in _REGISTRY:
         raise GameError(f"games/{game_id}/rules.py does not register a game {game_id!r}")
+    identity(game_id)  # bound now: a package whose declaration disagrees fails here, not mid-game
     return _REGISTRY[game_id]
+
+
+def game_ids() -> tuple[str, ...]:
+    """The registered games' ids, in the registry's order."""
+    return _registered()
 
 
 def all_games() -> list[Game]:
     return [get_game(game_id) for game_id in sorted(_registered())]
+
+
+def ai_module(game_id: str) -> ModuleType | None:
+    """The registered game's AI knowledge module (``games/<id>/ai.py``), imported the first time it is
+    asked for; None when the game has none (the AI then knows nothing of it)."""
+    get_game(game_id)
+    name = f"games.{game_id}.ai"
+    if importlib.util.find_spec(name) is None:
+        return None
+    return importlib.import_module(name)

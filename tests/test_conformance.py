@@ -12,10 +12,13 @@ game plays through the bot's services against the fake Bot API.
 
 from __future__ import annotations
 
+import ast
+import importlib
 import importlib.util
 import io
 import random
 import re
+import sys
 import zlib
 from collections import Counter
 from collections.abc import Iterator
@@ -184,6 +187,53 @@ def test_declaration_agrees_with_the_engine(game_id: str) -> None:
         assert all(0 <= s < found.teams.players for team in found.teams.seats for s in team)
     if found.trick_game or found.score_sheet != "none":
         assert found.chat_table or not found.table_picture
+
+
+def test_one_identity(game_id: str) -> None:
+    """The game's id, name and player range are declared once, in its declaration: the engine's ``Game``
+    reads them from there (``Game.identity``) and ``rules.py`` registers only its options and state."""
+    found = declared(game_id)
+    game = get_game(game_id)
+    assert game.identity is found
+    assert (game.id, game.name, game.min_players, game.max_players) == (found.id, found.title, *found.players)
+    assert game.state.GAME_ID == found.id
+    tree = ast.parse((ROOT / "games" / game_id / "rules.py").read_text(encoding="utf-8"))
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)
+             and isinstance(node.func, ast.Name) and node.func.id == Game.__name__]
+    assert len(calls) == 1, "rules.py registers one Game(...)"
+    assert {k.arg for k in calls[0].keywords} == {"options", "state"} and not calls[0].args, \
+        "Game(options=..., state=...): the id, name and players come from the declaration"
+
+
+def test_ai_knowledge(game_id: str) -> None:
+    """What the AI must know of the game is in games/<id>/ai.py (imports engine only, or the family's
+    package): a game search can play (it deals hidden cards afresh) names the state field counting its
+    deals; a rummy (whose legal list is a sample of lay-downs) says which moves are forced and plays by
+    the rummies' policy."""
+    from engine.ai.knowledge import Knowledge, knowledge
+    from engine.rummy.base import RummyState
+
+    game = get_game(game_id)
+    path = ROOT / "games" / game_id / "ai.py"
+    searchable = game.state.determinize is not State.determinize
+    rummy = issubclass(game.state, RummyState)
+    if searchable or rummy:
+        assert path.is_file(), f"games/{game_id}/ai.py is missing: the AI would play this game at random"
+    if not path.is_file():
+        return
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            for name in names:
+                top = name.split(".")[0]
+                assert top in ("engine", "__future__") or name.startswith(("games.rummies", f"games.{game_id}")) \
+                    or top in sys.stdlib_module_names, f"games/{game_id}/ai.py imports {name}"
+    known = importlib.import_module(f"games.{game_id}.ai").KNOWLEDGE
+    assert isinstance(known, Knowledge) and knowledge(game_id) is known
+    if searchable:
+        assert known.deal_field in game.state.FIELDS, "name the field that counts deals (Knowledge.deal_field)"
+    if rummy:
+        assert known.player is not None and known.forced.__module__ != Knowledge.__module__
 
 
 # -- words ---------------------------------------------------------------------------------------------

@@ -27,10 +27,10 @@ from bot.store.contract import StoreTx as Tx
 from bot.store.rows import SeatRow, TableRow
 from bot.ui import words
 from bot.ui.i18n import nt, t
-from engine.ai.rummy import largest_lay
 from engine.cards import card_str
 from engine.core import IllegalAction, State
 from engine.rummy.base import RummyState, lay_text, meld_kind, parse_lay, table_str
+from engine.rummy.largest import largest_lay
 
 if TYPE_CHECKING:
     from bot.services.tables import Play

@@ -2,7 +2,9 @@
 
 ``choose_action`` is the one door the bot and the arena use: a state, a seat, a level, a seed and a
 thinking budget in, a legal action out. It is pure and synchronous (the bot runs it in a worker
-thread). Games search cannot handle (no ``determinize``) fall back to the heuristic.
+thread). Games search cannot handle (no ``determinize`` or no deal counter) fall back to the heuristic.
+What the AI knows of a game is the game's (``games/<id>/ai.py: KNOWLEDGE``, a ``Knowledge`` read through
+the registry); nothing here names a game.
 """
 
 from __future__ import annotations
@@ -12,11 +14,10 @@ import time
 from typing import Literal
 
 from engine.ai.heuristic import HeuristicPlayer, heuristic_action, shortlist
+from engine.ai.knowledge import Knowledge, knowledge, knowledge_of
 from engine.ai.random import RandomPlayer
-from engine.ai.rummy import rummy_action
 from engine.ai.search import MAX_BRANCH, MAX_ITERATIONS, ROOT_KEEP, ismcts, searched_phase, supports
 from engine.core import State
-from engine.rummy.base import RummyState
 
 Level = Literal["random", "easy", "normal", "strong"]
 LEVELS: tuple[Level, ...] = ("random", "easy", "normal", "strong")
@@ -24,19 +25,13 @@ LEVELS: tuple[Level, ...] = ("random", "easy", "normal", "strong")
 # p99, strong under 2 s: the margin is for the last iteration, which may run over, on a loaded machine).
 BUDGET_MS: dict[str, float] = {"normal": 180.0, "strong": 1500.0}
 # "heuristic" is accepted as a synonym of "easy" (the arena's seat kinds).
-ALIASES = {"heuristic": "easy", "search": "normal"}
-# Games whose root is searched among the heuristic's best few moves only (Karusele's random roll-outs
-# are too noisy to rank twenty captures, builds and trails; they do tell the best few apart).
-ROOT_SHORTLIST = {"karusele": 4}
+ALIASES: dict[str, str] = {"heuristic": "easy", "search": "normal"}
 
 
 def only_action(state: State, legal: list[str]) -> str | None:
-    """The move to make without thinking, if there is one: the only legal action. A rummy lists a
-    sample of its lay-downs, not all of them (a lone ``end`` may hide a lay-down that rearranges the
-    table): there only a move the rules force is one (``forced_action``); else the AI asks the solver."""
-    if isinstance(state, RummyState):
-        return state.forced_action()
-    return legal[0] if len(legal) == 1 else None
+    """The move to make without thinking, if there is one: by default the only legal action; a game
+    whose legal list is a sample (a rummy's lay-downs) says which moves are forced (``Knowledge.forced``)."""
+    return knowledge_of(state).forced(state, legal)
 
 
 def choose_action(
@@ -62,12 +57,13 @@ def choose_action(
         return only
     if level == "random":
         return legal[rng.randrange(len(legal))]
-    if isinstance(state, RummyState):  # issue 16: the largest lay-down, else draw (engine/ai/rummy.py)
-        return rummy_action(state, seat)
+    knows = knowledge_of(state)
+    if knows.player is not None:  # a fixed policy plays every level but random (the rummies' lay-downs)
+        return knows.player(state, seat)
     if level == "easy" or not supports(state) or not searched_phase(state):
         return heuristic_action(state, seat, rng)
     budget = BUDGET_MS[level] if budget_ms is None else budget_ms
-    keep = ROOT_SHORTLIST.get(state.GAME_ID)
+    keep = knows.root_shortlist
     if keep is not None:
         candidates: list[str] | None = shortlist(state, seat, legal, keep, rng)
     else:
@@ -77,5 +73,5 @@ def choose_action(
     return ismcts(state, seat, budget_ms=max(left, 1.0), max_iterations=cap, rng=rng, candidates=candidates).action
 
 
-__all__ = ["BUDGET_MS", "LEVELS", "HeuristicPlayer", "RandomPlayer", "choose_action", "heuristic_action",
-           "only_action"]
+__all__ = ["BUDGET_MS", "LEVELS", "HeuristicPlayer", "Knowledge", "RandomPlayer", "choose_action", "heuristic_action",
+           "knowledge", "knowledge_of", "only_action"]

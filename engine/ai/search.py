@@ -4,8 +4,8 @@ Each iteration deals the cards the seat cannot see afresh (``State.determinize``
 shared tree down the moves legal in that deal (UCB1 with availability counts, so a move seen in few
 deals is not over-trusted), adds one node, plays the rest of the deal out at random and credits
 every move on the path with its mover's result. A search ends with the deal in play: the result
-is the mover's points this deal minus the others' average, scaled per game. The answer is the most
-visited move at the root.
+is the mover's points this deal minus the others' average, on the game's scale (``Knowledge``). The
+answer is the most visited move at the root.
 
 Budget: ``budget_ms`` of thinking and at most ``max_iterations`` iterations, whichever ends first;
 the tree grows by one node per iteration, so memory is bounded by the iteration cap.
@@ -19,37 +19,26 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine.ai.rollout import POLICIES
+from engine.ai.knowledge import Knowledge, knowledge_of
 from engine.core import State
 
-# The field that counts deals: a search stops when it changes (or the game ends).
-DEAL_FIELD = {
-    "oh_hell": "deal_index", "variety": "deal_index", "carnival": "deal_index",
-    "klaberjass": "deal_no", "calabrasella": "deal_no", "karusele": "deal_no",
-}
-# A deal's typical swing in points, to put UCB's exploration on the scale of the results.
-SCALE = {"oh_hell": 10.0, "variety": 12.0, "carnival": 40.0, "klaberjass": 80.0, "calabrasella": 20.0,
-         "karusele": 12.0}
 # UCB's exploration (on the results' scale): in Oh Hell 0.35 played worse than 0.7, -0.49 per deal
 # [-1.14, +0.15] over 100 deals at 300 iterations.
 EXPLORATION = 0.7
 MAX_ITERATIONS = 20_000
-MAX_BRANCH = 40  # more moves than this (Calabrasella's discards): the root keeps the heuristic's picks
+MAX_BRANCH = 40  # more moves than this (a thousand-odd discards): the root keeps the heuristic's picks
 ROOT_KEEP = 12
 
 
 def supports(state: State) -> bool:
     """Whether this game can be searched: it deals hidden cards afresh and has a deal counter."""
-    return state.GAME_ID in DEAL_FIELD and type(state).determinize is not State.determinize
-
-
-# Phases the search plays; the others keep the heuristic's move (random roll-outs judge a Klaberjass
-# auction by nine random tricks: noise, where the heuristic's count of trumps and aces is sound).
-HEURISTIC_PHASES = {"klaberjass": {"bid1", "bid2", "schmeiss"}}
+    return knowledge_of(state).deal_field is not None and type(state).determinize is not State.determinize
 
 
 def searched_phase(state: State) -> bool:
-    return getattr(state, "phase", None) not in HEURISTIC_PHASES.get(state.GAME_ID, ())
+    """Whether search plays this phase (a game may leave some to its heuristic: random roll-outs judge an
+    auction by random tricks, noise where a count of trumps and aces is sound)."""
+    return getattr(state, "phase", None) not in knowledge_of(state).heuristic_phases
 
 
 class Node:
@@ -72,34 +61,19 @@ class SearchResult:
     visits: dict[str, int] = field(default_factory=dict)
 
 
-def _karusele_outlook(state: State) -> list[int]:
-    """Karusele's totals if the deal ended now: the captured piles scored as they stand."""
-    points = state._deal_points()["side_points"]  # type: ignore[attr-defined]
-    return [t + points[state.side_of(s)] for s, t in enumerate(state.scores())]  # type: ignore[attr-defined]
-
-
-# Games whose deals are too long to play out at random every iteration: the roll-out stops after
-# this many moves per player and the position is scored by the outlook function instead.
-HORIZON: dict[str, tuple[int, Callable[[State], list[int]]]] = {"karusele": (4, _karusele_outlook)}
-
-# Roll-out moves preferred when legal (a Karusele player who can capture does).
-GREEDY: dict[str, tuple[str, ...]] = {"karusele": ("take", "sweep")}
-
-
-def _rollout(state: State, deal: int, rng: random.Random) -> list[int]:
+def _rollout(state: State, deal: int, rng: random.Random, field_name: str, knows: Knowledge) -> list[int]:
     """Play to the end of deal number ``deal`` (or the game's horizon) on the integer fast path, by the
     game's roll-out policy (random where it has none); the scores then."""
-    field_name = DEAL_FIELD[state.GAME_ID]
-    horizon = HORIZON.get(state.GAME_ID)
-    plies = horizon[0] * state.n if horizon else -1
-    greedy = GREEDY.get(state.GAME_ID)
-    policy = POLICIES.get(state.GAME_ID)
+    horizon = knows.horizon
+    plies = horizon.plies * state.n if horizon else -1
+    greedy = knows.greedy or None
+    policy = knows.rollout
     while True:
         seat = state.current
         if seat is None or getattr(state, field_name) != deal:
             return state.scores()
-        if plies == 0:
-            return horizon[1](state)  # type: ignore[index]
+        if horizon is not None and plies == 0:
+            return horizon.outlook(state)
         plies -= 1
         actions = state.fast_legal()
         if policy is not None:
@@ -142,12 +116,14 @@ def ismcts(
     if len(roots) == 1:
         return SearchResult(roots[0], 0, 1, (clock() - started) * 1000)
     allowed_root = {state.text_to_action(a) for a in roots}
-    scale = SCALE.get(state.GAME_ID, 10.0)
+    knows = knowledge_of(state)
+    if knows.deal_field is None:
+        raise ValueError(f"{state.GAME_ID} names no deal field: search cannot play it")
+    field_name = knows.deal_field
+    scale = knows.scale
     deadline = started + budget_ms / 1000.0
     root = Node(seat)
-    horizon = HORIZON.get(state.GAME_ID)
-    before = horizon[1](state) if horizon else state.scores()
-    field_name = DEAL_FIELD[state.GAME_ID]
+    before = knows.horizon.outlook(state) if knows.horizon else state.scores()
     deal = getattr(state, field_name)
     nodes = 1
     iterations = 0
@@ -189,7 +165,7 @@ def ismcts(
             node = children[best_action]
             sim.fast_apply(best_action)
             path.append(node)
-        utility = _utilities(before, _rollout(sim, deal, rng), scale)
+        utility = _utilities(before, _rollout(sim, deal, rng, field_name, knows), scale)
         for visited in path:
             visited.visits += 1
             visited.total += utility[visited.mover]

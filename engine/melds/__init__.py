@@ -4,7 +4,7 @@ Cards are ``engine.cards`` ints; a joker lying on the table is ``placed_joker(ca
 (``JOKER_AS + card``), written ``JK=7H``. A meld is a list of table ints in display order;
 a table is a list of melds (in Tahiti a one-card meld is a loose face-up single).
 
-- ``VARIANTS[name]``: the meld rules of each game (``Variant``).
+- ``Variant``: the meld rules a game plays by (each rummy states its own; ``registered_variants()`` by name).
 - ``why_invalid(variant, meld)`` / ``is_valid``: one meld.
 - ``check_layout(variant, old_table, added, new_table)``: an explicit rearrangement.
 - ``solve(variant, table, added)``: find one (``Solution``) or None; ``explain_no_solution``.
@@ -42,11 +42,11 @@ from engine.melds.tablecards import (
     table_str,
 )
 from engine.melds.validate import is_valid, normalise, why_invalid
-from engine.melds.variants import VARIANTS, Variant
+from engine.melds.variants import Variant, registered_variants
 
 __all__ = [
-    "JOKER_AS", "VARIANTS", "MeldTextError", "Solution", "Variant", "best_subset", "check_layout",
+    "JOKER_AS", "MeldTextError", "Solution", "Variant", "best_subset", "check_layout",
     "explain_no_solution", "is_placed_joker", "is_valid", "meld_str", "normalise", "parse_hand", "parse_meld",
-    "parse_table", "parse_table_card", "placed_joker", "solve", "stands_for", "table_card_str", "table_str",
-    "why_invalid",
+    "parse_table", "parse_table_card", "placed_joker", "registered_variants", "solve", "stands_for", "table_card_str",
+    "table_str", "why_invalid",
 ]

@@ -28,7 +28,7 @@ from engine.melds.layout import check_layout, is_single
 from engine.melds.solver import best_subset, explain_no_solution, solve
 from engine.melds.tablecards import MeldTextError, parse_hand, parse_meld, parse_table_card, table_card_str
 from engine.melds.validate import why_invalid
-from engine.melds.variants import VARIANTS, Variant
+from engine.melds.variants import Variant, registered_variants
 
 
 class InputError(ValueError):
@@ -67,16 +67,17 @@ def _out(table: Sequence[Sequence[int]]) -> list[list[str]]:
 
 def run(argv: Sequence[str]) -> tuple[int, dict[str, Any]]:
     parser = argparse.ArgumentParser(prog="python -m engine meld", description="rummy table solver")
-    parser.add_argument("--variant", required=True, help=", ".join(VARIANTS))
+    variants = registered_variants()
+    parser.add_argument("--variant", required=True, help=", ".join(variants))
     parser.add_argument("--table", default="[]", help="JSON list of melds")
     parser.add_argument("--add", default="", help="cards added from hand")
     parser.add_argument("--hand", default=None, help="the hand (for --best-subset, or to check --add)")
     parser.add_argument("--best-subset", action="store_true")
     parser.add_argument("--layout", default=None, help="JSON new table to check instead of solving")
     args = parser.parse_args(list(argv))
-    variant = VARIANTS.get(args.variant)
+    variant = variants.get(args.variant)
     if variant is None:
-        raise InputError(f"unknown variant {args.variant!r}; known: {', '.join(VARIANTS)}")
+        raise InputError(f"unknown variant {args.variant!r}; known: {', '.join(variants)}")
     table = _parse_table_json(args.table, "--table")
     _check_old_table(variant, table)
     added = parse_hand(args.add)

@@ -1,6 +1,6 @@
 """Random table positions for the solver's benchmark and tests (never used in play).
 
-``random_table`` lays random valid melds from a shuffled deck of the variant's game (in Tahiti
+``random_table`` lays random valid melds from a shuffled pack of the variant's (``Variant.pack``; in Tahiti
 also up to four loose face-up singles, as play leaves them);
 ``random_position`` adds cards to it in one of three ways: ``random`` (any cards left in the
 deck: mostly no arrangement, often only after a whole-table search proves it), ``feasible``
@@ -20,11 +20,6 @@ from engine import cards
 from engine.melds.tablecards import JOKER_AS
 from engine.melds.validate import normalise, why_invalid
 from engine.melds.variants import Variant
-
-DECK_SIZES = {
-    "carousel": 106, "carousel_culbertson": 106, "machiavelli": 104, "tahiti": 108,
-    "guadalupe": 104, "vatican": 106, "shanghai": 104, "manipulation": 104,
-}
 
 
 def _card_at(pos: int, suit: int) -> int:
@@ -68,7 +63,7 @@ def _random_meld(variant: Variant, rng: random.Random, pool: Counter[int], max_l
 
 def random_table(variant: Variant, rng: random.Random, target: int) -> tuple[list[list[int]], list[int]]:
     """Valid melds of about ``target`` cards from a shuffled deck, and the cards left."""
-    deck = cards.deck(DECK_SIZES[variant.name])
+    deck = cards.deck(variant.pack)
     pool = Counter(deck)
     table: list[list[int]] = []
     size = tries = 0

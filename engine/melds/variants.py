@@ -1,13 +1,16 @@
-"""The meld rules of each manipulation rummy (RULES.md sections 8 and 9), as data.
+"""The meld rules a manipulation rummy plays by (RULES.md sections 8 and 9), as data: ``Variant``.
 
-Only what decides whether a meld or a table rearrangement is legal lives here; turn
-structure, deals and scoring belong to the game modules.
+Only what decides whether a meld or a table rearrangement is legal lives here; turn structure, deals
+and scoring belong to the game modules. Each game states its own rules (``MELD_VARIANTS`` on its
+state class, ``games/<id>/rules.py``); ``registered_variants`` collects them through the registry.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
+
+from engine.core import game_ids, get_game
 
 AceRule = Literal["both", "low", "high"]
 
@@ -26,6 +29,8 @@ class Variant:
     natural card of its old meld); ``swap_from_hand_only`` (Tahiti: the real card that
     releases a joker comes from the hand; elsewhere it may also come from the table);
     ``table_singles`` (Tahiti: loose one-card "melds" dealt face up may stay single).
+    ``pack``: the size of the pack (``engine.cards.deck``) random positions deal from
+    (``engine.melds.positions``); not a meld rule.
     """
 
     name: str
@@ -39,6 +44,7 @@ class Variant:
     joker_stays_in_meld: bool = False
     swap_from_hand_only: bool = False
     table_singles: bool = False
+    pack: int = 104
 
     def positions(self) -> range:
         """Run positions: 1 is a low ace, 14 a high ace, 2..13 the other ranks."""
@@ -49,18 +55,11 @@ class Variant:
         return range(1, 15)
 
 
-_CAROUSEL: dict[str, Any] = dict(jokers_allowed=True, released_joker_used_at_once=True)
-
-VARIANTS: dict[str, Variant] = {
-    "carousel": Variant("carousel", **_CAROUSEL),
-    "carousel_culbertson": Variant("carousel_culbertson", **_CAROUSEL),
-    "machiavelli": Variant("machiavelli"),
-    "tahiti": Variant(
-        "tahiti", jokers_allowed=True, max_jokers_per_meld=1, joker_meld_frozen=True,
-        swap_from_hand_only=True, table_singles=True,
-    ),
-    "guadalupe": Variant("guadalupe"),
-    "vatican": Variant("vatican", joker_stays_in_meld=True, **_CAROUSEL),
-    "shanghai": Variant("shanghai", ace="low"),
-    "manipulation": Variant("manipulation", ace="high"),
-}
+def registered_variants() -> dict[str, Variant]:
+    """Every registered game's meld rules by name, in the registry's order (a rummy's state lists the
+    ones it plays in ``MELD_VARIANTS``; other games list none)."""
+    out: dict[str, Variant] = {}
+    for game_id in game_ids():
+        for variant in getattr(get_game(game_id).state, "MELD_VARIANTS", ()):
+            out[variant.name] = variant
+    return out

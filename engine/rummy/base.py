@@ -77,7 +77,7 @@ __all__ = ["LAY", "LayError", "RummyState", "flat", "is_lay", "lay_text", "meld_
 class RummyState(LaySampler, State):
     """Fields every rummy keeps; game modules add turn rules through the hooks below."""
 
-    VARIANT: ClassVar[str] = ""
+    MELD_VARIANTS: ClassVar[tuple[melds.Variant, ...]] = ()  # the meld rules it plays by; the first by default
     HAND: ClassVar[int] = 10
     PACKETS: ClassVar[tuple[int, ...]] = ()  # deal in packets (Shanghai 3-3-3-1); () = one at a time
     SINGLES: ClassVar[int] = 0  # Tahiti: face-up loose singles dealt to the table
@@ -142,12 +142,16 @@ class RummyState(LaySampler, State):
         return False
 
     def variant_key(self) -> str:
-        """The key of this table's rules in ``engine.melds.VARIANTS``."""
-        return self.VARIANT
+        """The name of this table's meld rules among ``MELD_VARIANTS``."""
+        return self.MELD_VARIANTS[0].name
 
     @property
     def variant(self) -> melds.Variant:
-        return melds.VARIANTS[self.variant_key()]
+        key = self.variant_key()
+        for variant in self.MELD_VARIANTS:
+            if variant.name == key:
+                return variant
+        raise KeyError(f"{self.GAME_ID} lists no meld rules {key!r} in MELD_VARIANTS")
 
     # -- dealing ------------------------------------------------------------------------------------
     def _setup(self) -> None:

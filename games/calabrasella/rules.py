@@ -479,5 +479,4 @@ class CalabrasellaState(State):
         return new
 
 
-GAME = register(Game(id="calabrasella", name="Calabrasella", min_players=3, max_players=3,
-                     options=CalabrasellaOptions, state=CalabrasellaState))
+GAME = register(Game(options=CalabrasellaOptions, state=CalabrasellaState))  # id, name and players: the declaration

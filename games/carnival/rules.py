@@ -972,5 +972,4 @@ def _trick_view(trick: dict[str, Any] | None) -> dict[str, Any] | None:
     return view
 
 
-GAME = register(Game(id="carnival", name="Carnival", min_players=3, max_players=6,
-                     options=CarnivalOptions, state=CarnivalState))
+GAME = register(Game(options=CarnivalOptions, state=CarnivalState))  # id, name and players: the declaration

@@ -46,7 +46,12 @@ from pydantic import Field
 
 from engine.cards import JOKER, deck, rank_of
 from engine.core import Event, Game, Options, register
+from engine.melds import Variant
 from engine.rummy.base import RummyState
+
+# Its meld rules, and Culbertson's (the same rules under their own name).
+MELDS = Variant("carousel", jokers_allowed=True, released_joker_used_at_once=True, pack=106)
+CULBERTSON_MELDS = Variant("carousel_culbertson", jokers_allowed=True, released_joker_used_at_once=True, pack=106)
 
 ACE = 14
 UNDERCUT = 10
@@ -107,8 +112,10 @@ class CarouselState(RummyState):
     HAND = 10
     options: CarouselOptions
 
+    MELD_VARIANTS = (MELDS, CULBERTSON_MELDS)
+
     def variant_key(self) -> str:
-        return "carousel_culbertson" if self.options.culbertson else "carousel"
+        return CULBERTSON_MELDS.name if self.options.culbertson else MELDS.name
 
     def pack(self) -> list[int]:
         return deck(53) if self.n == 2 else deck(106)
@@ -209,5 +216,4 @@ class CarouselState(RummyState):
                 "settlement": settlement(self.totals) if self.phase == "over" else None}
 
 
-GAME = register(Game(id="carousel", name="Carousel", min_players=2, max_players=5,
-                     options=CarouselOptions, state=CarouselState))
+GAME = register(Game(options=CarouselOptions, state=CarouselState))  # id, name and players: the declaration

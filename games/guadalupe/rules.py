@@ -15,7 +15,10 @@ from __future__ import annotations
 
 from engine.cards import deck
 from engine.core import Game, register
+from engine.melds import Variant
 from engine.rummy.turns import PenaltyOptions, PenaltyState, PlayOrDrawState
+
+MELDS = Variant("guadalupe")  # its meld rules
 
 
 class GuadalupeOptions(PenaltyOptions):
@@ -24,7 +27,7 @@ class GuadalupeOptions(PenaltyOptions):
 
 class GuadalupeState(PlayOrDrawState, PenaltyState):
     GAME_ID = "guadalupe"
-    VARIANT = "guadalupe"
+    MELD_VARIANTS = (MELDS,)
     HAND = 5
     DRAW_IDLE = 2
     DRAW_AFTER_LAY = 1
@@ -34,5 +37,4 @@ class GuadalupeState(PlayOrDrawState, PenaltyState):
         return deck(104)
 
 
-GAME = register(Game(id="guadalupe", name="Guadalupe", min_players=2, max_players=5,
-                     options=GuadalupeOptions, state=GuadalupeState))
+GAME = register(Game(options=GuadalupeOptions, state=GuadalupeState))  # id, name and players: the declaration

@@ -553,5 +553,4 @@ def table_item_view(item: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-GAME = register(Game(id="karusele", name="Karusele", min_players=2, max_players=4,
-                     options=KaruseleOptions, state=KaruseleState))
+GAME = register(Game(options=KaruseleOptions, state=KaruseleState))  # id, name and players: the declaration

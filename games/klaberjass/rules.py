@@ -559,5 +559,4 @@ for _card in deck(32):
     KlaberjassState.ACTIONS.fix(_card, "play " + card_str(_card))
 
 
-GAME = register(Game(id="klaberjass", name="Klaberjass", min_players=2, max_players=2,
-                     options=KlaberjassOptions, state=KlaberjassState))
+GAME = register(Game(options=KlaberjassOptions, state=KlaberjassState))  # id, name and players: the declaration

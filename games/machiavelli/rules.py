@@ -25,7 +25,10 @@ from __future__ import annotations
 
 from engine.cards import deck
 from engine.core import Game, register
+from engine.melds import Variant
 from engine.rummy.turns import PenaltyOptions, PenaltyState, PlayOrDrawState
+
+MELDS = Variant("machiavelli")  # its meld rules
 
 
 class MachiavelliOptions(PenaltyOptions):
@@ -34,7 +37,7 @@ class MachiavelliOptions(PenaltyOptions):
 
 class MachiavelliState(PlayOrDrawState, PenaltyState):
     GAME_ID = "machiavelli"
-    VARIANT = "machiavelli"
+    MELD_VARIANTS = (MELDS,)
     HAND = 13
     ABANDON = 3
     options: MachiavelliOptions
@@ -43,5 +46,4 @@ class MachiavelliState(PlayOrDrawState, PenaltyState):
         return deck(104)
 
 
-GAME = register(Game(id="machiavelli", name="Machiavelli", min_players=2, max_players=5,
-                     options=MachiavelliOptions, state=MachiavelliState))
+GAME = register(Game(options=MachiavelliOptions, state=MachiavelliState))  # id, name and players: the declaration

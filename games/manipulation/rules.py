@@ -19,7 +19,10 @@ from pydantic import Field
 
 from engine.cards import deck, rank_of
 from engine.core import Game, register
+from engine.melds import Variant
 from engine.rummy.turns import MustMeldState, PenaltyOptions, PenaltyState
+
+MELDS = Variant("manipulation", ace="high")  # its meld rules
 
 ACE = 14
 
@@ -40,7 +43,7 @@ class ManipulationOptions(PenaltyOptions):
 
 class ManipulationState(MustMeldState, PenaltyState):
     GAME_ID = "manipulation"
-    VARIANT = "manipulation"
+    MELD_VARIANTS = (MELDS,)
     HAND = 7
     options: ManipulationOptions
 
@@ -51,5 +54,4 @@ class ManipulationState(MustMeldState, PenaltyState):
         return manipulation_points(card)
 
 
-GAME = register(Game(id="manipulation", name="Manipulation", min_players=3, max_players=8,
-                     options=ManipulationOptions, state=ManipulationState))
+GAME = register(Game(options=ManipulationOptions, state=ManipulationState))  # id, name and players: the declaration

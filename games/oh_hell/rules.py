@@ -746,5 +746,4 @@ class OhHellState(TurnIsCurrent, State):
         return new
 
 
-GAME = register(Game(id="oh_hell", name="Oh Hell", min_players=3, max_players=7, options=OhHellOptions,
-                     state=OhHellState))
+GAME = register(Game(options=OhHellOptions, state=OhHellState))  # id, name and players: the declaration

@@ -304,7 +304,4 @@ class PyanitsaState(State):
 PyanitsaState.ACTIONS.fix(0, "flip")
 
 
-GAME = register(Game(
-    id="pyanitsa", name="Пьяница (Drunkard)", min_players=2, max_players=8, options=PyanitsaOptions,
-    state=PyanitsaState,
-))
+GAME = register(Game(options=PyanitsaOptions, state=PyanitsaState))  # id, name and players: the declaration

@@ -19,7 +19,10 @@ from __future__ import annotations
 
 from engine.cards import deck
 from engine.core import Game, register
+from engine.melds import Variant
 from engine.rummy.turns import MustMeldState, PenaltyOptions, PenaltyState
+
+MELDS = Variant("shanghai", ace="low")  # its meld rules
 
 
 class ShanghaiOptions(PenaltyOptions):
@@ -28,7 +31,7 @@ class ShanghaiOptions(PenaltyOptions):
 
 class ShanghaiState(MustMeldState, PenaltyState):
     GAME_ID = "shanghai"
-    VARIANT = "shanghai"
+    MELD_VARIANTS = (MELDS,)
     HAND = 10
     PACKETS = (3, 3, 3, 1)
     options: ShanghaiOptions
@@ -37,5 +40,4 @@ class ShanghaiState(MustMeldState, PenaltyState):
         return deck(104)
 
 
-GAME = register(Game(id="shanghai", name="Shanghai", min_players=3, max_players=5,
-                     options=ShanghaiOptions, state=ShanghaiState))
+GAME = register(Game(options=ShanghaiOptions, state=ShanghaiState))  # id, name and players: the declaration

@@ -498,6 +498,4 @@ for _card, _text in CARD_TEXT.items():
         SvinyaState.ACTIONS.fix(1024 + 128 * _seat + _card, f"shop {_seat} {_text}")
 
 
-GAME = register(Game(
-    id="svinya", name="Свинья (Pig)", min_players=2, max_players=8, options=SvinyaOptions, state=SvinyaState,
-))
+GAME = register(Game(options=SvinyaOptions, state=SvinyaState))  # id, name and players: the declaration

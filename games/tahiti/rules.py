@@ -22,7 +22,12 @@ from __future__ import annotations
 
 from engine.cards import JOKER, deck, rank_of
 from engine.core import Game, register
+from engine.melds import Variant
 from engine.rummy.turns import PenaltyOptions, PenaltyState, PlayOrDrawState
+
+# Its meld rules.
+MELDS = Variant("tahiti", jokers_allowed=True, max_jokers_per_meld=1, joker_meld_frozen=True, swap_from_hand_only=True,
+                table_singles=True, pack=108)
 
 ACE = 14
 
@@ -41,7 +46,7 @@ class TahitiOptions(PenaltyOptions):
 
 class TahitiState(PlayOrDrawState, PenaltyState):
     GAME_ID = "tahiti"
-    VARIANT = "tahiti"
+    MELD_VARIANTS = (MELDS,)
     HAND = 5
     SINGLES = 4
     options: TahitiOptions
@@ -53,5 +58,4 @@ class TahitiState(PlayOrDrawState, PenaltyState):
         return tahiti_points(card)
 
 
-GAME = register(Game(id="tahiti", name="Tahiti", min_players=2, max_players=5,
-                     options=TahitiOptions, state=TahitiState))
+GAME = register(Game(options=TahitiOptions, state=TahitiState))  # id, name and players: the declaration

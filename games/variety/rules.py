@@ -487,5 +487,4 @@ class VarietyState(TurnIsCurrent, State):
         return new
 
 
-GAME = register(Game(id="variety", name="Variety", min_players=4, max_players=4, options=VarietyOptions,
-                     state=VarietyState))
+GAME = register(Game(options=VarietyOptions, state=VarietyState))  # id, name and players: the declaration

@@ -23,7 +23,11 @@ from typing import Any
 from engine import melds
 from engine.cards import deck, rank_of, suit_of
 from engine.core import Event, Game, Options, register
+from engine.melds import Variant
 from engine.rummy.turns import PlayOrDrawState
+
+# Its meld rules.
+MELDS = Variant("vatican", jokers_allowed=True, released_joker_used_at_once=True, joker_stays_in_meld=True, pack=106)
 
 
 class VaticanOptions(Options):
@@ -32,7 +36,7 @@ class VaticanOptions(Options):
 
 def opening_run(cards: list[int]) -> list[int] | None:
     """Three real cards among ``cards`` that make a valid Vatican run, or None."""
-    variant = melds.VARIANTS["vatican"]
+    variant = MELDS
     real = sorted({c for c in cards if c < 64}, key=lambda c: (suit_of(c), rank_of(c)))
     for trio in combinations(real, 3):
         if len({suit_of(c) for c in trio}) != 1:
@@ -45,7 +49,7 @@ def opening_run(cards: list[int]) -> list[int] | None:
 
 class VaticanState(PlayOrDrawState):
     GAME_ID = "vatican"
-    VARIANT = "vatican"
+    MELD_VARIANTS = (MELDS,)
     HAND = 13
     options: VaticanOptions
 
@@ -82,5 +86,4 @@ class VaticanState(PlayOrDrawState):
         return {"deals": self.history, "totals": list(self.totals), "no_scoring": True}
 
 
-GAME = register(Game(id="vatican", name="Vatican", min_players=2, max_players=5,
-                     options=VaticanOptions, state=VaticanState))
+GAME = register(Game(options=VaticanOptions, state=VaticanState))  # id, name and players: the declaration

@@ -13,12 +13,12 @@ import pytest
 
 from engine.__main__ import main as engine_main
 from engine.ai import LEVELS, choose_action, heuristic_action
-from engine.ai.rollout import oh_hell_policy
 from engine.ai.sampling import Slot, deal_hidden
 from engine.ai.search import ismcts, supports
 from engine.arena import run as arena_run
 from engine.cards import parse_card, suit_of
 from engine.core import State, get_game
+from games.oh_hell.ai import oh_hell_policy
 
 # (game, players, options) with determinize; Svinya and Pyanitsa fall back to the heuristic.
 SEARCHED = [

@@ -12,7 +12,6 @@ import pytest
 
 from engine import cards
 from engine.melds import (
-    VARIANTS,
     best_subset,
     check_layout,
     explain_no_solution,
@@ -23,12 +22,15 @@ from engine.melds import (
     parse_table,
     parse_table_card,
     placed_joker,
+    registered_variants,
     solve,
     stands_for,
     table_card_str,
     table_str,
     why_invalid,
 )
+
+VARIANTS = registered_variants()  # every rummy's meld rules, by name
 
 ROOT = Path(__file__).resolve().parents[2]
 T = parse_table

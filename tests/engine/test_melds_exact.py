@@ -19,9 +19,21 @@ from typing import Any
 import pytest
 
 from engine import cards
-from engine.melds import VARIANTS, Variant, best_subset, check_layout, dp, parse_hand, parse_table, solve, why_invalid
+from engine.melds import (
+    Variant,
+    best_subset,
+    check_layout,
+    dp,
+    parse_hand,
+    parse_table,
+    registered_variants,
+    solve,
+    why_invalid,
+)
 from engine.melds.tablecards import JOKER_AS
 from engine.melds.validate import normalise
+
+VARIANTS = registered_variants()  # every rummy's meld rules, by name
 
 # -- the brute force -------------------------------------------------------------------
 

@@ -1,15 +1,15 @@
-"""The rummies' AI (engine/ai/rummy.py) and the questions the bot asks the engine (issue 16)."""
+"""The rummies' AI (games/rummies/ai.py) and the questions the bot asks the engine (issue 16)."""
 
 from __future__ import annotations
 
 import pytest
 
 from engine.ai import choose_action, only_action
-from engine.ai.rummy import largest_lay
 from engine.cards import parse_card
 from engine.core import get_game
 from engine.melds import best_subset
 from engine.rummy.base import RummyState, is_lay, parse_lay
+from engine.rummy.largest import largest_lay
 
 GAMES = [("carousel", 3, {"target": 40}), ("machiavelli", 4, {}), ("tahiti", 4, {}), ("guadalupe", 4, {}),
          ("vatican", 4, {}), ("shanghai", 4, {}), ("manipulation", 4, {"deals": 1, "target": 0})]

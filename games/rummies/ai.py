@@ -1,5 +1,5 @@
-"""The rummies' AI (issue 16): lay down the largest part of the hand that goes down now, otherwise
-draw (or pass, knock, end the turn as the rules allow).
+"""The rummies' AI: lay down the largest part of the hand that goes down now, otherwise draw (or pass,
+knock, end the turn as the rules allow). Each rummy's ``games/<id>/ai.py`` uses ``KNOWLEDGE``.
 
 Why not the search: a rummy turn's choices are the subsets of a hand times the arrangements of the
 table, and a random roll-out says little about them; the largest lay-down is what a sound player
@@ -9,33 +9,24 @@ deterministic: the solver's best subset is deterministic, the fallbacks are pick
 
 from __future__ import annotations
 
-from engine.cards import card_str
-from engine.core import IllegalAction
+from engine.ai.knowledge import Knowledge
+from engine.core import State
 from engine.rummy.base import RummyState, is_lay, parse_lay
-from engine.rummy.sample import best_subset
+from engine.rummy.largest import largest_lay
 
 VERB_ORDER = ("knock", "end", "draw", "pass", "abandon")  # a knock ends the deal while the hand is low
 
 
-def largest_lay(state: RummyState) -> str | None:
-    """The explicit lay-down of the largest subset of the hand that goes down now, or None."""
-    seat = state.turn
-    if seat is None or not state.may_lay():
-        return None
-    table = tuple(tuple(m) for m in state.table)
-    subset = best_subset(state.variant, table, tuple(state.hands[seat]))
-    if not subset:
-        return None
-    try:
-        return state.canonical_action("lay " + " ".join(card_str(c) for c in subset))
-    except IllegalAction:  # a game's own rule refuses it (Vatican's opening run): the sample decides
-        return None
+def _rummy(state: State) -> RummyState:
+    if not isinstance(state, RummyState):
+        raise TypeError(f"{type(state).__name__} is not a rummy")
+    return state
 
 
-def rummy_action(state: RummyState, seat: int) -> str:
+def rummy_action(state: State, seat: int) -> str:
     """A legal action for ``seat`` (the seat to act)."""
     legal = state.legal_actions(seat)
-    lay = largest_lay(state)
+    lay = largest_lay(_rummy(state))
     if lay is not None:
         return lay
     lays = [a for a in legal if is_lay(a)]
@@ -46,3 +37,12 @@ def rummy_action(state: RummyState, seat: int) -> str:
         if verb in verbs:
             return verb
     return legal[0]
+
+
+def forced_move(state: State, legal: list[str]) -> str | None:
+    """A rummy lists a sample of its lay-downs, not all of them (a lone ``end`` may hide a lay-down
+    that rearranges the table): only a move the rules force is one (``forced_action``)."""
+    return _rummy(state).forced_action()
+
+
+KNOWLEDGE = Knowledge(forced=forced_move, player=rummy_action)

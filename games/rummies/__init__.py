@@ -1,0 +1,1 @@
+"""What the seven rummies share beyond the engine (engine/rummy, engine/melds): their AI knowledge."""
