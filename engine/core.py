@@ -30,8 +30,13 @@ from typing import Any, ClassVar, Self
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-Event = dict[str, Any]
-View = dict[str, Any]
+from engine.events import CommonView as View
+from engine.events import Event, ViewPart
+
+__all__ = [
+    "ActionCodec", "Event", "Game", "GameError", "IllegalAction", "Options", "OptionsError", "State",
+    "TurnIsCurrent", "View", "ViewPart", "all_games", "copy_value", "deal_rng", "get_game", "register", "shuffle",
+]
 
 
 class IllegalAction(Exception):
@@ -170,8 +175,9 @@ class State:
         """Apply an action already known to be legal; return what happened."""
         raise NotImplementedError
 
-    def _view(self, seat: int | None) -> View:
-        """What ``seat`` may see (``None``: a spectator). Own hand only; no other hidden card."""
+    def _view(self, seat: int | None) -> ViewPart:
+        """What ``seat`` may see (``None``: a spectator). Own hand only; no other hidden card. A game
+        returns its own TypedDict that extends ``ViewPart``; ``view`` puts the common fields first."""
         raise NotImplementedError
 
     def scores(self) -> list[int]:
@@ -236,16 +242,17 @@ class State:
         return "not a legal action now"
 
     def view(self, seat: int | None = None) -> View:
-        base: View = {
+        """What ``seat`` may see: the fields every state knows, then its game's (``_view``); a key of
+        both keeps its place and takes the game's value."""
+        return {
             "game": self.GAME_ID,
             "players": self.n,
             "seat": seat,
             "to_act": self._to_act(),
             "over": self.over,
             "scores": self.scores(),
+            **self._view(seat),
         }
-        base.update(self._view(seat))
-        return base
 
     def winners(self) -> list[int]:
         """Seats sharing first place (highest total), once the game is over."""

@@ -1,8 +1,8 @@
 """The events and view fields every game shares, defined once, and a checker for them.
 
-Games return events as plain dicts (``engine.core.Event``) and views as plain dicts (``View``); the
-TypedDicts below say which keys and types the *common* ones always carry, whatever the game, so a
-consumer (the bot, a log, an AI) can read them without per-game fallbacks. A game may add keys of its
+Games return events and views as plain dicts, typed by the TypedDicts below (``Event``, ``CommonView``;
+``engine.core`` names them ``Event`` and ``View``): they say which keys and types the *common* ones
+always carry, whatever the game, so a consumer (the bot, a log, an AI) can read them without per-game fallbacks. A game may add keys of its
 own to any event or view (``deal_end`` of Oh Hell also has ``bids``), and may emit event types of its
 own (``ask``, ``sweep``, ``flip``); those only need a ``type`` and, if they name a ``seat``, a real one.
 
@@ -41,9 +41,9 @@ from pydantic import ConfigDict, TypeAdapter, ValidationError, with_config
 from typing_extensions import TypedDict  # pydantic reads TypedDicts only from here before Python 3.12
 
 __all__ = [
-    "EVENTS", "BidEvent", "CommonView", "DealEndEvent", "DealEvent", "DrawEvent", "GameOverEvent",
-    "OtherEvent", "PassEvent", "Play", "PlayEvent", "ShapeError", "TrickEvent", "TrickView", "check_event",
-    "check_view",
+    "EVENTS", "BidEvent", "CommonView", "DealEndEvent", "DealEvent", "DrawEvent", "Event", "GameOverEvent",
+    "OtherEvent", "PassEvent", "Play", "PlayEvent", "ShapeError", "TrickEvent", "TrickView", "ViewPart",
+    "check_event", "check_view",
 ]
 
 _STRICT = ConfigDict(strict=True)
@@ -137,13 +137,10 @@ class TrickView(TypedDict):
 
 
 @with_config(_STRICT)
-class CommonView(TypedDict):
-    game: str
-    players: int
-    seat: int | None
-    to_act: int | None
-    over: bool
-    scores: list[int]
+class ViewPart(TypedDict):
+    """What a game's ``State._view`` gives: the common fields a game knows. Each game's view extends it
+    with its own keys (``OhHellView(ViewPart)``); ``State.view`` puts the fields every state knows first."""
+
     phase: str
     hand_counts: list[int]
     hand: NotRequired[list[str]]
@@ -151,6 +148,24 @@ class CommonView(TypedDict):
     dealer: NotRequired[int | None]
     trick: NotRequired[TrickView | None]
     last_trick: NotRequired[TrickView | None]
+
+
+@with_config(_STRICT)
+class CommonView(ViewPart):
+    """A whole view (``State.view``): the fields every state knows, then its game's ``ViewPart``."""
+
+    game: str
+    players: int
+    seat: int | None
+    to_act: int | None
+    over: bool
+    scores: list[int]
+
+
+Event = DealEvent | BidEvent | PlayEvent | TrickEvent | PassEvent | DrawEvent | DealEndEvent | GameOverEvent | OtherEvent
+"""What ``State.act`` returns a list of: one of the common shapes, or a game's own (``OtherEvent``). A game
+extends these TypedDicts with keys of its own (``class OhHellDealEnd(DealEndEvent)``); readers that want a
+game's extras read them as that game's type, or as a ``Mapping``."""
 
 
 EVENTS: dict[str, type] = {
