@@ -2,9 +2,11 @@
 
 Games return events and views as plain dicts, typed by the TypedDicts below (``Event``, ``CommonView``;
 ``engine.core`` names them ``Event`` and ``View``): they say which keys and types the *common* ones
-always carry, whatever the game, so a consumer (the bot, a log, an AI) can read them without per-game fallbacks. A game may add keys of its
-own to any event or view (``deal_end`` of Oh Hell also has ``bids``), and may emit event types of its
-own (``ask``, ``sweep``, ``flip``); those only need a ``type`` and, if they name a ``seat``, a real one.
+always carry, whatever the game, so a consumer (the bot, a log, an AI) can read them without per-game
+fallbacks. A game may add keys of its own to any event or view (``deal_end`` of Oh Hell also has
+``bids``) by a TypedDict that extends the common one, and may emit event types of its own (``ask``,
+``sweep``, ``flip``: they extend ``OtherEvent``); those only need a ``type`` and, if they name a
+``seat``, a real one.
 
 The common events (``EVENTS``):
 
@@ -162,7 +164,8 @@ class CommonView(ViewPart):
     scores: list[int]
 
 
-Event = DealEvent | BidEvent | PlayEvent | TrickEvent | PassEvent | DrawEvent | DealEndEvent | GameOverEvent | OtherEvent
+Event = (DealEvent | BidEvent | PlayEvent | TrickEvent | PassEvent | DrawEvent | DealEndEvent | GameOverEvent
+         | OtherEvent)
 """What ``State.act`` returns a list of: one of the common shapes, or a game's own (``OtherEvent``). A game
 extends these TypedDicts with keys of its own (``class OhHellDealEnd(DealEndEvent)``); readers that want a
 game's extras read them as that game's type, or as a ``Mapping``."""

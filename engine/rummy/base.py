@@ -51,8 +51,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar, NotRequired
 
-from typing_extensions import TypedDict
-
 from engine import melds
 from engine.cards import JOKER, CardError, card_str, parse_card, sort_key
 from engine.core import Event, GameError, IllegalAction, State, ViewPart, deal_rng

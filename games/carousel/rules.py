@@ -43,7 +43,6 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import Field
-from typing_extensions import TypedDict
 
 from engine.cards import JOKER, deck, rank_of
 from engine.core import Event, Game, Options, register

@@ -33,9 +33,18 @@ from operator import sub as sub_
 from sys import intern
 from typing import Any
 
+from typing_extensions import TypedDict
+
 from engine.cards import BROOM, CARD_TEXT, JOKER11, JOKER15, JOKER20, card_str, parse_card, rank_of, suit_of
 
-Item = dict[str, Any]
+
+class Item(TypedDict):
+    """A table item (see the module docstring): one card, or a build with its owner and move number."""
+
+    cards: list[int]
+    owner: int | None
+    since: int | None
+
 
 SPECIAL_VALUE = {JOKER11: 11, JOKER15: 15, JOKER20: 20}
 SEARCH_BUDGET = 2500  # search steps of the *sample* enumeration per hand card or build base
