@@ -131,11 +131,13 @@ class OtherEvent(TypedDict):
 
 @with_config(_STRICT)
 class TrickView(TypedDict):
-    """The trick on the table (``trick``) or the last one taken (``last_trick``, with its ``winner``)."""
+    """The trick on the table (``trick``, with the seat winning it so far as ``best`` where a game
+    says) or the last one taken (``last_trick``, with its ``winner``)."""
 
     leader: int
     plays: list[Play]
     winner: NotRequired[int]
+    best: NotRequired[int]
 
 
 @with_config(_STRICT)
