@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
+from typing_extensions import TypedDict
+
 from engine.cards import CARD_TEXT, SUITS, rank_of, suit_of
 from engine.events import Play, TrickEvent, TrickView
 
@@ -225,6 +227,14 @@ def plays_view(trick: Sequence[Sequence[int]]) -> list[Play]:
 def seated_plays(leader: int, n: int, trick: Sequence[int]) -> list[Play]:
     """A trick held as its cards in order from ``leader`` round ``n`` seats, in the view's form."""
     return [{"seat": (leader + i) % n, "cards": [CARD_TEXT[card]]} for i, card in enumerate(trick)]
+
+
+class TakenTrick(TypedDict):
+    """A trick taken, as states that hold a trick as its cards from the leader keep it (Oh Hell, Variety)."""
+
+    leader: int
+    cards: list[int]
+    winner: int
 
 
 class TrickTaker(Protocol):

@@ -31,7 +31,6 @@ from operator import add, getitem
 from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import Field, field_validator
-from typing_extensions import TypedDict
 
 from engine.cards import CARD_TEXT, card_str, deck, parse_card, suit_of
 from engine.core import (
@@ -50,6 +49,7 @@ from engine.events import DealEndEvent, DealEvent, OtherEvent, TrickEvent, Trick
 from engine.tricks import (
     NO_TRUMP,
     PLAIN_WIN_KEYS,
+    TakenTrick,
     follow_suit,
     hook_forbidden_bid,
     plain_winning_index,
@@ -105,14 +105,6 @@ class OhHellDealEnd(DealEndEvent):
     bids: list[int]
     tricks: list[int]
     points: list[int]
-
-
-class LastTrick(TypedDict):
-    """The last trick taken as the state keeps it (cards as codes, from the leader)."""
-
-    leader: int
-    cards: list[int]
-    winner: int
 
 
 class OhHellView(ViewPart):
@@ -517,14 +509,14 @@ class OhHellState(TurnIsCurrent, State):
     _led = 0
     _next_legal: list[int] | None = None
     _next_seat: tuple[int, ...] = ()
-    _last: tuple[int, list[int], int] | LastTrick | None = None
+    _last: tuple[int, list[int], int] | TakenTrick | None = None
     _done: list[int]
     _win_keys: list[int] | None = None
     _best_key = 0
     _best_seat = 0
 
     @property
-    def last_trick(self) -> LastTrick | None:
+    def last_trick(self) -> TakenTrick | None:
         """The last trick taken (leader, cards, winner); the fast step keeps it as a tuple (``_last``)
         and the dict is made the first time it is asked for."""
         last = self._last
@@ -534,7 +526,7 @@ class OhHellState(TurnIsCurrent, State):
         return last
 
     @last_trick.setter
-    def last_trick(self, value: LastTrick | None) -> None:
+    def last_trick(self, value: TakenTrick | None) -> None:
         self._last = value
 
     @property
