@@ -137,7 +137,7 @@ class TrickView(TypedDict):
     leader: int
     plays: list[Play]
     winner: NotRequired[int]
-    best: NotRequired[int]
+    best: NotRequired[int | None]
 
 
 @with_config(_STRICT)
