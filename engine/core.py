@@ -306,7 +306,7 @@ class State:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.to_json() == other.to_json()
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # unhashable (equal by value, and it changes); typeshed types it a method
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} players={self.n} to_act={self._to_act()}>"
