@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
-from typing import Any, Literal, NotRequired
+from typing import Any, Literal, NotRequired, cast
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError, with_config
 from typing_extensions import TypedDict  # pydantic reads TypedDicts only from here before Python 3.12
@@ -45,7 +45,7 @@ from typing_extensions import TypedDict  # pydantic reads TypedDicts only from h
 __all__ = [
     "EVENTS", "BidEvent", "CommonView", "DealEndEvent", "DealEvent", "DrawEvent", "Event", "GameOverEvent",
     "OtherEvent", "PassEvent", "Play", "PlayEvent", "ShapeError", "TrickEvent", "TrickView", "ViewPart",
-    "check_event", "check_view",
+    "check_event", "check_view", "json_events", "json_view",
 ]
 
 _STRICT = ConfigDict(strict=True)
@@ -171,6 +171,17 @@ Event = (DealEvent | BidEvent | PlayEvent | TrickEvent | PassEvent | DrawEvent |
 """What ``State.act`` returns a list of: one of the common shapes, or a game's own (``OtherEvent``). A game
 extends these TypedDicts with keys of its own (``class OhHellDealEnd(DealEndEvent)``); readers that want a
 game's extras read them as that game's type, or as a ``Mapping``."""
+
+
+def json_events(events: list[Event]) -> list[dict[str, Any]]:
+    """The same list (no copy), typed as the plain JSON objects its events are: for readers that take
+    any game's events as dicts (the bot's words, logs and pictures) rather than as the shapes above."""
+    return cast(list[dict[str, Any]], events)
+
+
+def json_view(view: CommonView) -> dict[str, Any]:
+    """The same view (no copy), typed as a plain JSON object: see ``json_events``."""
+    return cast(dict[str, Any], view)
 
 
 EVENTS: dict[str, type] = {
