@@ -7,7 +7,10 @@ Modelled on OpenSpiel's game API: a ``State`` says whose turn it is (``to_act``)
 turned to and from plain JSON. Chance is folded into the seed: deal ``k`` is shuffled by
 ``deal_rng(seed, k)``, so a seed plus a list of actions replays a game exactly. The events all games
 share (``deal``, ``play``, ``trick``, ``deal_end``, ``game_over`` ...) and the views' common fields are
-defined in ``engine.events``, with the checker that tests hold every game to.
+defined in ``engine.events`` as TypedDicts, with the checker that tests hold every game to: ``act``
+returns a list of ``Event`` (their union), ``view`` a ``View``; a game's ``_view`` returns its own
+TypedDict extending ``ViewPart``, and its events extend the common shapes (plain dicts at run time, so
+records, snapshots and the bot's JSON are the same).
 
 The fast path, for simulation and search (see ``State.fast_legal``): ``current`` (the seat to act),
 ``fast_legal()`` (ints), ``fast_apply(int)`` (no checks, no events), ``action_to_text`` /
