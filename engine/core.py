@@ -7,7 +7,10 @@ Modelled on OpenSpiel's game API: a ``State`` says whose turn it is (``to_act``)
 turned to and from plain JSON. Chance is folded into the seed: deal ``k`` is shuffled by
 ``deal_rng(seed, k)``, so a seed plus a list of actions replays a game exactly. The events all games
 share (``deal``, ``play``, ``trick``, ``deal_end``, ``game_over`` ...) and the views' common fields are
-defined in ``engine.events``, with the checker that tests hold every game to.
+defined in ``engine.events`` as TypedDicts, with the checker that tests hold every game to: ``act``
+returns a list of ``Event`` (their union), ``view`` a ``View``; a game's ``_view`` returns its own
+TypedDict extending ``ViewPart``, and its events extend the common shapes (plain dicts at run time, so
+records, snapshots and the bot's JSON are the same).
 
 The fast path, for simulation and search (see ``State.fast_legal``): ``current`` (the seat to act),
 ``fast_legal()`` (ints), ``fast_apply(int)`` (no checks, no events), ``action_to_text`` /
@@ -32,8 +35,13 @@ from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-Event = dict[str, Any]
-View = dict[str, Any]
+from engine.events import CommonView as View
+from engine.events import Event, ViewPart
+
+__all__ = [
+    "ActionCodec", "Event", "Game", "GameError", "IllegalAction", "Options", "OptionsError", "State",
+    "TurnIsCurrent", "View", "ViewPart", "all_games", "copy_value", "deal_rng", "get_game", "register", "shuffle",
+]
 
 
 class IllegalAction(Exception):
@@ -172,8 +180,9 @@ class State:
         """Apply an action already known to be legal; return what happened."""
         raise NotImplementedError
 
-    def _view(self, seat: int | None) -> View:
-        """What ``seat`` may see (``None``: a spectator). Own hand only; no other hidden card."""
+    def _view(self, seat: int | None) -> ViewPart:
+        """What ``seat`` may see (``None``: a spectator). Own hand only; no other hidden card. A game
+        returns its own TypedDict that extends ``ViewPart``; ``view`` puts the common fields first."""
         raise NotImplementedError
 
     def scores(self) -> list[int]:
@@ -238,16 +247,17 @@ class State:
         return "not a legal action now"
 
     def view(self, seat: int | None = None) -> View:
-        base: View = {
+        """What ``seat`` may see: the fields every state knows, then its game's (``_view``); a key of
+        both keeps its place and takes the game's value."""
+        return {
             "game": self.GAME_ID,
             "players": self.n,
             "seat": seat,
             "to_act": self._to_act(),
             "over": self.over,
             "scores": self.scores(),
+            **self._view(seat),
         }
-        base.update(self._view(seat))
-        return base
 
     def winners(self) -> list[int]:
         """Seats sharing first place (highest total), once the game is over."""
@@ -301,7 +311,7 @@ class State:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.to_json() == other.to_json()
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # unhashable (equal by value, and it changes); typeshed types it a method
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} players={self.n} to_act={self._to_act()}>"

@@ -1,10 +1,12 @@
 """The events and view fields every game shares, defined once, and a checker for them.
 
-Games return events as plain dicts (``engine.core.Event``) and views as plain dicts (``View``); the
-TypedDicts below say which keys and types the *common* ones always carry, whatever the game, so a
-consumer (the bot, a log, an AI) can read them without per-game fallbacks. A game may add keys of its
-own to any event or view (``deal_end`` of Oh Hell also has ``bids``), and may emit event types of its
-own (``ask``, ``sweep``, ``flip``); those only need a ``type`` and, if they name a ``seat``, a real one.
+Games return events and views as plain dicts, typed by the TypedDicts below (``Event``, ``CommonView``;
+``engine.core`` names them ``Event`` and ``View``): they say which keys and types the *common* ones
+always carry, whatever the game, so a consumer (the bot, a log, an AI) can read them without per-game
+fallbacks. A game may add keys of its own to any event or view (``deal_end`` of Oh Hell also has
+``bids``) by a TypedDict that extends the common one, and may emit event types of its own (``ask``,
+``sweep``, ``flip``: they extend ``OtherEvent``); those only need a ``type`` and, if they name a
+``seat``, a real one.
 
 The common events (``EVENTS``):
 
@@ -35,15 +37,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
-from typing import Any, Literal, NotRequired
+from typing import Any, Literal, NotRequired, cast
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError, with_config
 from typing_extensions import TypedDict  # pydantic reads TypedDicts only from here before Python 3.12
 
 __all__ = [
-    "EVENTS", "BidEvent", "CommonView", "DealEndEvent", "DealEvent", "DrawEvent", "GameOverEvent",
-    "OtherEvent", "PassEvent", "Play", "PlayEvent", "ShapeError", "TrickEvent", "TrickView", "check_event",
-    "check_view",
+    "EVENTS", "BidEvent", "CommonView", "DealEndEvent", "DealEvent", "DrawEvent", "Event", "GameOverEvent",
+    "OtherEvent", "PassEvent", "Play", "PlayEvent", "ShapeError", "TrickEvent", "TrickView", "ViewPart",
+    "check_event", "check_view", "json_events", "json_view",
 ]
 
 _STRICT = ConfigDict(strict=True)
@@ -129,21 +131,20 @@ class OtherEvent(TypedDict):
 
 @with_config(_STRICT)
 class TrickView(TypedDict):
-    """The trick on the table (``trick``) or the last one taken (``last_trick``, with its ``winner``)."""
+    """The trick on the table (``trick``, with the seat winning it so far as ``best`` where a game
+    says) or the last one taken (``last_trick``, with its ``winner``)."""
 
     leader: int
     plays: list[Play]
     winner: NotRequired[int]
+    best: NotRequired[int | None]
 
 
 @with_config(_STRICT)
-class CommonView(TypedDict):
-    game: str
-    players: int
-    seat: int | None
-    to_act: int | None
-    over: bool
-    scores: list[int]
+class ViewPart(TypedDict):
+    """What a game's ``State._view`` gives: the common fields a game knows. Each game's view extends it
+    with its own keys (``OhHellView(ViewPart)``); ``State.view`` puts the fields every state knows first."""
+
     phase: str
     hand_counts: list[int]
     hand: NotRequired[list[str]]
@@ -151,6 +152,36 @@ class CommonView(TypedDict):
     dealer: NotRequired[int | None]
     trick: NotRequired[TrickView | None]
     last_trick: NotRequired[TrickView | None]
+
+
+@with_config(_STRICT)
+class CommonView(ViewPart):
+    """A whole view (``State.view``): the fields every state knows, then its game's ``ViewPart``."""
+
+    game: str
+    players: int
+    seat: int | None
+    to_act: int | None
+    over: bool
+    scores: list[int]
+
+
+Event = (DealEvent | BidEvent | PlayEvent | TrickEvent | PassEvent | DrawEvent | DealEndEvent | GameOverEvent
+         | OtherEvent)
+"""What ``State.act`` returns a list of: one of the common shapes, or a game's own (``OtherEvent``). A game
+extends these TypedDicts with keys of its own (``class OhHellDealEnd(DealEndEvent)``); readers that want a
+game's extras read them as that game's type, or as a ``Mapping``."""
+
+
+def json_events(events: list[Event]) -> list[dict[str, Any]]:
+    """The same list (no copy), typed as the plain JSON objects its events are: for readers that take
+    any game's events as dicts (the bot's words, logs and pictures) rather than as the shapes above."""
+    return cast(list[dict[str, Any]], events)
+
+
+def json_view(view: CommonView) -> dict[str, Any]:
+    """The same view (no copy), typed as a plain JSON object: see ``json_events``."""
+    return cast(dict[str, Any], view)
 
 
 EVENTS: dict[str, type] = {

@@ -157,7 +157,8 @@ def summary(state: State) -> dict[str, Any]:
 
 
 def load(path: str | Path) -> dict[str, Any]:
-    return json.loads(Path(path).read_text(encoding="utf-8"))
+    record: dict[str, Any] = json.loads(Path(path).read_text(encoding="utf-8"))  # check_shape checks it
+    return record
 
 
 def dumps(record: dict[str, Any]) -> str:

@@ -12,8 +12,8 @@ deals, and that a later deal's dealer is the one the game's own rotation gives (
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeGuard
 
 from engine.core import Game, State
 
@@ -36,7 +36,7 @@ def _show(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: object) -> TypeGuard[int]:
     """A JSON whole number (``true`` is not one, although Python says so)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -130,10 +130,11 @@ def check_action(index: int, item: Any, players: int) -> tuple[int, str]:
 
 def deals_in_game(state: State) -> int | None:
     """How many deals the game has, when it says (None: it plays on until a target)."""
-    view = state.view(None)
+    view: Mapping[str, object] = state.view(None)  # the keys are games' own
     for key in ("deals_total", "deals"):
-        if is_int(view.get(key)):
-            return int(view[key])
+        value = view.get(key)
+        if is_int(value):
+            return int(value)
     if "deal_no" not in view:
         return 1  # a single-deal game (Pyanitsa, Svinya)
     return None
@@ -161,7 +162,7 @@ class Rotation:
             free = [d if k == 0 else {key: v for key, v in d.items() if key != "dealer"} for k, d in enumerate(deals)]
             self.shadow = game.new(players, seed=seed, options=options, deals=free)
 
-    def step(self, seat: int, action: str, state: State, events: list[dict[str, Any]]) -> None:
+    def step(self, seat: int, action: str, state: State, events: Sequence[Mapping[str, Any]]) -> None:
         """Follow one applied action; refuse at the first deal whose named dealer is off the rotation."""
         if self.shadow is None:
             return

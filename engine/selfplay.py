@@ -6,12 +6,12 @@ import statistics
 import time
 from typing import Any
 
-from engine.ai.random import RandomPlayer
+from engine.ai.random import Policy, RandomPlayer
 from engine.core import Event, IllegalAction, State, get_game
 from engine.events import check_event, check_view
 from engine.record import make_record, replay
 
-POLICIES = ("uniform", "first", "last")
+POLICIES: tuple[Policy, ...] = ("uniform", "first", "last")
 
 
 def check_step(state: State) -> None:
@@ -59,7 +59,7 @@ def play_game(
     game_id: str,
     players: int,
     seed: int,
-    policy: str = "uniform",
+    policy: Policy = "uniform",
     options: dict[str, Any] | None = None,
     check_every: int = 0,
     timer: list[float] | None = None,
@@ -71,7 +71,7 @@ def play_game(
     started = clock()
     state = get_game(game_id).new(players, seed=seed, options=options)
     start = state.clone()
-    bots = [RandomPlayer(seed * 31 + s, policy) for s in range(players)]  # type: ignore[arg-type]
+    bots = [RandomPlayer(seed * 31 + s, policy) for s in range(players)]
     actions: list[list[Any]] = []
     step = 0
     playing = clock() - started
@@ -105,7 +105,7 @@ def run(
     players: int,
     games: int,
     seed: int,
-    policies: tuple[str, ...] = POLICIES,
+    policies: tuple[Policy, ...] = POLICIES,
     check_every: int = 1,
     options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:

@@ -20,9 +20,12 @@ words and pictures work for every trick game:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Protocol
+
+from typing_extensions import TypedDict
 
 from engine.cards import CARD_TEXT, SUITS, rank_of, suit_of
+from engine.events import Play, TrickEvent, TrickView
 
 NO_TRUMP = -1
 
@@ -216,28 +219,43 @@ def sort_key_fn(trump: int = NO_TRUMP) -> Callable[[int], int]:
     return fn
 
 
-def plays_view(trick: Sequence[Sequence[int]]) -> list[dict[str, Any]]:
+def plays_view(trick: Sequence[Sequence[int]]) -> list[Play]:
     """A trick held as ``[[seat, card], ...]``, in the view's form (one card per play)."""
     return [{"seat": seat, "cards": [CARD_TEXT[card]]} for seat, card in trick]
 
 
-def seated_plays(leader: int, n: int, trick: Sequence[int]) -> list[dict[str, Any]]:
+def seated_plays(leader: int, n: int, trick: Sequence[int]) -> list[Play]:
     """A trick held as its cards in order from ``leader`` round ``n`` seats, in the view's form."""
     return [{"seat": (leader + i) % n, "cards": [CARD_TEXT[card]]} for i, card in enumerate(trick)]
 
 
-def take_trick(state: Any, winner: int) -> dict[str, Any]:
-    """The winner takes the trick on the table and leads the next; returns the "trick" event.
+class TakenTrick(TypedDict):
+    """A trick taken, as states that hold a trick as its cards from the leader keep it (Oh Hell, Variety)."""
 
-    For states holding ``trick`` as ``[[seat, card], ...]`` with ``trick_leader``, per-seat
-    ``tricks`` counts, ``taken`` piles and ``last_trick`` (Klaberjass, Calabrasella).
-    """
+    leader: int
+    cards: list[int]
+    winner: int
+
+
+class TrickTaker(Protocol):
+    """A state holding ``trick`` as ``[[seat, card], ...]`` with ``trick_leader``, per-seat ``tricks``
+    counts, ``taken`` piles and ``last_trick`` (Klaberjass, Calabrasella)."""
+
+    trick: list[list[int]]
+    trick_leader: int
+    tricks: list[int]
+    taken: list[list[int]]
+    last_trick: TrickView | None
+
+
+def take_trick(state: TrickTaker, winner: int) -> TrickEvent:
+    """The winner takes the trick on the table and leads the next; returns the "trick" event."""
     cards = [card for _, card in state.trick]
     leader = state.trick_leader
     state.tricks[winner] += 1
     state.taken[winner].extend(cards)
     state.last_trick = {"leader": leader, "plays": plays_view(state.trick), "winner": winner}
-    event = {"type": "trick", "leader": leader, "winner": winner, "plays": plays_view(state.trick),
+    event: TrickEvent = {"type": "trick", "leader": leader, "winner": winner, "plays": plays_view(state.trick),
              "cards": [CARD_TEXT[c] for c in cards]}
     state.trick = []
     state.trick_leader = winner

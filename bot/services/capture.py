@@ -18,6 +18,7 @@ from bot.store.rows import SeatRow, TableRow
 from bot.ui import words
 from bot.ui.i18n import t
 from engine.core import State
+from engine.events import json_view
 
 if TYPE_CHECKING:
     from bot.services.tables import Play
@@ -68,7 +69,7 @@ class CaptureBuilder:
         assert user.user_id is not None
         user_lang = await tx.user_lang(user.user_id)
         names = [s.name for s in seats]
-        view = state.view(seat)
+        view = json_view(state.view(seat))
         text = words.hand_text(view, names, user_lang, await tx.chat_title(row.chat_id), True)
         line, markup = words.present(row.game).builder_keyboard(state, row.id, row.version, card, mask, user_lang)
         text += "\n\n🧩 " + line

@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.ui import words
 from bot.ui.i18n import t
+from engine.events import json_events
 from engine.record import start
 
 _TAG = re.compile(r"</?[a-z]+[^>]*>")
@@ -31,7 +32,7 @@ def public_lines(game: str, options: dict[str, Any], seed: int, names: Sequence[
     state = start({"game": game, "players": list(names), "options": options, "seed": seed})
     lines: list[str] = []
     for seat, action in actions:
-        for event in state.act(int(seat), str(action)):
+        for event in json_events(state.act(int(seat), str(action))):
             line = words.event_line(game, event, names, lang)
             if line:
                 lines.append(plain(line))

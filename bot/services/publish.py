@@ -33,6 +33,7 @@ from bot.ui.keyboards import (
     play_markup,
 )
 from engine.core import State
+from engine.events import json_view
 
 RECENT = 4  # event lines the table message's caption keeps
 CAPTION_LIMIT = 1024
@@ -69,7 +70,7 @@ class Publisher:
     async def publish(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State,
                        events: list[dict[str, Any]], mover: int | None, chat_lang: str) -> None:
         names = [s.name for s in seats]
-        view = state.view(None)
+        view = json_view(state.view(None))
         if is_rummy(row.game):  # issue 16: the melds the last lay-down changed, marked on the table
             view = mark_view(row, view, events)
         lines: list[str] = []
@@ -201,7 +202,7 @@ class Publisher:
             await rummy_hand(tx, row, seat, state, names, live, new, now)
             return
         lang = await tx.user_lang(seat.user_id)
-        view = state.view(seat.seat)
+        view = json_view(state.view(seat.seat))
         text = words.hand_text(view, names, lang, await tx.chat_title(row.chat_id), live)
         if live and (line := clock_line(row, lang, self.core.clocks.now() if self.core.clocks else None)):
             text += "\n" + line  # issue 18: the control and the time left

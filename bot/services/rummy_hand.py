@@ -15,6 +15,7 @@ from bot.services.slots import hand_slot
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import SeatRow, TableRow
 from engine.core import State
+from engine.events import json_view
 from engine.rummy.base import RummyState
 
 
@@ -23,7 +24,7 @@ async def rummy_hand(tx: Tx, row: TableRow, seat: SeatRow, state: State, names: 
     """Send (``new``) or edit the seat's hand message; ``now`` is the clocks' time (issue 18)."""
     assert seat.user_id is not None and isinstance(state, RummyState)
     lang = await tx.user_lang(seat.user_id)
-    view = state.view(seat.seat)
+    view = json_view(state.view(seat.seat))
     sel = selection.load(row, seat.seat)
     text = rwords.hand_text(view, names, lang, await tx.chat_title(row.chat_id), live, sel.chosen)
     if live and (line := clock_line(row, lang, now)):

@@ -38,6 +38,7 @@ from bot.ui import words
 from bot.ui.i18n import t
 from bot.ui.keyboards import selected_action, selection_candidates
 from engine.core import State
+from engine.events import json_events
 
 if TYPE_CHECKING:
     from bot.services.clocks import ClockService
@@ -188,7 +189,7 @@ class Play:
     async def apply(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State, seat: int,
                     action: str) -> list[dict[str, Any]]:
         """One move: act, log it, bump the version, store the snapshot, enqueue the news."""
-        events = state.act(seat, action)
+        events = json_events(state.act(seat, action))
         idx = await tx.log_action(row.id, seat, action)
         row.version += 1
         row.state = state.to_json()

@@ -75,9 +75,17 @@ def _card_at(pos: int, suit: int) -> int:
     return cards.make(14 if pos == 1 else pos, suit)
 
 
+SetSplit = tuple[tuple[tuple[int, ...], int], ...]  # per set: (its suits, its jokers)
+Runs = tuple[tuple[int, ...], ...]  # per suit: its open runs' codes
+StepKey = tuple[int, int, Runs, tuple[int, ...], int, int, tuple[int, ...]]  # (pi, s, runs, x, fm, fo, res)
+# A rebuilding step's choice: a set split (j, jm, jo) or a run move (total, move, jm, jo, res); read by
+# position, so a union of the two tuple types would not narrow.
+Choice = tuple[Any, ...]
+
+
 @cache
 def set_split(x: tuple[int, ...], jokers: int, cap: int, max_set: int, min_meld: int,
-              lean: bool = False) -> tuple | None:
+              lean: bool = False) -> SetSplit | None:
     """Split ``x[s]`` naturals of each suit (one rank) plus ``jokers`` into sets of distinct
     suits; a witness ((suits...), jokers) per set, or None. ``cap``: jokers per meld.
     ``lean``: a set holds a joker only to reach the least size (see ``RankDP``)."""
@@ -513,7 +521,7 @@ class RankDP:
                 return self._rebuild_for(start, r, bud)
         return None
 
-    def _rebuild_for(self, start: tuple, r: int, bud: int) -> tuple[list[list[int]], list[int], int]:
+    def _rebuild_for(self, start: Runs, r: int, bud: int) -> tuple[list[list[int]], list[int], int]:
         """The melds of a solution for kept-aces vector ``r`` (known to exist)."""
         self.limit = 1 << 62
         res = self._res_of(r)
@@ -561,7 +569,8 @@ class RankDP:
             return 0
         return max(0, self.hand_jokers - (self.fo0 - fo))
 
-    def _moves(self, pi: int, s: int, suit_runs: tuple[int, ...], fm: int, fo: int, total: int):
+    def _moves(self, pi: int, s: int, suit_runs: tuple[int, ...], fm: int, fo: int,
+               total: int) -> list[tuple[Move, tuple[int, ...], int, int, int]]:
         """Moves of suit ``s`` at position index ``pi`` putting ``total`` naturals down."""
         p = self.pos[pi]
         allow_sets = not (self.both and p == 1)
@@ -722,7 +731,7 @@ class RankDP:
         self.steps[skey] = out
         return out
 
-    def _pick(self, key: tuple, r: int, res: tuple, left: list[int]) -> tuple:
+    def _pick(self, key: StepKey, r: int, res: tuple[int, ...], left: list[int]) -> Choice:
         """The first move at ``key`` that keeps kept-aces vector ``r`` completable within the
         budget ``left[0]`` (updated to what the move leaves)."""
         pi, s, runs, x, fm, fo, _ = key
@@ -751,7 +760,7 @@ class RankDP:
 
     # -- rebuilding concrete melds from the choices --------------------------------------
 
-    def _rebuild(self, start: tuple, choose: Callable[[tuple], Any]) -> tuple[list[list[int]], list[int], int]:
+    def _rebuild(self, start: Runs, choose: Callable[[StepKey], Choice]) -> tuple[list[list[int]], list[int], int]:
         melds: list[list[int]] = []
         open_runs: list[list[tuple[int, list[int]]]] = [[] for _ in range(4)]  # (code, cards)
         opt_used = [0] * 64

@@ -19,6 +19,8 @@ from engine import cards
 from engine.melds.tablecards import JOKER_AS
 from engine.melds.variants import Variant
 
+_CountsKey = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]  # (mandatory, optional) items
+
 FREE = 64
 PIN = 1000
 
@@ -41,7 +43,7 @@ class Search:
         self.opt = Counter({k: n for k, n in (optional or Counter()).items() if n > 0})
         self.partners = dict(partners or {})
         self.cap = variant.max_jokers_per_meld
-        self.dead: set[tuple] = set()
+        self.dead: set[_CountsKey] = set()
         self.nodes = 0
         self.max_nodes = max_nodes
 
@@ -54,7 +56,7 @@ class Search:
 
     # -- the recursion -------------------------------------------------------------
 
-    def _key(self) -> tuple:
+    def _key(self) -> _CountsKey:
         return tuple(sorted((+self.mand).items())), tuple(sorted((+self.opt).items()))
 
     def _go(self, melds: list[list[int]]) -> bool:
@@ -121,7 +123,7 @@ class Search:
         out: list[list[tuple[int, int]]] = []
         c = meaning(x)
         rank, suit = cards.rank_of(c), cards.suit_of(c)
-        seen: set[tuple] = set()
+        seen: set[tuple[int, ...]] = set()
         # runs
         positions = [p for p in self.v.positions() if (p == rank or (rank == cards.ACE and p == 1))]
         lo_pos, hi_pos = self.v.positions()[0], self.v.positions()[-1]

@@ -16,7 +16,7 @@ import gc
 import itertools
 import threading
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import ParamSpec, TypeVar
 
@@ -87,7 +87,7 @@ class _Instance:
     natural_like: Counter[int]
 
 
-def _instances(variant: Variant, table: Sequence[Sequence[int]], added: Sequence[int]):
+def _instances(variant: Variant, table: Sequence[Sequence[int]], added: Sequence[int]) -> Iterator[_Instance]:
     jokers = old_jokers(table)
     sources = release_sources(variant, table, added)
     for released in release_choices(variant, jokers, sources):
@@ -573,7 +573,8 @@ def _most_down_bisect(variant: Variant, inst: _Instance, forced: list[int], opt:
     return sorted(forced + [cards.JOKER if c == FREE else c for c in found[1].elements()]), found[0]
 
 
-def _subset_instances(variant: Variant, table: Sequence[Sequence[int]], hand: Sequence[int]):
+def _subset_instances(variant: Variant, table: Sequence[Sequence[int]],
+                      hand: Sequence[int]) -> Iterator[tuple[list[int], _Instance, bool]]:
     """(hand cards that must go down, instance, dominant) for every way of releasing old
     jokers, the most released first. ``dominant``: every other way can put down the whole hand
     only if this one can (it releases every joker any way releases)."""

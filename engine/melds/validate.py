@@ -39,7 +39,7 @@ def run_positions(variant: Variant, meanings: Sequence[int]) -> list[int] | None
         # a gap among the non-aces: only an ace cannot fill it
         return None
     lo, hi = (others[0], others[-1]) if others else (None, None)
-    ace_pos = None
+    ace_pos = 0  # where the ace goes (1 low, 14 high); no ace: unused
     if aces:
         low_ok = variant.ace in ("both", "low") and lo == 2
         high_ok = variant.ace in ("both", "high") and hi == cards.KING
@@ -49,7 +49,7 @@ def run_positions(variant: Variant, meanings: Sequence[int]) -> list[int] | None
             ace_pos = 14
         else:
             return None
-    return [ace_pos if r == cards.ACE else r for r in ranks]  # type: ignore[misc]
+    return [ace_pos if r == cards.ACE else r for r in ranks]
 
 
 def why_invalid(variant: Variant, meld: Sequence[int]) -> str | None:

@@ -49,11 +49,12 @@ points (a player with 4 penalty points has -4) so the usual ``winners()`` holds.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NotRequired
 
 from engine import melds
 from engine.cards import JOKER, CardError, card_str, parse_card, sort_key
-from engine.core import Event, GameError, IllegalAction, State, View, deal_rng
+from engine.core import Event, GameError, IllegalAction, State, ViewPart, deal_rng
+from engine.events import DealEvent, DrawEvent, OtherEvent
 from engine.rummy.notation import (
     LAY,
     LayError,
@@ -68,8 +69,45 @@ from engine.rummy.notation import (
 )
 from engine.rummy.sample import LaySampler
 
-__all__ = ["LAY", "LayError", "RummyState", "flat", "is_lay", "lay_text", "meld_kind", "meld_str", "missing",
-           "parse_lay", "table_str"]
+__all__ = ["LAY", "LayError", "LayEvent", "RummyDealEvent", "RummyDrawEvent", "RummyState", "RummyView", "flat",
+           "is_lay", "lay_text", "meld_kind", "meld_str", "missing", "parse_lay", "table_str"]
+
+
+# -- events and view (the module docstring says what each key means) ----------------------------
+
+class RummyDealEvent(DealEvent):
+    singles: list[str]
+    stock_count: int
+
+
+class RummyDrawEvent(DrawEvent):
+    count: int
+    stock_count: int
+    penalty: NotRequired[bool]  # Machiavelli's abandoned manipulation
+
+
+class LayEvent(OtherEvent):
+    """``type`` "lay"."""
+
+    cards: list[str]
+    table: list[str]
+    hand_count: int
+    action: str
+
+
+class RummyView(ViewPart):
+    variant: str
+    table: list[str]
+    table_kinds: list[str]
+    stock_count: int
+    drawn: int
+    laid: int
+    passes: int
+    final_left: list[int] | None
+    knocker: int | None
+    opened: list[bool]
+    sheet: dict[str, Any]
+    hand_value: NotRequired[int]
 
 
 # -- the base state ------------------------------------------------------------------------------
@@ -214,7 +252,7 @@ class RummyState(LaySampler, State):
                 singles.append(card)
         return hands, singles, cards
 
-    def _start_deal(self, first: bool = False) -> Event:
+    def _start_deal(self, first: bool = False) -> RummyDealEvent:
         k = self.deal_no
         self.deal_no += 1
         if not first:
@@ -247,7 +285,7 @@ class RummyState(LaySampler, State):
         self.drawn = 0
         self.laid = 0
 
-    def _draw(self, seat: int, count: int = 1) -> Event:
+    def _draw(self, seat: int, count: int = 1) -> RummyDrawEvent:
         got = self.stock[:count]
         self.stock = self.stock[count:]
         self.hands[seat] = sorted(self.hands[seat] + got, key=sort_key)
@@ -397,10 +435,11 @@ class RummyState(LaySampler, State):
         self.laid += 1
         self.passes = 0
         self.opened[seat] = True
-        events: list[Event] = [{
+        lay: LayEvent = {
             "type": "lay", "seat": seat, "cards": [card_str(c) for c in hand_cards],
             "table": table_str(self.table), "hand_count": len(hand), "action": lay_text(hand_cards, self.table),
-        }]
+        }
+        events: list[Event] = [lay]
         if len(hand) == 1:
             events.append({"type": "one_card", "seat": seat})  # Shanghai's "one card" call, for all
         if not hand:
@@ -416,8 +455,8 @@ class RummyState(LaySampler, State):
     def card_points(self, card: int) -> int:
         return 1
 
-    def _view(self, seat: int | None) -> View:
-        view: View = {
+    def _view(self, seat: int | None) -> RummyView:
+        view: RummyView = {
             "phase": self.phase,
             "variant": self.variant_key(),
             "dealer": self.dealer,

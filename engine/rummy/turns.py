@@ -20,7 +20,16 @@ from typing import Any, ClassVar
 from pydantic import Field, model_validator
 
 from engine.core import Event, Options
+from engine.events import DealEndEvent
 from engine.rummy.base import RummyState
+
+
+class PenaltyDealEnd(DealEndEvent):
+    """``deal_end`` of the penalty games: who went out (None: a round of passes), each seat's penalty."""
+
+    out: int | None
+    penalties: list[int]
+    points: list[int]
 
 
 class PenaltyOptions(Options):
@@ -52,8 +61,9 @@ class PenaltyState(RummyState):
             "cards_left": [len(h) for h in self.hands], "penalties": penalties,
             "points": points, "totals": list(self.totals),
         })
-        events: list[Event] = [{"type": "deal_end", "out": out, "penalties": penalties,
-                                "points": points, "scores": list(points), "totals": list(self.totals)}]
+        end: PenaltyDealEnd = {"type": "deal_end", "out": out, "penalties": penalties,
+                               "points": points, "scores": list(points), "totals": list(self.totals)}
+        events: list[Event] = [end]
         opts = self.options
         done = (opts.deals and self.deal_no >= opts.deals) or (opts.target and -min(self.totals) >= opts.target)
         if done:

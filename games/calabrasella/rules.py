@@ -32,13 +32,91 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
-from typing import Any
+from typing import Any, NotRequired
 
 from pydantic import Field
+from typing_extensions import TypedDict
 
 from engine.cards import ACE, JACK, KING, QUEEN, card_str, cards_str, deck, make, parse_card, rank_of, suit_of
-from engine.core import Event, Game, GameError, Options, State, View, deal_rng, register
+from engine.core import Event, Game, GameError, Options, State, ViewPart, deal_rng, register
+from engine.events import DealEndEvent, DealEvent, OtherEvent, TrickView
 from engine.tricks import NO_TRUMP, follow_options, order_from, plays_view, take_trick, winning_index
+
+
+class Asked(TypedDict):
+    """The card the soloist asked for, who held it (None: the widow) and the card returned for it."""
+
+    card: str
+    holder: int | None
+    returned: str | None
+
+
+class AskEvent(OtherEvent):
+    """``type`` "ask": the soloist asked for ``card`` (None: asked for nothing)."""
+
+    card: str | None
+    holder: NotRequired[int | None]
+    in_widow: NotRequired[bool]
+
+
+class ExchangeEvent(OtherEvent):
+    """``type`` "exchange": the soloist returned a card to the asked card's ``holder`` (which stays hidden)."""
+
+    soloist: int
+    holder: int
+
+
+class DiscardEvent(OtherEvent):
+    """``type`` "discard": ``seat`` put ``count`` cards aside."""
+
+    count: int
+
+
+class CardsEvent(OtherEvent):
+    """``type`` "widow" (the widow turned up) or "take" (``seat`` took these widow cards)."""
+
+    cards: list[str]
+
+
+class AnnulledDealEnd(DealEndEvent):
+    annulled: str  # "all passed"
+    points: list[int]
+
+
+class CalabrasellaDealEnd(DealEndEvent):
+    soloist: int
+    soloist_points: int
+    partner_points: int
+    last_trick: int  # the seat that took it
+    pile: list[str]
+    points: list[int]
+
+
+class AskedView(TypedDict):
+    card: str
+    holder: int | None
+    in_widow: bool
+    returned: NotRequired[str | None]  # for the soloist and the holder only
+
+
+class CalabrasellaView(ViewPart):
+    leader: int
+    deals: int
+    hand_size: int
+    trump: None
+    trump_card: None
+    bids: None
+    declarations: list[str | None]
+    soloist: int | None
+    asked: AskedView | None
+    widow: list[str] | None
+    widow_taken: list[str]
+    discard_count: int
+    pile_count: int
+    tricks: list[int]
+    card_points: list[int]
+    sheet: dict[str, Any]
+    discards: NotRequired[list[str]]  # for the soloist only
 
 RANK_ORDER = [3, 2, ACE, KING, QUEEN, JACK, 7, 6, 5, 4]
 STRENGTH = order_from(RANK_ORDER)
@@ -94,7 +172,7 @@ class CalabrasellaState(State):
         self.dealer = 0
         self._deal()
 
-    def _deal(self) -> Event:
+    def _deal(self) -> DealEvent:
         k = self.deal_no
         if k > 0:
             self.dealer = (self.dealer + 1) % 3
@@ -115,14 +193,14 @@ class CalabrasellaState(State):
         self.widow = widow
         self.declarations: list[str | None] = [None, None, None]
         self.soloist: int | None = None
-        self.asked: dict[str, Any] | None = None
+        self.asked: Asked | None = None
         self.discards: list[int] = []
         self.widow_up = False
         self.widow_taken: list[int] = []
         self.pile: list[int] = []
         self.trick: list[list[int]] = []
         self.trick_leader = (self.dealer + 1) % 3
-        self.last_trick: dict[str, Any] | None = None
+        self.last_trick: TrickView | None = None
         self.tricks = [0, 0, 0]
         self.taken: list[list[int]] = [[], [], []]
         self.phase = "declare"
@@ -151,17 +229,26 @@ class CalabrasellaState(State):
             return (self.trick_leader + len(self.trick)) % 3
         return self.soloist
 
+    def _the_soloist(self) -> int:
+        soloist = self.soloist
+        assert soloist is not None, "no one has declared"
+        return soloist
+
+    def _the_asked(self) -> Asked:
+        asked = self.asked
+        assert asked is not None, "the soloist has not asked for a card"
+        return asked
+
     def _legal(self) -> list[str]:
-        soloist: int = self.soloist  # type: ignore[assignment]
         if self.phase == "declare":
             return ["declare", "pass"]
         if self.phase == "ask":
-            return [f"ask {card_str(c)}" for c in ask_candidates(self.hands[soloist])] + ["noask"]
+            return [f"ask {card_str(c)}" for c in ask_candidates(self.hands[self._the_soloist()])] + ["noask"]
         if self.phase == "return":
-            asked = parse_card(self.asked["card"])  # type: ignore[index]
-            return [f"return {card_str(c)}" for c in hand_order(self.hands[soloist]) if c != asked]
+            asked = parse_card(self._the_asked()["card"])
+            return [f"return {card_str(c)}" for c in hand_order(self.hands[self._the_soloist()]) if c != asked]
         if self.phase == "discard":
-            hand = hand_order(self.hands[soloist])
+            hand = hand_order(self.hands[self._the_soloist()])
             return [
                 "discard " + " ".join(cards_str(combo))
                 for k in range(1, 5) for combo in combinations(hand, k)
@@ -170,7 +257,8 @@ class CalabrasellaState(State):
             widow = hand_order(self.widow)
             return ["take " + " ".join(cards_str(combo)) for combo in combinations(widow, len(self.discards))]
         seat = self._to_act()
-        hand = hand_order(self.hands[seat])  # type: ignore[index]
+        assert seat is not None
+        hand = hand_order(self.hands[seat])
         if self.trick:
             hand = follow_options(hand, suit_of(self.trick[0][1]), NO_TRUMP)
         return [f"play {card_str(c)}" for c in hand]
@@ -191,31 +279,37 @@ class CalabrasellaState(State):
 
     # -- applying -------------------------------------------------------------------
     def _apply(self, action: str) -> list[Event]:
-        seat: int = self._to_act()  # type: ignore[assignment]
+        seat = self._to_act()
+        assert seat is not None
         verb, _, arg = action.partition(" ")
         cards = [parse_card(t) for t in arg.split()]
         if verb in ("declare", "pass"):
             return self._declare(seat, verb)
         if verb == "noask":
             self.phase = "discard"
-            return [{"type": "ask", "seat": seat, "card": None}]
+            no_ask: AskEvent = {"type": "ask", "seat": seat, "card": None}
+            return [no_ask]
         if verb == "ask":
             return self._ask(seat, cards[0])
         if verb == "return":
-            holder = self.asked["holder"]  # type: ignore[index]
+            asked = self._the_asked()
+            holder = asked["holder"]
+            assert holder is not None, "a card from the widow is not returned"
             self.hands[seat].remove(cards[0])
             self.hands[holder].append(cards[0])
-            self.asked["returned"] = card_str(cards[0])  # type: ignore[index]
+            asked["returned"] = card_str(cards[0])
             self.phase = "discard"
-            return [{"type": "exchange", "soloist": seat, "holder": holder}]
+            exchange: ExchangeEvent = {"type": "exchange", "soloist": seat, "holder": holder}
+            return [exchange]
         if verb == "discard":
             for c in cards:
                 self.hands[seat].remove(c)
             self.discards = cards
             self.widow_up = True
             self.phase = "take"
-            return [{"type": "discard", "seat": seat, "count": len(cards)},
-                    {"type": "widow", "cards": cards_str(hand_order(self.widow))}]
+            discard: DiscardEvent = {"type": "discard", "seat": seat, "count": len(cards)}
+            widow: CardsEvent = {"type": "widow", "cards": cards_str(hand_order(self.widow))}
+            return [discard, widow]
         if verb == "take":
             for c in cards:
                 self.widow.remove(c)
@@ -224,7 +318,8 @@ class CalabrasellaState(State):
             self.pile = self.discards + self.widow
             self.widow = []
             self.phase = "play"
-            return [{"type": "take", "seat": seat, "cards": cards_str(cards)}]
+            take: CardsEvent = {"type": "take", "seat": seat, "cards": cards_str(cards)}
+            return [take]
         return self._play(seat, cards[0])
 
     def _declare(self, seat: int, verb: str) -> list[Event]:
@@ -236,8 +331,9 @@ class CalabrasellaState(State):
         elif all(d is not None for d in self.declarations):
             self.history.append({"deal_no": self.deal_no, "dealer": self.dealer, "annulled": "all passed",
                                  "declarations": list(self.declarations), "points": [0, 0, 0]})
-            events.append({"type": "deal_end", "annulled": "all passed", "points": [0, 0, 0], "scores": [0, 0, 0],
-                           "totals": list(self.totals)})
+            end: AnnulledDealEnd = {"type": "deal_end", "annulled": "all passed", "points": [0, 0, 0],
+                                    "scores": [0, 0, 0], "totals": list(self.totals)}
+            events.append(end)
             events.extend(self._next_deal())
         return events
 
@@ -246,11 +342,15 @@ class CalabrasellaState(State):
         self.asked = {"card": card_str(card), "holder": holder, "returned": None}
         if holder is None:
             self.phase = "discard"
-            return [{"type": "ask", "seat": seat, "card": card_str(card), "holder": None, "in_widow": True}]
+            from_widow: AskEvent = {"type": "ask", "seat": seat, "card": card_str(card), "holder": None,
+                                    "in_widow": True}
+            return [from_widow]
         self.hands[holder].remove(card)
         self.hands[seat].append(card)
         self.phase = "return"
-        return [{"type": "ask", "seat": seat, "card": card_str(card), "holder": holder, "in_widow": False}]
+        from_holder: AskEvent = {"type": "ask", "seat": seat, "card": card_str(card), "holder": holder,
+                                 "in_widow": False}
+        return [from_holder]
 
     def _play(self, seat: int, card: int) -> list[Event]:
         self.hands[seat].remove(card)
@@ -266,7 +366,7 @@ class CalabrasellaState(State):
         return events
 
     def _end_deal(self, last_winner: int) -> list[Event]:
-        soloist: int = self.soloist  # type: ignore[assignment]
+        soloist = self._the_soloist()
         pile_points = sum(card_points(c) for c in self.pile)
         self.taken[last_winner].extend(self.pile)
         cp = [sum(card_points(c) for c in self.taken[s]) for s in range(3)]
@@ -284,11 +384,11 @@ class CalabrasellaState(State):
             "tricks": list(self.tricks), "card_points": cp, "pile_points": pile_points, "last_trick": last_winner,
             "soloist_points": solo, "partner_points": partners, "points": points,
         })
-        events: list[Event] = [{"type": "deal_end", "soloist": soloist, "soloist_points": solo,
-                                "partner_points": partners, "last_trick": last_winner,
-                                "pile": cards_str(hand_order(self.pile)), "points": points,
-                                "scores": list(points), "totals": list(self.totals)}]
-        return events + self._next_deal()
+        end: CalabrasellaDealEnd = {"type": "deal_end", "soloist": soloist, "soloist_points": solo,
+                                    "partner_points": partners, "last_trick": last_winner,
+                                    "pile": cards_str(hand_order(self.pile)), "points": points,
+                                    "scores": list(points), "totals": list(self.totals)}
+        return [end, *self._next_deal()]
 
     def _next_deal(self) -> list[Event]:
         if self.deal_no >= self.options.deals:
@@ -310,19 +410,20 @@ class CalabrasellaState(State):
             return []
         if phase == "declare":
             return [_DECLARE, _PASS]
-        soloist: int = self.soloist  # type: ignore[assignment]
         if phase == "ask":
-            return [_ASK + c for c in ask_candidates(self.hands[soloist])] + [_NOASK]
+            return [_ASK + c for c in ask_candidates(self.hands[self._the_soloist()])] + [_NOASK]
         if phase == "return":
-            asked = parse_card(self.asked["card"])  # type: ignore[index]
-            return [_RETURN + c for c in hand_order(self.hands[soloist]) if c != asked]
+            asked = parse_card(self._the_asked()["card"])
+            return [_RETURN + c for c in hand_order(self.hands[self._the_soloist()]) if c != asked]
         if phase == "discard":
-            bits = [1 << c for c in hand_order(self.hands[soloist])]
+            bits = [1 << c for c in hand_order(self.hands[self._the_soloist()])]
             return [_DISCARD + sum(combo) for k in range(1, 5) for combo in combinations(bits, k)]
         if phase == "take":
             bits = [1 << c for c in hand_order(self.widow)]
             return [_TAKE + sum(combo) for combo in combinations(bits, len(self.discards))]
-        hand = hand_order(self.hands[self._to_act()])  # type: ignore[index]
+        seat = self._to_act()
+        assert seat is not None
+        hand = hand_order(self.hands[seat])
         if self.trick:
             hand = follow_options(hand, suit_of(self.trick[0][1]), NO_TRUMP)
         return hand
@@ -354,14 +455,14 @@ class CalabrasellaState(State):
             return (_ASK if verb == "ask" else _RETURN) + cards[0]
         return (_TAKE if verb == "take" else _DISCARD) + sum(1 << c for c in cards)
 
-    def _view(self, seat: int | None) -> View:
-        asked = None
+    def _view(self, seat: int | None) -> CalabrasellaView:
+        asked: AskedView | None = None
         if self.asked is not None:
             holder = self.asked["holder"]
             asked = {"card": self.asked["card"], "holder": holder, "in_widow": holder is None}
             if seat is not None and seat in (self.soloist, self.asked["holder"]):
                 asked["returned"] = self.asked["returned"]
-        view: View = {
+        view: CalabrasellaView = {
             "phase": self.phase,
             "hand_counts": [len(h) for h in self.hands],
             "dealer": self.dealer,
@@ -441,14 +542,16 @@ class CalabrasellaState(State):
             merge_voids(voids, voids_from_trick(plays))
         known: dict[int, list[int]] = {}
         asked = self.asked
-        if asked and asked.get("holder") is not None:
+        holder = asked["holder"] if asked else None
+        if asked and holder is not None:
             card = parse_card(asked["card"])
             if self.soloist is not None and card in self.hands[self.soloist]:
                 known.setdefault(self.soloist, []).append(card)
-            if asked.get("returned") and seat == self.soloist:
-                back = parse_card(asked["returned"])
-                if back in self.hands[asked["holder"]]:
-                    known.setdefault(asked["holder"], []).append(back)
+            returned = asked["returned"]
+            if returned and seat == self.soloist:
+                back = parse_card(returned)
+                if back in self.hands[holder]:
+                    known.setdefault(holder, []).append(back)
         if self.soloist is not None and self.soloist != seat:  # the widow was taken face up
             known.setdefault(self.soloist, []).extend(c for c in self.widow_taken if c in self.hands[self.soloist])
         others = [s for s in range(3) if s != seat]

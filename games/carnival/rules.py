@@ -35,13 +35,104 @@ import marshal
 import random
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Literal, NotRequired
 
 from pydantic import Field
+from typing_extensions import TypedDict
 
 from engine.cards import CARD_TEXT, JOKER, SUITS, deck, parse_card
-from engine.core import Event, Game, GameError, Options, State, TurnIsCurrent, View, deal_rng, register, shuffle
+from engine.core import Event, Game, GameError, Options, State, TurnIsCurrent, ViewPart, deal_rng, register, shuffle
+from engine.events import DealEndEvent, DealEvent, OtherEvent, Play, PlayEvent, TrickEvent, TrickView
 from engine.tricks import hook_forbidden_bid
+
+
+class CarnivalTrick(TypedDict):
+    """The trick in play as the state keeps it (``last_trick`` adds its ``winner``): ``plays`` are
+    ``[seat, [cards], place]`` (JSON keeps them lists, so no tuple type: ``list[Any]``), ``best`` the seat
+    winning so far with its key ``bkey`` (and ``bsuit``, the best pair's suit, in a Carnival)."""
+
+    leader: int
+    kind: str  # "single" or "carnival"
+    mode: str | None  # a joker led "high" or "low"
+    led: int
+    plays: list[list[Any]]
+    best: int
+    bkey: int
+    bsuit: int
+    winner: NotRequired[int]
+
+
+class QuarterResult(TypedDict):
+    """A finished quarter per seat: the deals' points, the exact-bids premium, the penalty, their sum."""
+
+    quarter: int
+    raw: list[int]
+    premium: list[int]
+    penalty: list[int]
+    final: list[int]
+
+
+class CarnivalDeal(DealEvent):
+    quarter: int
+    deal_in_quarter: int
+    hand_size: int
+    leader: int
+    trump: str | None
+    trump_card: str | None
+    turned_up: list[str]
+
+
+class CarnivalPlay(PlayEvent):
+    place: str | None  # "over" or "under" a card equal to the best one
+    mode: str | None  # a joker led "high" or "low"
+    kind: str  # the trick's: "single" or "carnival"
+    takes: NotRequired[bool]  # a follower's card (or pair) that wins the trick so far
+
+
+class PlacedPlay(Play):
+    place: str | None
+
+
+class CarnivalTrickEvent(TrickEvent):
+    """``plays`` are ``PlacedPlay``s; a Carnival trick ``count``s two tricks."""
+
+    count: int
+    kind: str
+
+
+class CarnivalDealEnd(DealEndEvent):
+    deal_no: int
+    quarter: int
+    bids: list[int]
+    tricks: list[int]
+    points: list[int]
+
+
+class QuarterEndEvent(OtherEvent, QuarterResult):
+    """``type`` "quarter_end": the quarter's result."""
+
+
+class CarnivalTrickView(TrickView):
+    """``plays`` are ``PlacedPlay``s; a taken trick says how many tricks it ``count``s."""
+
+    kind: str
+    lead_mode: str | None
+    count: NotRequired[int]
+
+
+class CarnivalView(ViewPart):
+    quarter: int
+    deal_in_quarter: int
+    deals_total: int
+    hand_size: int
+    leader: int
+    trump: str | None
+    trump_card: str | None
+    turned_up: list[str]
+    bids: list[int | None]
+    tricks: list[int]
+    forbidden_bid: int | None
+    sheet: dict[str, Any]
 
 JK = JOKER
 HAND_SIZES = (6, 8, 10, 12)
@@ -51,6 +142,7 @@ PREMIUM = 60
 PENALTY = -60
 
 _TEXT = CARD_TEXT
+_NOT_AN_ACTION = "not a Carnival action (see the verbs: bid N, play C, carnival C C, give C C)"
 _CODE = {text: code for code, text in CARD_TEXT.items() if code in PACK_COUNTS}
 _SUIT_NAMES = {0: "spades", 1: "hearts", 2: "diamonds", 3: "clubs"}
 
@@ -87,7 +179,7 @@ def deal_points(bid: int, tricks: int) -> int:
     return 10 * bid - 20 * (tricks - bid)
 
 
-def quarter_result(quarter: int, deals: list[dict[str, Any]], players: int) -> dict[str, Any]:
+def quarter_result(quarter: int, deals: list[dict[str, Any]], players: int) -> QuarterResult:
     """Sum a quarter's deals; +60 to a seat exact in every deal, −60 to a negative raw total."""
     raw = [sum(d["points"][s] for d in deals) for s in range(players)]
     premium = [PREMIUM if all(d["bids"][s] == d["tricks"][s] for d in deals) else 0 for s in range(players)]
@@ -178,8 +270,8 @@ class CarnivalState(TurnIsCurrent, State):
     bids: list[int | None]
     tricks: list[int]
     turn: int | None
-    trick: dict[str, Any] | None
-    last_trick: dict[str, Any] | None
+    trick: CarnivalTrick | None
+    last_trick: CarnivalTrick | None
     pile: list[int]
     log: list[list[int]]  # per finished deal: [dealer, trump, trump_card (-1: none), *bids, *tricks]
 
@@ -241,12 +333,13 @@ class CarnivalState(TurnIsCurrent, State):
         """Deal deal ``index``; returns its "deal" event."""
         self._deal(index)
         trump_card = self.trump_card
-        return [{
+        deal: CarnivalDeal = {
             "type": "deal", "deal_no": index + 1, "quarter": index // self.n + 1, "deal_in_quarter": index % self.n + 1,
             "hand_size": self.hand_size, "dealer": self.dealer, "leader": self.leader, "trump": self._trump_letter(),
             "trump_card": _TEXT[trump_card] if trump_card is not None else None,
             "turned_up": [_TEXT[c] for c in self.turned],
-        }]
+        }
+        return [deal]
 
     def _deal(self, index: int) -> None:
         """Deal deal ``index`` (the fast step's deal: no event)."""
@@ -313,7 +406,9 @@ class CarnivalState(TurnIsCurrent, State):
         if self.phase == "bid":
             forbidden = self.forbidden_bid()
             return [f"bid {b}" for b in range(self.hand_size + 1) if b != forbidden]
-        hand = self.hands[self.turn]  # type: ignore[index]
+        seat = self.turn
+        assert seat is not None
+        hand = self.hands[seat]
         distinct = sorted(set(hand), key=display_key)
         trick = self.trick
         if trick is None:
@@ -364,7 +459,8 @@ class CarnivalState(TurnIsCurrent, State):
 
     def _apply(self, action: str) -> list[Event]:
         verb, _, rest = action.partition(" ")
-        seat: int = self.turn  # type: ignore[assignment]
+        seat = self.turn
+        assert seat is not None
         if verb == "bid":
             return self._bid(seat, int(rest))
         args = rest.split(" ")
@@ -391,26 +487,26 @@ class CarnivalState(TurnIsCurrent, State):
         hands[seat] = hand
         self.hands = hands
         trick = self.trick
-        event: Event = {"type": "play", "seat": seat, "cards": [_TEXT[c] for c in cards], "place": None, "mode": None}
+        texts = [_TEXT[c] for c in cards]
+        event: CarnivalPlay
         if trick is None:
             trick = self._lead(seat, cards, place)
-            event["mode"] = trick["mode"]
-            event["kind"] = trick["kind"]
+            event = {"type": "play", "seat": seat, "cards": texts, "place": None, "mode": trick["mode"],
+                     "kind": trick["kind"]}
         else:
             before = trick["best"]
             trick = self._follow(trick, seat, cards, place)
-            event["place"] = place
-            event["kind"] = trick["kind"]
-            event["takes"] = trick["best"] == seat and before != seat
+            event = {"type": "play", "seat": seat, "cards": texts, "place": place, "mode": None,
+                     "kind": trick["kind"], "takes": trick["best"] == seat and before != seat}
         self.trick = trick
-        events = [event]
+        events: list[Event] = [event]
         nxt = (seat + 1) % self.n
         if nxt != trick["leader"]:
             self.turn = nxt
             return events
         return events + self._finish_trick(trick)
 
-    def _lead(self, seat: int, cards: list[int], place: str | None) -> dict[str, Any]:
+    def _lead(self, seat: int, cards: list[int], place: str | None) -> CarnivalTrick:
         trump = self.trump
         if len(cards) == 1:
             card = cards[0]
@@ -429,7 +525,7 @@ class CarnivalState(TurnIsCurrent, State):
         return {"leader": seat, "kind": "carnival", "mode": None, "led": -1, "plays": [[seat, cards, None]],
                 "best": seat, "bkey": key, "bsuit": suit}
 
-    def _follow(self, trick: dict[str, Any], seat: int, cards: list[int], place: str | None) -> dict[str, Any]:
+    def _follow(self, trick: CarnivalTrick, seat: int, cards: list[int], place: str | None) -> CarnivalTrick:
         best, bkey, bsuit = trick["best"], trick["bkey"], trick["bsuit"]
         if trick["kind"] == "carnival":
             key, suit = pair_key(cards[0], cards[1], bsuit, self.trump)
@@ -439,12 +535,12 @@ class CarnivalState(TurnIsCurrent, State):
             key = single_key(cards[0], place, trick["led"], trick["mode"], self.trump)
             if key > bkey or (key == bkey and place == "over"):
                 best, bkey = seat, key
-        new = dict(trick)
+        new = trick.copy()
         new["plays"] = [*trick["plays"], [seat, cards, place]]
         new["best"], new["bkey"], new["bsuit"] = best, bkey, bsuit
         return new
 
-    def _finish_trick(self, trick: dict[str, Any]) -> list[Event]:
+    def _finish_trick(self, trick: CarnivalTrick) -> list[Event]:
         winner = trick["best"]
         count = 2 if trick["kind"] == "carnival" else 1
         tricks = self.tricks[:]
@@ -454,9 +550,10 @@ class CarnivalState(TurnIsCurrent, State):
         self.last_trick = {**trick, "winner": winner}
         self.trick = None
         self.turn = winner
-        events: list[Event] = [{"type": "trick", "leader": trick["leader"], "winner": winner, "count": count,
-                                "kind": trick["kind"], "plays": _plays_view(trick["plays"]),
-                                "cards": [_TEXT[c] for play in trick["plays"] for c in play[1]]}]
+        taken: CarnivalTrickEvent = {"type": "trick", "leader": trick["leader"], "winner": winner, "count": count,
+                                     "kind": trick["kind"], "plays": _plays_view(trick["plays"]),
+                                     "cards": [_TEXT[c] for play in trick["plays"] for c in play[1]]}
+        events: list[Event] = [taken]
         if not self.hands[winner]:
             events.extend(self._finish_deal())
         return events
@@ -464,24 +561,35 @@ class CarnivalState(TurnIsCurrent, State):
     def _finish_deal(self) -> list[Event]:
         n = self.n
         index = self.deal_index
-        bids: list[int] = self.bids  # type: ignore[assignment]
+        bids = self._all_bids()
         points = [deal_points(bids[s], self.tricks[s]) for s in range(n)]
         last = self._log_deal()
-        events: list[Event] = [{"type": "deal_end", "deal_no": index + 1, "quarter": index // n + 1,
+        end: CarnivalDealEnd = {"type": "deal_end", "deal_no": index + 1, "quarter": index // n + 1,
                                 "bids": list(bids), "tricks": list(self.tricks), "points": points,
-                                "scores": list(points), "totals": self.scores()}]
+                                "scores": list(points), "totals": self.scores()}
+        events: list[Event] = [end]
         if index % n == n - 1:
-            events.append({"type": "quarter_end", **self.quarter_results()[-1]})
+            result = self.quarter_results()[-1]
+            quarter: QuarterEndEvent = {"type": "quarter_end", "quarter": result["quarter"], "raw": result["raw"],
+                                        "premium": result["premium"], "penalty": result["penalty"],
+                                        "final": result["final"]}
+            events.append(quarter)
         if last:
             events.append({"type": "game_over", "scores": self.scores(), "totals": self.scores(),
                            "winners": self.winners()})
             return events
         return events + self._start_deal(index + 1)
 
+    def _all_bids(self) -> list[int]:
+        """The bids once every seat has bid (the play phase and after): a new list."""
+        bids = [b for b in self.bids if b is not None]
+        assert len(bids) == self.n, "a seat has not bid"
+        return bids
+
     def _log_deal(self) -> bool:
         """Write the finished deal into the log; end the game after its last deal (True then)."""
         card = -1 if self.trump_card is None else self.trump_card
-        self.log = [*self.log, [self.dealer, self.trump, card, *self.bids, *self.tricks]]  # type: ignore[list-item]
+        self.log = [*self.log, [self.dealer, self.trump, card, *self._all_bids(), *self.tricks]]
         if self.deal_index + 1 < self.deals_total:
             return False
         self.phase = "over"
@@ -494,7 +602,7 @@ class CarnivalState(TurnIsCurrent, State):
         try:
             return self._why(action)
         except (ValueError, KeyError, IndexError, TypeError):
-            return "not a Carnival action (see the verbs: bid N, play C, carnival C C, give C C)"
+            return _NOT_AN_ACTION
 
     def _why(self, action: str) -> str:
         verb, _, rest = action.partition(" ")
@@ -511,7 +619,10 @@ class CarnivalState(TurnIsCurrent, State):
         if verb == "bid":
             return "bidding is over"
         cards = [parse_card(a) for a in args if a not in ("over", "under", "high", "low")]
-        hand = list(self.hands[self.turn])  # type: ignore[index]
+        seat = self.turn
+        if seat is None:
+            return _NOT_AN_ACTION
+        hand = list(self.hands[seat])
         for card in cards:
             if card not in hand:
                 return f"you do not hold {_TEXT[card]}" + (" twice" if cards.count(card) > 1 else "")
@@ -534,9 +645,9 @@ class CarnivalState(TurnIsCurrent, State):
         if verb != "play" or len(cards) != 1:
             return "follow with one card: play C"
         card = cards[0]
-        if not trick["mode"] and card not in follow_cards(self.hands[self.turn], trick["led"], self.trump):  # type: ignore[index]
+        if not trick["mode"] and card not in follow_cards(self.hands[seat], trick["led"], self.trump):
             led = trick["led"]
-            same = [c for c in self.hands[self.turn] if c >> 4 == led]  # type: ignore[index]
+            same = [c for c in self.hands[seat] if c >> 4 == led]
             if any(same.count(c) == 1 for c in same):
                 return f"you must follow suit ({_SUIT_NAMES[led]}) or play a joker"
             return f"you must play a trump ({_SUIT_NAMES[self.trump]}), a joker or a {_SUIT_NAMES[led][:-1]} of a pair"
@@ -561,7 +672,7 @@ class CarnivalState(TurnIsCurrent, State):
             })
         return out
 
-    def quarter_results(self, deals: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    def quarter_results(self, deals: list[dict[str, Any]] | None = None) -> list[QuarterResult]:
         """Raw, premium, penalty and final per seat for every finished quarter."""
         n = self.n
         deals = self.deal_records() if deals is None else deals
@@ -593,9 +704,9 @@ class CarnivalState(TurnIsCurrent, State):
             "totals": [sum(q["final"][s] for q in quarters) for s in range(self.n)],
         }
 
-    def _view(self, seat: int | None) -> View:
+    def _view(self, seat: int | None) -> CarnivalView:
         n = self.n
-        view: View = {
+        view: CarnivalView = {
             "phase": self.phase,
             "quarter": self.deal_index // n + 1,
             "deal_in_quarter": self.deal_index % n + 1,
@@ -730,7 +841,8 @@ class CarnivalState(TurnIsCurrent, State):
         """``act`` for an int from ``fast_legal``: the same state, no events, no checks. A plain card
         following a plain lead (most actions) goes first."""
         self._legal_cache = None
-        seat: int = self.current  # type: ignore[assignment]
+        seat = self.current
+        assert seat is not None, "fast_apply on a finished game"
         trick = self.trick
         if action < _OVER and trick is not None and trick["mode"] is None:
             self.hands[seat].remove(action)
@@ -768,7 +880,7 @@ class CarnivalState(TurnIsCurrent, State):
         if not self.hands[winner] and not self._log_deal():  # the deal is over: no events, no score sheet
             self._deal(self.deal_index + 1)
 
-    def _fast_card_or_pair(self, seat: int, action: int, trick: dict[str, Any] | None) -> dict[str, Any]:
+    def _fast_card_or_pair(self, seat: int, action: int, trick: CarnivalTrick | None) -> CarnivalTrick:
         """The fast step's other plays: a lead, a Carnival and its answers, a card after a joker lead,
         a card or joker placed over or under; returns the trick in play."""
         hand = self.hands[seat]
@@ -866,9 +978,9 @@ class CarnivalState(TurnIsCurrent, State):
             assert len(self.hands[s]) == size - done - played[s], f"seat {s} holds {len(self.hands[s])} cards"
         if self.phase == "bid":
             assert done == 0 and self.trick is None
-            assert self.bids[self.turn] is None  # type: ignore[index]
+            assert self.turn is not None and self.bids[self.turn] is None
         elif self.phase == "play":
-            assert None not in self.bids and sum(self.bids) != size, "bids"  # type: ignore[arg-type]
+            assert sum(self._all_bids()) != size, "bids"
         finished = self.deal_index + (1 if self.phase == "over" else 0)
         assert len(self.log) == finished, "deal log length"
         if self.phase == "over":
@@ -923,9 +1035,11 @@ def _copy(value: Any) -> Any:
     return marshal.loads(marshal.dumps(value))
 
 
-def _replay_best(trick: dict[str, Any], trump: int) -> int:
+def _replay_best(trick: CarnivalTrick, trump: int) -> int:
     """Recompute a trick's current winner from its plays (an invariant check)."""
     plays = trick["plays"]
+    seat: int
+    cards: list[int]
     seat, cards, _ = plays[0]
     if trick["kind"] == "carnival":
         a, b = cards
@@ -957,15 +1071,19 @@ def _diff(found: Counter[int]) -> str:
     return f"extra {extra}, missing {missing}"
 
 
-def _plays_view(plays: list[list[Any]]) -> list[dict[str, Any]]:
-    return [{"seat": seat, "cards": [_TEXT[c] for c in cards], "place": place} for seat, cards, place in plays]
+def _placed_play(seat: int, cards: list[int], place: str | None) -> PlacedPlay:
+    return {"seat": seat, "cards": [_TEXT[c] for c in cards], "place": place}
 
 
-def _trick_view(trick: dict[str, Any] | None) -> dict[str, Any] | None:
+def _plays_view(plays: list[list[Any]]) -> list[Play]:
+    return [_placed_play(seat, cards, place) for seat, cards, place in plays]
+
+
+def _trick_view(trick: CarnivalTrick | None) -> CarnivalTrickView | None:
     if trick is None:
         return None
-    view = {"leader": trick["leader"], "kind": trick["kind"], "lead_mode": trick["mode"],
-            "plays": _plays_view(trick["plays"]), "best": trick["best"]}
+    view: CarnivalTrickView = {"leader": trick["leader"], "kind": trick["kind"], "lead_mode": trick["mode"],
+                               "plays": _plays_view(trick["plays"]), "best": trick["best"]}
     if "winner" in trick:
         view["winner"] = trick["winner"]
         view["count"] = 2 if trick["kind"] == "carnival" else 1

@@ -46,6 +46,7 @@ from pydantic import Field
 
 from engine.cards import JOKER, deck, rank_of
 from engine.core import Event, Game, Options, register
+from engine.events import DealEndEvent, GameOverEvent, OtherEvent
 from engine.melds import Variant
 from engine.rummy.base import RummyState
 
@@ -58,6 +59,33 @@ UNDERCUT = 10
 OUT_BONUS = 25
 GAME_BONUS = 100
 HAND_BONUS = 25
+
+
+class KnockEvent(OtherEvent):
+    """``type`` "knock": the seat's hand value when it knocked."""
+
+    value: int
+
+
+class FinalRoundEvent(OtherEvent):
+    """``type`` "final_round": the stock ran out after ``last_drawer``; everyone plays once more."""
+
+    last_drawer: int
+    order: list[int]
+
+
+class CarouselDealEnd(DealEndEvent):
+    knocker: int | None
+    out: int | None
+    values: list[int]
+    winners: list[int]
+    points: list[int]
+
+
+class CarouselGameOver(GameOverEvent):
+    game_bonus: list[int]
+    hand_bonus: list[int]
+    settlement: list[int]
 
 
 class CarouselOptions(Options):
@@ -156,9 +184,11 @@ class CarouselState(RummyState):
         assert seat is not None
         if verb == "knock":
             self.knocker = seat
-            return [{"type": "knock", "seat": seat, "value": self.hand_value(seat)}] + self._end_deal(None)
+            knock: KnockEvent = {"type": "knock", "seat": seat, "value": self.hand_value(seat)}
+            return [knock, *self._end_deal(None)]
         if verb == "end":  # every action reports what happened, even a quiet end of turn
-            return [{"type": "end_turn", "seat": seat}] + self._end_turn(seat)
+            end_turn: OtherEvent = {"type": "end_turn", "seat": seat}
+            return [end_turn, *self._end_turn(seat)]
         events: list[Event] = [self._draw(seat, 1)]
         if self.drawn >= self.max_draw:
             events += self._end_turn(seat)
@@ -179,7 +209,8 @@ class CarouselState(RummyState):
             self.final_left = [(seat + 1 + i) % self.n for i in range(self.n)]
             self.turn = self.final_left[0]
             self.drawn = self.laid = 0
-            return [{"type": "final_round", "last_drawer": seat, "order": list(self.final_left)}]
+            final: FinalRoundEvent = {"type": "final_round", "last_drawer": seat, "order": list(self.final_left)}
+            return [final]
         self._next_turn()
         return []
 
@@ -193,9 +224,10 @@ class CarouselState(RummyState):
         self.history.append({"deal_no": self.deal_no, "dealer": self.dealer, "knocker": self.knocker,
                              "out": out, "values": values, "winners": winners, "points": points,
                              "totals": list(self.totals)})
-        events: list[Event] = [{"type": "deal_end", "knocker": self.knocker, "out": out, "values": values,
+        end: CarouselDealEnd = {"type": "deal_end", "knocker": self.knocker, "out": out, "values": values,
                                 "winners": winners, "points": points, "scores": list(points),
-                                "totals": list(self.totals)}]
+                                "totals": list(self.totals)}
+        events: list[Event] = [end]
         if max(self.totals) < self.options.target:
             return events + [self._start_deal()]
         game_bonus = [GAME_BONUS if t >= self.options.target else 0 for t in self.totals]
@@ -206,9 +238,10 @@ class CarouselState(RummyState):
                              "totals": list(self.totals)})
         self.phase = "over"
         self.turn = None
-        return events + [{"type": "game_over", "game_bonus": game_bonus, "hand_bonus": hand_bonus,
-                          "scores": self.scores(), "totals": self.scores(), "settlement": settlement(self.totals),
-                          "winners": self.winners()}]
+        over: CarouselGameOver = {"type": "game_over", "game_bonus": game_bonus, "hand_bonus": hand_bonus,
+                                  "scores": self.scores(), "totals": self.scores(),
+                                  "settlement": settlement(self.totals), "winners": self.winners()}
+        return [*events, over]
 
     def sheet(self) -> dict[str, Any]:
         return {"deals": self.history, "totals": list(self.totals), "wins": list(self.wins),

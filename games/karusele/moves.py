@@ -33,9 +33,21 @@ from operator import sub as sub_
 from sys import intern
 from typing import Any
 
+from typing_extensions import TypedDict
+
 from engine.cards import BROOM, CARD_TEXT, JOKER11, JOKER15, JOKER20, card_str, parse_card, rank_of, suit_of
 
-Item = dict[str, Any]
+Groups = list[list[int]]  # groups of value indices (or cards), each adding up to the target
+PartitionMemo = dict[tuple[int, ...], Groups | None]  # value counts -> their split into groups, or None
+
+
+class Item(TypedDict):
+    """A table item (see the module docstring): one card, or a build with its owner and move number."""
+
+    cards: list[int]
+    owner: int | None
+    since: int | None
+
 
 SPECIAL_VALUE = {JOKER11: 11, JOKER15: 15, JOKER20: 20}
 SEARCH_BUDGET = 2500  # search steps of the *sample* enumeration per hand card or build base
@@ -123,7 +135,8 @@ def _sub_multisets(
             counts[j] += m
 
 
-def _partition(ks: tuple[int, ...], values: list[int], target: int, memo: dict, budget: _Budget) -> list | None:
+def _partition(ks: tuple[int, ...], values: list[int], target: int, memo: PartitionMemo,
+               budget: _Budget) -> Groups | None:
     """Groups (lists of value indices) splitting the multiset ``ks`` into sums of ``target``, or None.
     The group holding the largest remaining value is tried in every way, so None means impossible."""
     if ks in memo:
@@ -202,15 +215,15 @@ def _fill(pick: Sequence[Sequence[int]], groups: list[list[int]]) -> tuple[list[
 
 @lru_cache(maxsize=1 << 12)
 def _value_packings(values: tuple[int, ...], counts: tuple[int, ...], target: int,
-                    allowance: int) -> tuple[list[tuple[tuple[int, ...], list]], bool]:
+                    allowance: int) -> tuple[list[tuple[tuple[int, ...], Groups]], bool]:
     """The search of ``packings`` on value counts: the saturated count vectors with their groups,
     largest first, and whether the budget ran out. A pure function of small tuples, and the same
     few tables of values recur all game long, so it is cached (Karusele's move sample is the cost
     of every simulated step); callers only read the result."""
     mask = (1 << (target + 1)) - 1
     budget = _Budget(allowance)
-    memo: dict = {}
-    found: list[tuple[tuple[int, ...], list]] = []
+    memo: PartitionMemo = {}
+    found: list[tuple[tuple[int, ...], Groups]] = []
     value_list = list(values)
     size = len(values)
     # A depth-first walk over the counts taken of each value (largest value first, most taken first) that
@@ -367,8 +380,8 @@ def one_group(cards: list[int], target: int) -> list[int] | None:
     if target not in reach:
         return None
     group, total = [], target
-    while reach[total] is not None:
-        i, total = reach[total]  # type: ignore[misc]
+    while (step := reach[total]) is not None:
+        i, total = step
         group.append(cards[i])
     return sorted(group, key=card_key)
 
@@ -485,7 +498,7 @@ def split_groups(cards: list[int], target: int) -> list[list[int]] | None:
     return [[pools[values[j]].pop(0) for j in group] for group in groups]
 
 
-def _exact_partition(ks: tuple[int, ...], values: list[int], target: int, memo: dict) -> list | None:
+def _exact_partition(ks: tuple[int, ...], values: list[int], target: int, memo: PartitionMemo) -> Groups | None:
     """Groups (lists of value indices) splitting the multiset ``ks`` into sums of ``target``, or None.
     The group holding the largest remaining value is tried in every way, so None means impossible."""
     if ks in memo:
@@ -734,7 +747,8 @@ def completable(card: int, table: list[Item], chosen: list[int]) -> bool:
     return _extendable(need, have, values, v, {})
 
 
-def _extendable(need: tuple[int, ...], have: tuple[int, ...], values: list[int], target: int, memo: dict) -> bool:
+def _extendable(need: tuple[int, ...], have: tuple[int, ...], values: list[int], target: int,
+                memo: dict[tuple[tuple[int, ...], tuple[int, ...]], bool]) -> bool:
     """Do groups of ``target`` exist that use every card counted in ``need`` and some of ``have``?
     The group of the largest needed card is tried in every way; a group takes needed cards of a
     value before optional ones (they are interchangeable, and that leaves fewer obligations)."""
@@ -903,7 +917,7 @@ def _walk_bound(counts: tuple[int, ...]) -> int:
 
 
 def _quick_value_packings(values: tuple[int, ...], counts: tuple[int, ...],
-                          target: int) -> list[tuple[tuple[int, ...], list]] | None:
+                          target: int) -> list[tuple[tuple[int, ...], Groups]] | None:
     """``_value_packings``' list when its budget cannot run out, else None (then only the search knows where
     it stops).
 
@@ -920,8 +934,8 @@ def _quick_value_packings(values: tuple[int, ...], counts: tuple[int, ...],
         return None
     mask = (1 << (target + 1)) - 1
     budget = _Budget(SEARCH_BUDGET - bound)  # ``_partition``'s steps: spent means the bound does not fit
-    memo: dict = {}
-    found: list[tuple[tuple[int, ...], list]] = []
+    memo: PartitionMemo = {}
+    found: list[tuple[tuple[int, ...], Groups]] = []
     value_list = list(values)
     ks = [0] * size
     last = size - 1
@@ -1108,7 +1122,7 @@ def legal_sample(hand: list[int], table: list[Item]) -> list[str]:
         else:
             builds.append((cards, sum([values[c] or 0 for c in cards])))
     loose.sort(key=_ORDER.__getitem__)  # by value (jokers last, by value), then suit: the templates' order
-    loose_values: list[int] = [values[c] for c in loose]  # type: ignore[misc]  # number cards: never None
+    loose_values = [values[c] or 0 for c in loose]  # number cards: never None (nor 0: an ace is 1)
     loose_texts = [texts[c] for c in loose]
     below = list(accumulate(loose_values, initial=0))  # below[n]: the sum of the n lowest loose values
     counts_key = sum(map(_COUNT.__getitem__, loose))

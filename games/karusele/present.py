@@ -21,6 +21,7 @@ from bot.ui.shared_words import deal_head, mark, points, score_line, totals, who
 from engine.cards import parse_card, pretty
 from engine.core import IllegalAction, State
 from games.karusele.moves import (
+    Item,
     Refusal,
     capture_parts,
     capture_words,
@@ -164,7 +165,7 @@ def chosen_items(optional: Sequence[int], mask: int) -> list[int]:
     return [i for j, i in enumerate(optional) if mask >> j & 1]
 
 
-def builder_keyboard(table_id: int, version: int, card: str, table: list[dict[str, Any]], mask: int,
+def builder_keyboard(table_id: int, version: int, card: str, table: list[Item], mask: int,
                      lang: str) -> InlineKeyboardMarkup:
     """Toggle the table cards the capture may add (✅ chosen, 🚫 no longer completable), then confirm."""
     code = parse_card(card)
@@ -195,7 +196,7 @@ def builder_keyboard(table_id: int, version: int, card: str, table: list[dict[st
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-def builder_line(card: str, table: list[dict[str, Any]], lang: str) -> str:
+def builder_line(card: str, table: list[Item], lang: str) -> str:
     """The text above the builder: which card captures, and what it takes in any case."""
     equal, _ = capture_parts(parse_card(card), table)
     line = t(lang, "Capture with {card}: tap the table cards to take, then confirm.", card=words.cards([card]))
@@ -205,7 +206,7 @@ def builder_line(card: str, table: list[dict[str, Any]], lang: str) -> str:
     return line
 
 
-def _pretty_item(item: dict[str, Any]) -> str:
+def _pretty_item(item: Item) -> str:
     """``7♦``, or a build as ``(5♣+A♥)=6``."""
     shown = table_item_view(item)
     inner = "+".join(words.cards([c]) for c in shown["cards"])

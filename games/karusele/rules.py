@@ -55,9 +55,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, NotRequired
 
 from pydantic import Field
+from typing_extensions import TypedDict
 
 from engine.cards import (
     BROOM,
@@ -83,12 +84,14 @@ from engine.core import (
     Options,
     State,
     TurnIsCurrent,
-    View,
+    ViewPart,
     deal_rng,
     register,
     shuffle,
 )
+from engine.events import DealEndEvent, DealEvent, OtherEvent
 from games.karusele.moves import (
+    Item,
     Refusal,
     is_build,
     item_value,
@@ -107,6 +110,89 @@ ACE = 14
 TEN_D = make(10, 2)
 TWO_S = make(2, 0)
 SPECIAL_POINTS = {JOKER20: ("J20", 10), JOKER15: ("J15", 5), JOKER11: ("J11", 3), TEN_D: ("10D", 2), TWO_S: ("2S", 2)}
+
+
+
+class KaruseleDeal(DealEvent):
+    table: list[str]  # the four cards dealt face up
+    stock_count: int
+
+
+class RedealEvent(OtherEvent):
+    """``type`` "redeal": every hand was empty, the stock dealt new ones."""
+
+    stock_count: int
+
+
+class TrailEvent(OtherEvent):
+    """``type`` "trail": ``seat`` laid ``card`` on the table."""
+
+    card: str
+    action: str
+
+
+class BuildEvent(OtherEvent):
+    """``type`` "build": ``seat`` built ``card`` into ``builds`` worth ``value`` each."""
+
+    card: str
+    value: int
+    builds: list[list[str]]
+    action: str
+
+
+class TakeEvent(OtherEvent):
+    """``type`` "take" or "sweep": ``seat``'s ``card`` took ``cards`` (as written in ``groups``)."""
+
+    card: str
+    groups: list[list[str]]
+    cards: list[str]
+    action: str
+
+
+class RestEvent(OtherEvent):
+    """``type`` "rest": the cards left on the table at the deal's end go to the last capturer."""
+
+    cards: list[str]
+
+
+class KaruseleDealEnd(DealEndEvent):
+    points: list[int]
+
+
+class TableItemView(TypedDict):
+    cards: list[str]
+    value: int | None
+    build: NotRequired[bool]
+    owner: NotRequired[int | None]
+    since_turn: NotRequired[int | None]
+
+
+class CapturedView(TypedDict):
+    cards: int
+    spades: int
+    aces: int
+    specials: list[str]
+    side_points: int
+
+
+class KaruseleView(ViewPart):
+    table: list[TableItemView]
+    stock_count: int
+    captured: list[CapturedView]
+    last_capturer: int | None
+    teams: list[list[int]] | None
+    target: int
+    point_per: str
+    sheet: dict[str, Any]
+
+
+class Refused(IllegalAction):
+    """A refusal with the English ``template`` and its ``params``, which the bot translates."""
+
+    def __init__(self, action: str, refusal: Refusal) -> None:
+        super().__init__(action, str(refusal))
+        self.template = refusal.template
+        self.params = refusal.params
 
 
 class KaruseleOptions(Options):
@@ -130,7 +216,7 @@ class KaruseleState(TurnIsCurrent, State):
     turn: int | None
     move_no: int
     hands: list[list[int]]
-    table: list[dict[str, Any]]
+    table: list[Item]
     stock: list[int]
     piles: list[list[int]]
     last_capturer: int | None
@@ -186,7 +272,7 @@ class KaruseleState(TurnIsCurrent, State):
             raise GameError(f"karusele deal {k}: bad dealer {dealer!r}")
         return dealer, hands, table, stock
 
-    def _start_deal(self, first: bool = False) -> Event:
+    def _start_deal(self, first: bool = False) -> KaruseleDeal:
         k = self.deal_no
         self.deal_no += 1
         self.dealer = (self.dealer + 1) % self.n if not first else self.dealer
@@ -219,7 +305,7 @@ class KaruseleState(TurnIsCurrent, State):
         return {"type": "deal", "deal_no": self.deal_no, "dealer": self.dealer,
                 "table": cards_str(table), "stock_count": len(self.stock)}
 
-    def _redeal(self) -> Event:
+    def _redeal(self) -> RedealEvent:
         for i in range(self.n):
             seat = (self.dealer + 1 + i) % self.n
             self.hands[seat] = sorted(self.stock[:HAND], key=sort_key)
@@ -269,9 +355,7 @@ class KaruseleState(TurnIsCurrent, State):
         try:
             return self._read(action)
         except Refusal as exc:
-            error = IllegalAction(action, str(exc))
-            error.template, error.params = exc.template, exc.params  # type: ignore[attr-defined]
-            raise error from None
+            raise Refused(action, exc) from None
 
     def _read(self, action: str) -> str:
         words = action.upper().split()
@@ -314,7 +398,8 @@ class KaruseleState(TurnIsCurrent, State):
         events: list[Event] = []
         if verb == "trail":
             self.table.append({"cards": [card], "owner": None, "since": None})
-            events.append({"type": "trail", "seat": seat, "card": card_text, "action": action})
+            trail: TrailEvent = {"type": "trail", "seat": seat, "card": card_text, "action": action}
+            events.append(trail)
         elif verb == "build":
             events.append(self._build(seat, card, groups, action))
         else:
@@ -322,7 +407,7 @@ class KaruseleState(TurnIsCurrent, State):
         events.extend(self._advance())
         return events
 
-    def _build(self, seat: int, card: int, groups: list[tuple[list[str], bool]], action: str) -> Event:
+    def _build(self, seat: int, card: int, groups: list[tuple[list[str], bool]], action: str) -> BuildEvent:
         made = self._build_cards(seat, card, [parse_cards(texts) for texts, _ in groups])
         return {"type": "build", "seat": seat, "card": card_str(card), "value": sum(value(c) or 0 for c in made[0]),
                 "builds": [cards_str(b) for b in made], "action": action}
@@ -341,7 +426,7 @@ class KaruseleState(TurnIsCurrent, State):
             made.append(new_cards)
         return made
 
-    def _take(self, seat: int, card: int, verb: str, groups: list[tuple[list[str], bool]], action: str) -> Event:
+    def _take(self, seat: int, card: int, verb: str, groups: list[tuple[list[str], bool]], action: str) -> TakeEvent:
         taken = self._take_cards(seat, card, verb, [parse_cards(texts) for texts, _ in groups])
         return {"type": "sweep" if verb == "sweep" else "take", "seat": seat, "card": card_str(card),
                 "groups": [texts for texts, _ in groups], "cards": cards_str(taken), "action": action}
@@ -368,18 +453,16 @@ class KaruseleState(TurnIsCurrent, State):
             return []
         codec = self.ACTIONS
         texts = legal_sample(self.hands[seat], self.table)
-        codes = list(map(codec._memo_codes.get, texts))
-        if None in codes:  # the codec makes the missing ones (and remembers them)
-            code = codec.code
-            codes = [found if found is not None else code(text) for found, text in zip(codes, texts, strict=True)]
-        return codes  # type: ignore[return-value]  # no None left: the codec gave every missing code
+        known, code = codec._memo_codes.get, codec.code  # the codec makes the missing ones (and remembers them)
+        return [found if (found := known(text)) is not None else code(text) for text in texts]
 
     def fast_apply(self, action: int) -> None:
         """``act`` for a code from ``fast_legal``: the same state, no events; the move's text read once
         into cards (``parsed_move``, cached: moves recur)."""
         self._legal_cache = None
         verb, card, groups = parsed_move(self.ACTIONS.text(action))
-        seat: int = self.current  # type: ignore[assignment]
+        seat = self.current
+        assert seat is not None
         hands = self.hands
         hands[seat].remove(card)
         self.move_no += 1
@@ -432,13 +515,16 @@ class KaruseleState(TurnIsCurrent, State):
             assert self.last_capturer is not None, "table cards left and nobody captured"
             self.piles[self.last_capturer].extend(rest)
             self.table = []
-            events.append({"type": "rest", "seat": self.last_capturer, "cards": cards_str(rest)})
+            left: RestEvent = {"type": "rest", "seat": self.last_capturer, "cards": cards_str(rest)}
+            events.append(left)
         detail = self._deal_points()
         points = [detail["side_points"][self.side_of(s)] for s in range(self.n)]
         self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
         self.history.append({"deal_no": self.deal_no, "dealer": self.dealer, **detail,
                              "points": points, "totals": list(self.totals)})
-        events.append({"type": "deal_end", "points": points, "scores": list(points), "totals": list(self.totals)})
+        end: KaruseleDealEnd = {"type": "deal_end", "points": points, "scores": list(points),
+                                "totals": list(self.totals)}
+        events.append(end)
         side_totals = [self.totals[side[0]] for side in self.sides()]
         best = max(side_totals)
         if best >= self.options.target and side_totals.count(best) == 1:
@@ -458,9 +544,9 @@ class KaruseleState(TurnIsCurrent, State):
                 "point_per": self.options.point_per, "teams": self.options.teams}
 
     # -- views ---------------------------------------------------------------------------
-    def _view(self, seat: int | None) -> View:
+    def _view(self, seat: int | None) -> KaruseleView:
         detail = self._deal_points()
-        captured = []
+        captured: list[CapturedView] = []
         for s in range(self.n):
             side = self.side_of(s)
             pile = self.piles[s]
@@ -471,7 +557,7 @@ class KaruseleState(TurnIsCurrent, State):
                 "specials": [card_str(c) for c in pile if c in SPECIAL_POINTS],
                 "side_points": detail["side_points"][side],
             })
-        view: View = {
+        view: KaruseleView = {
             "phase": self.phase,
             "dealer": self.dealer,
             "deal_no": self.deal_no,
@@ -546,10 +632,12 @@ def _most(counts: list[int]) -> list[int]:
     return [share if i in leaders else 0 for i in range(len(counts))]
 
 
-def table_item_view(item: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {"cards": cards_str(item["cards"]), "value": item_value(item)}
+def table_item_view(item: Item) -> TableItemView:
+    out: TableItemView = {"cards": cards_str(item["cards"]), "value": item_value(item)}
     if is_build(item):
-        out.update(build=True, owner=item["owner"], since_turn=item["since"])
+        out["build"] = True
+        out["owner"] = item["owner"]
+        out["since_turn"] = item["since"]
     return out
 
 

@@ -52,10 +52,96 @@ import random
 from typing import Any, Literal
 
 from pydantic import Field
+from typing_extensions import TypedDict
 
 from engine.cards import KING, QUEEN, SUITS, card_str, cards_str, deck, make, parse_card, rank_of, suit_of
-from engine.core import Event, Game, GameError, Options, State, View, deal_rng, register
+from engine.core import Event, Game, GameError, Options, State, ViewPart, deal_rng, register
+from engine.events import DealEndEvent, DealEvent, OtherEvent, TrickView
 from engine.tricks import follow_options, order_from, plays_view, sort_hand, take_trick, trump_letter, winning_index
+
+
+class AuctionBid(TypedDict):
+    seat: int
+    bid: str
+    round: int  # 1: take, pass or schmeiss the turned suit; 2: name another suit
+
+
+class Dix(TypedDict):
+    """The trump 7 exchanged for the turned card."""
+
+    seat: int
+    took: str
+    gave: str
+
+
+class Declaration(TypedDict):
+    """The sequences that count: the ``seat`` holding the best (None: nobody), its runs and their points."""
+
+    seat: int | None
+    sequences: list[list[str]]
+    points: int
+
+
+class KlaberjassDeal(DealEvent):
+    trump_card: str  # the turned card
+
+
+class DixEvent(OtherEvent):
+    """``type`` "dix": ``seat`` took the turned card and gave the trump 7."""
+
+    took: str
+    gave: str
+
+
+class TrumpEvent(OtherEvent):
+    """``type`` "trump": ``maker`` settled ``trump`` (``turned``: the turned card's suit)."""
+
+    maker: int
+    trump: str
+    turned: bool
+    bottom_card: str
+
+
+class SequencesEvent(OtherEvent):
+    """``type`` "sequences": the first lead's declaration (``seat`` None: no sequence counts)."""
+
+    sequences: list[list[str]]
+    points: int
+
+
+class AnnulledDealEnd(DealEndEvent):
+    annulled: str  # "schmeiss" (accepted) or "passed" (both passed twice)
+    points: list[int]
+
+
+class KlaberjassDealEnd(DealEndEvent):
+    card_points: list[int]
+    last_trick: int  # the seat that took it
+    sequences: list[int]
+    bella: list[int]
+    counted: list[int]
+    maker: int
+    result: str  # made, tie or bete
+    points: list[int]
+
+
+class KlaberjassView(ViewPart):
+    leader: int
+    hand_size: int
+    trump: str | None
+    trump_card: str
+    bottom_card: str | None
+    bids: None
+    auction: list[AuctionBid]
+    maker: int | None
+    schmeisser: int | None
+    tricks: list[int]
+    card_points: list[int]
+    declarations: Declaration | None
+    bella: int | None
+    dix: Dix | None
+    target: int
+    sheet: dict[str, Any]
 
 PLAIN_ORDER = order_from([14, 10, 13, 12, 11, 9, 8, 7])
 TRUMP_ORDER = order_from([11, 9, 14, 10, 13, 12, 8, 7])
@@ -141,7 +227,7 @@ class KlaberjassState(State):
         self.dealer = 0
         self._deal(first=True)
 
-    def _deal(self, first: bool = False) -> Event:
+    def _deal(self, first: bool = False) -> KlaberjassDeal:
         k = self.deal_index
         if not first:
             self.dealer = 1 - self.dealer
@@ -169,21 +255,21 @@ class KlaberjassState(State):
         self.extra = [h[6:] for h in hands9]
         self.upcard = upcard
         self.stock = stock
-        self.auction: list[dict[str, Any]] = []
+        self.auction: list[AuctionBid] = []
         self.round = 1
         self.schmeisser: int | None = None
         self.maker: int | None = None
         self.trump: int | None = None
         self.turned_trump = False
-        self.dix: dict[str, Any] | None = None
+        self.dix: Dix | None = None
         self.trick: list[list[int]] = []
         self.trick_leader = nd
-        self.last_trick: dict[str, Any] | None = None
+        self.last_trick: TrickView | None = None
         self.tricks = [0, 0]
         self.taken: list[list[int]] = [[], []]
         self.played: list[list[int]] = [[], []]
         self.bella_seat: int | None = None
-        self.declaration: dict[str, Any] | None = None
+        self.declaration: Declaration | None = None
         self.phase = "bid1"
         return {"type": "deal", "deal_no": self.deal_no, "dealer": self.dealer, "trump_card": card_str(upcard)}
 
@@ -212,7 +298,9 @@ class KlaberjassState(State):
         if self.phase == "bid1" or self.phase == "bid2":
             return nd if len(self.auction) % 2 == 0 else self.dealer
         if self.phase == "schmeiss":
-            return 1 - self.schmeisser  # type: ignore[operator]
+            schmeisser = self.schmeisser
+            assert schmeisser is not None
+            return 1 - schmeisser
         if self.phase == "dix":
             return self.dealer
         return (self.trick_leader + len(self.trick)) % 2
@@ -241,17 +329,24 @@ class KlaberjassState(State):
             and self.dix is None
             and sum(self.tricks) == 0
             and not any(s == seat for s, _ in self.trick)
-            and make(7, self.trump) in self.hands[seat]  # type: ignore[arg-type]
+            and make(7, self._settled_trump()) in self.hands[seat]
         )
 
+    def _settled_trump(self) -> int:
+        """The trump suit, once the bidding has settled it (the dix and the play)."""
+        trump = self.trump
+        assert trump is not None, "the trump is not settled yet"
+        return trump
+
     def _playable(self, seat: int) -> list[int]:
-        hand = sort_hand(self.hands[seat], self.trump)  # type: ignore[arg-type]
+        trump = self._settled_trump()
+        hand = sort_hand(self.hands[seat], trump)
         if not self.trick:
             return hand
         led = self.trick[0][1]
-        best_trump = led if suit_of(led) == self.trump else None
+        best_trump = led if suit_of(led) == trump else None
         return follow_options(
-            hand, suit_of(led), self.trump,  # type: ignore[arg-type]
+            hand, suit_of(led), trump,
             must_trump=True, must_overtrump=True, best_trump=best_trump, trump_strength=TRUMP_ORDER,
         )
 
@@ -286,15 +381,18 @@ class KlaberjassState(State):
             return self._bid(seat, verb, arg)
         if verb == "keep":
             self.phase = "play"
-            return [{"type": "keep", "seat": seat}]
+            keep: OtherEvent = {"type": "keep", "seat": seat}
+            return [keep]
         if verb == "dix":
             self.phase = "play"
-            seven = make(7, self.trump)  # type: ignore[arg-type]
+            seven = make(7, self._settled_trump())
             self.hands[seat].remove(seven)
             self.hands[seat].append(self.upcard)
-            self.dix = {"seat": seat, "took": card_str(self.upcard), "gave": card_str(seven)}
+            dix: Dix = {"seat": seat, "took": card_str(self.upcard), "gave": card_str(seven)}
+            self.dix = dix
             self.upcard = seven
-            return [{"type": "dix", **self.dix}]
+            exchanged: DixEvent = {"type": "dix", **dix}
+            return [exchanged]
         return self._play(seat, parse_card(arg))
 
     def _bid(self, seat: int, verb: str, arg: str) -> list[Event]:
@@ -302,7 +400,8 @@ class KlaberjassState(State):
         events: list[Event] = [{"type": "bid", "seat": seat, "bid": self.auction[-1]["bid"]}]
         if verb in ("take", "refuse"):
             maker = seat if verb == "take" else self.schmeisser
-            return events + self._settle(maker, suit_of(self.upcard), turned=True)  # type: ignore[arg-type]
+            assert maker is not None, "a refusal answers a schmeiss"
+            return events + self._settle(maker, suit_of(self.upcard), turned=True)
         if verb == "name":
             return events + self._settle(seat, SUITS.index(arg), turned=False)
         if verb == "schmeiss":
@@ -329,16 +428,18 @@ class KlaberjassState(State):
         if turned and rank_of(self.upcard) != 7:
             self.phase = "dix"  # the dealer may exchange before the lead (see the module docstring)
         self.trick_leader = 1 - self.dealer
-        return [{"type": "trump", "maker": maker, "trump": SUITS[trump], "turned": turned,
-                 "bottom_card": card_str(self.stock[-1])}]
+        settled: TrumpEvent = {"type": "trump", "maker": maker, "trump": SUITS[trump], "turned": turned,
+                               "bottom_card": card_str(self.stock[-1])}
+        return [settled]
 
     def _annul(self, reason: str) -> list[Event]:
         self.history.append({
             "deal_no": self.deal_no, "dealer": self.dealer, "annulled": reason,
             "auction": [a["bid"] for a in self.auction], "points": [0, 0],
         })
-        return [{"type": "deal_end", "annulled": reason, "points": [0, 0], "scores": [0, 0],
-                 "totals": list(self.totals)}, self._deal()]
+        end: AnnulledDealEnd = {"type": "deal_end", "annulled": reason, "points": [0, 0], "scores": [0, 0],
+                                "totals": list(self.totals)}
+        return [end, self._deal()]
 
     def _play(self, seat: int, card: int) -> list[Event]:
         events: list[Event] = []
@@ -352,36 +453,40 @@ class KlaberjassState(State):
             king = make(KING, self.trump)
             if king in self.hands[seat] or king in self.played[seat]:
                 self.bella_seat = seat
-                events.append({"type": "bella", "seat": seat})
+                bella: OtherEvent = {"type": "bella", "seat": seat}
+                events.append(bella)
         if len(self.trick) < 2:
             return events
         cards = [c for _, c in self.trick]
-        win = self.trick[winning_index(cards, self.trump, strength=PLAIN_ORDER, trump_strength=TRUMP_ORDER)][0]  # type: ignore[arg-type]
+        trump = self._settled_trump()
+        win = self.trick[winning_index(cards, trump, strength=PLAIN_ORDER, trump_strength=TRUMP_ORDER)][0]
         events.append(take_trick(self, win))
         if sum(self.tricks) == TRICKS:
             events.extend(self._end_deal(win))
         return events
 
-    def _declare_sequences(self) -> Event:
-        trump: int = self.trump  # type: ignore[assignment]
+    def _declare_sequences(self) -> SequencesEvent:
+        trump = self._settled_trump()
         win = sequence_winner(self.hands, trump, self.dealer)
+        declaration: Declaration
         if win is None:
-            self.declaration = {"seat": None, "sequences": [], "points": 0}
+            declaration = {"seat": None, "sequences": [], "points": 0}
         else:
             runs = sequences(self.hands[win])
-            self.declaration = {
+            declaration = {
                 "seat": win,
                 "sequences": [cards_str(r) for r in runs],
                 "points": sum(sequence_value(r) for r in runs),
             }
-        return {"type": "sequences", **self.declaration}
+        self.declaration = declaration
+        return {"type": "sequences", **declaration}
 
     def _end_deal(self, last_winner: int) -> list[Event]:
-        trump: int = self.trump  # type: ignore[assignment]
+        trump = self._settled_trump()
         cp = [sum(card_points(c, trump) for c in self.taken[s]) for s in (0, 1)]
         seq = [0, 0]
-        decl = self.declaration or {"seat": None, "points": 0}
-        if decl["seat"] is not None:
+        decl = self.declaration
+        if decl is not None and decl["seat"] is not None:
             seq[decl["seat"]] = decl["points"]
         bella = [0, 0]
         for s in (0, 1):
@@ -389,7 +494,8 @@ class KlaberjassState(State):
                 bella[s] = BELLA
         last = [LAST_TRICK if s == last_winner else 0 for s in (0, 1)]
         totals = [cp[s] + last[s] + seq[s] + bella[s] for s in (0, 1)]
-        maker: int = self.maker  # type: ignore[assignment]
+        maker = self.maker
+        assert maker is not None
         opp = 1 - maker
         points = [0, 0]
         if totals[maker] > totals[opp]:
@@ -412,9 +518,10 @@ class KlaberjassState(State):
             "sequences": seq, "declaration": self.declaration, "bella": bella, "totals": totals,
             "result": result, "points": points,
         })
-        events: list[Event] = [{"type": "deal_end", "card_points": cp, "last_trick": last_winner, "sequences": seq,
-                                "bella": bella, "counted": totals, "maker": maker, "result": result,
-                                "points": points, "scores": list(points), "totals": list(self.totals)}]
+        end: KlaberjassDealEnd = {"type": "deal_end", "card_points": cp, "last_trick": last_winner, "sequences": seq,
+                                  "bella": bella, "counted": totals, "maker": maker, "result": result,
+                                  "points": points, "scores": list(points), "totals": list(self.totals)}
+        events: list[Event] = [end]
         top = max(self.totals)
         if top >= self.options.target and self.totals.count(top) == 1:
             self.phase = "over"
@@ -443,13 +550,14 @@ class KlaberjassState(State):
             return [_WORD_CODES["name " + s] for i, s in enumerate(SUITS) if i != turned] + [_WORD_CODES["pass"]]
         if phase == "dix":
             return ([_WORD_CODES["dix"]] if self._dix_allowed(self.dealer) else []) + [_WORD_CODES["keep"]]
-        seat: int = self._to_act()  # type: ignore[assignment]
+        seat = self._to_act()
+        assert seat is not None
         playable = self._playable(seat)
         return [_WORD_CODES["dix"], *playable] if self._dix_allowed(seat) else playable
 
-    def _view(self, seat: int | None) -> View:
+    def _view(self, seat: int | None) -> KlaberjassView:
         trump = self.trump
-        view: View = {
+        view: KlaberjassView = {
             "phase": self.phase,
             "hand_counts": [len(h) for h in self.hands],
             "dealer": self.dealer,
@@ -460,7 +568,7 @@ class KlaberjassState(State):
             "trump_card": card_str(self.upcard),
             "bottom_card": card_str(self.stock[-1]) if self.phase in ("dix", "play") else None,
             "bids": None,
-            "auction": [dict(a) for a in self.auction],
+            "auction": [a.copy() for a in self.auction],
             "maker": self.maker,
             "schmeisser": self.schmeisser if self.phase == "schmeiss" else None,
             "tricks": list(self.tricks),
@@ -477,7 +585,8 @@ class KlaberjassState(State):
             best = None
             if self.trick:
                 cards = [c for _, c in self.trick]
-                best = self.trick[winning_index(cards, trump, strength=PLAIN_ORDER, trump_strength=TRUMP_ORDER)][0]  # type: ignore[arg-type]
+                best = self.trick[winning_index(cards, self._settled_trump(), strength=PLAIN_ORDER,
+                                                trump_strength=TRUMP_ORDER)][0]
             view["trick"] = {"leader": self.trick_leader, "plays": plays_view(self.trick), "best": best}
         if seat is not None and 0 <= seat < 2:
             view["hand"] = cards_str(sort_hand(self.hands[seat], trump if trump is not None else -1))
@@ -499,7 +608,7 @@ class KlaberjassState(State):
         if self.phase in ("dix", "play"):
             assert len(self.hands[0]) + len(self.hands[1]) + len(played) == 2 * TRICKS, "hand sizes"
             assert abs(len(self.hands[0]) - len(self.hands[1])) <= 1, "hand sizes differ by more than one"
-            trump: int = self.trump  # type: ignore[assignment]
+            trump = self._settled_trump()
             pool = self.taken[0] + self.taken[1] + [c for _, c in self.trick] + self.hands[0] + self.hands[1]
             rest = self.stock + [self.upcard]
             assert sum(card_points(c, trump) for c in pool + rest) + LAST_TRICK == TOTAL, "162 per deal"

@@ -28,15 +28,28 @@ import random
 from functools import partial
 from itertools import starmap
 from operator import add, getitem
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import Field, field_validator
 
 from engine.cards import CARD_TEXT, card_str, deck, parse_card, suit_of
-from engine.core import Event, Game, GameError, Options, OptionsError, State, TurnIsCurrent, View, deal_rng, register
+from engine.core import (
+    Event,
+    Game,
+    GameError,
+    Options,
+    OptionsError,
+    State,
+    TurnIsCurrent,
+    ViewPart,
+    deal_rng,
+    register,
+)
+from engine.events import DealEndEvent, DealEvent, OtherEvent, TrickEvent, TrickView
 from engine.tricks import (
     NO_TRUMP,
     PLAIN_WIN_KEYS,
+    TakenTrick,
     follow_suit,
     hook_forbidden_bid,
     plain_winning_index,
@@ -71,6 +84,41 @@ ZERO_POINTS = [[[0 if b != t else 10 + b if b else 5 + k for t in range(MAX_HAND
                for k in range(MAX_HAND + 1)]
 # NEXT_SEAT[n][seat]: the seat to the left (one look-up on the fast path instead of an add and a test)
 NEXT_SEAT: list[tuple[int, ...]] = [tuple((seat + 1) % n for seat in range(n)) for n in range(8)]
+
+
+class OhHellDeal(DealEvent):
+    hand_size: int
+    trump: str | None  # a suit letter, None for no trumps
+    trump_card: str | None
+
+
+class BiddingDone(OtherEvent):
+    """``type`` "bidding_done": every bid is in; their ``total`` is over, under or even with the tricks."""
+
+    bids: list[int]
+    total: int
+    hand_size: int
+    balance: str
+
+
+class OhHellDealEnd(DealEndEvent):
+    bids: list[int]
+    tricks: list[int]
+    points: list[int]
+
+
+class OhHellView(ViewPart):
+    leader: int
+    deals_total: int
+    hand_size: int
+    trump: str | None
+    trump_card: str | None
+    bids: list[int | None]
+    tricks: list[int]
+    sheet: dict[str, Any]
+    bid_total: NotRequired[int]  # once bidding is over
+    balance: NotRequired[str]
+    forbidden_bid: NotRequired[int | None]  # the hook, while the dealer bids
 
 
 class OhHellOptions(Options):
@@ -247,7 +295,7 @@ class OhHellState(TurnIsCurrent, State):
         self.trick = []
         self._done = []
 
-    def _deal_event(self) -> Event:
+    def _deal_event(self) -> OhHellDeal:
         """The "deal" event of the deal just dealt (the public path's; the fast path skips it)."""
         trump_card = self.trump_card
         return {
@@ -297,7 +345,9 @@ class OhHellState(TurnIsCurrent, State):
             if forbidden is None:
                 return BID_TEXT[: k + 1]
             return [BID_TEXT[b] for b in range(k + 1) if b != forbidden]
-        hand = self.hands[self.turn]  # type: ignore[index]
+        seat = self.turn
+        assert seat is not None
+        hand = self.hands[seat]
         if not self.trick:
             return [PLAY_TEXT[c] for c in hand]
         return [PLAY_TEXT[c] for c in follow_suit(hand, self.trick[0] >> 4)]
@@ -320,15 +370,18 @@ class OhHellState(TurnIsCurrent, State):
 
     def _bid(self, bid: int) -> list[Event]:
         self._next_legal = None
-        seat: int = self.turn  # type: ignore[assignment]
+        seat = self.turn
+        assert seat is not None
         self.bids[seat] = bid
         events: list[Event] = [{"type": "bid", "seat": seat, "bid": bid}]
         self.turn = (seat + 1) % self.n
         if seat == self.dealer:
             k = self.sizes[self.deal_index]
-            total = sum(self.bids)  # type: ignore[arg-type]
-            events.append({"type": "bidding_done", "bids": list(self.bids), "total": total, "hand_size": k,
-                           "balance": balance(total, k)})
+            bids = self._all_bids()
+            total = sum(bids)
+            done: BiddingDone = {"type": "bidding_done", "bids": bids, "total": total, "hand_size": k,
+                                 "balance": balance(total, k)}
+            events.append(done)
             self.phase = "play"
         return events
 
@@ -336,7 +389,8 @@ class OhHellState(TurnIsCurrent, State):
         card = PLAY_CARD.get(action)
         if card is None:
             return self._bid(BID_VALUE[action])
-        seat: int = self.turn  # type: ignore[assignment]
+        seat = self.turn
+        assert seat is not None
         n = self.n
         self.hands[seat].remove(card)
         self._suits = self._next_legal = None
@@ -362,17 +416,24 @@ class OhHellState(TurnIsCurrent, State):
         self.trick = []
         self.trick_leader = winner
         self.turn = winner
-        events.append({"type": "trick", "leader": leader, "cards": [CARD_TEXT[c] for c in trick], "winner": winner,
-                       "plays": seated_plays(leader, n, trick)})
+        taken: TrickEvent = {"type": "trick", "leader": leader, "cards": [CARD_TEXT[c] for c in trick],
+                             "winner": winner, "plays": seated_plays(leader, n, trick)}
+        events.append(taken)
         if not self.hands[winner]:
             events.extend(self._end_deal())
         return events
+
+    def _all_bids(self) -> list[int]:
+        """The bids once every seat has bid (the play phase and after): a new list."""
+        bids = [b for b in self.bids if b is not None]
+        assert len(bids) == self.n, "a seat has not bid"
+        return bids
 
     def _score_deal(self) -> list[int]:
         """Score the deal just played into ``totals`` and ``history``; returns its points per seat
         (``deal_points`` per seat as table look-ups: it runs at the end of every simulated deal)."""
         k = self.sizes[self.deal_index]
-        bids: list[int] = self.bids  # type: ignore[assignment]
+        bids = self._all_bids()
         won = self.won
         table = ZERO_POINTS[k] if self.options.zero_bonus else POINTS
         points = list(map(getitem, map(table.__getitem__, bids), won))
@@ -398,8 +459,9 @@ class OhHellState(TurnIsCurrent, State):
     def _end_deal(self) -> list[Event]:
         points = self._score_deal()
         totals = self.totals
-        events: list[Event] = [{"type": "deal_end", "bids": list(self.bids), "tricks": list(self.won),
-                                "points": points, "scores": list(points), "totals": list(totals)}]
+        end: OhHellDealEnd = {"type": "deal_end", "bids": self._all_bids(), "tricks": list(self.won),
+                              "points": points, "scores": list(points), "totals": list(totals)}
+        events: list[Event] = [end]
         if not self._next_deal_or_over():
             events.append(self._deal_event())
         else:
@@ -447,24 +509,24 @@ class OhHellState(TurnIsCurrent, State):
     _led = 0
     _next_legal: list[int] | None = None
     _next_seat: tuple[int, ...] = ()
-    _last: tuple[int, list[int], int] | dict[str, Any] | None = None
+    _last: tuple[int, list[int], int] | TakenTrick | None = None
     _done: list[int]
     _win_keys: list[int] | None = None
     _best_key = 0
     _best_seat = 0
 
     @property
-    def last_trick(self) -> dict[str, Any] | None:
+    def last_trick(self) -> TakenTrick | None:
         """The last trick taken (leader, cards, winner); the fast step keeps it as a tuple (``_last``)
         and the dict is made the first time it is asked for."""
         last = self._last
-        if type(last) is tuple:
+        if isinstance(last, tuple):
             leader, cards, winner = last
             last = self._last = {"leader": leader, "cards": cards, "winner": winner}
-        return last  # type: ignore[return-value]
+        return last
 
     @last_trick.setter
-    def last_trick(self, value: dict[str, Any] | None) -> None:
+    def last_trick(self, value: TakenTrick | None) -> None:
         self._last = value
 
     @property
@@ -500,7 +562,8 @@ class OhHellState(TurnIsCurrent, State):
             if keys is None:
                 self._note_best()
                 keys = self._win_keys
-            key = keys[card]  # type: ignore[index]
+                assert keys is not None, "a trick on the table has its keys"
+            key = keys[card]
             if key > self._best_key:
                 self._best_key = key
                 self._best_seat = seat
@@ -537,12 +600,12 @@ class OhHellState(TurnIsCurrent, State):
         load, with the hook before the dealer's bid, or at the end of the game)."""
         trick = self.trick
         if trick:
-            turn: int = self.current  # type: ignore[assignment]
-            try:
-                same = self._suits[turn][SUIT[trick[0]]]  # type: ignore[index]
-            except TypeError:  # no index yet (after a public step, a clone or a load)
-                same = self._index_suits()[turn][SUIT[trick[0]]]
-            return same or self.hands[turn]
+            turn = self.current
+            assert turn is not None, "a trick on the table: someone is to act"
+            suits = self._suits
+            if suits is None:  # no index yet (after a public step, a clone or a load)
+                suits = self._index_suits()
+            return suits[turn][SUIT[trick[0]]] or self.hands[turn]
         turn_or_none = self.current
         if turn_or_none is None:
             return []
@@ -562,7 +625,8 @@ class OhHellState(TurnIsCurrent, State):
     def fast_apply(self, action: int) -> None:
         """``act`` for an int from ``fast_legal``: the same state, no events, no checks."""
         self._legal_cache = None
-        seat: int = self.current  # type: ignore[assignment]
+        seat = self.current
+        assert seat is not None, "fast_apply on a finished game"
         if action >= 64:  # BID_CODE
             self.bids[seat] = action - 64
             self.current = self._next_seat[seat]
@@ -573,17 +637,16 @@ class OhHellState(TurnIsCurrent, State):
             return
         self.hands[seat].remove(action)
         suits = self._suits
-        try:
-            suits[seat][SUIT[action]].remove(action)  # type: ignore[index]
-        except TypeError:  # no index (after a public step or a clone): fast_legal builds it when needed
-            pass
+        if suits is not None:  # no index (after a public step or a clone): fast_legal builds it when needed
+            suits[seat][SUIT[action]].remove(action)
         trick = self.trick
         if trick:
-            try:
-                key = self._win_keys[action]  # type: ignore[index]
-            except TypeError:  # a trick set up without _note_best (no _win_keys): catch up
+            keys = self._win_keys
+            if keys is None:  # a trick set up without _note_best: catch up
                 self._note_best()
-                key = self._win_keys[action]  # type: ignore[index]
+                keys = self._win_keys
+                assert keys is not None, "a trick on the table has its keys"
+            key = keys[action]
             if key > self._best_key:
                 self._best_key = key
                 self._best_seat = seat
@@ -597,10 +660,8 @@ class OhHellState(TurnIsCurrent, State):
         seat = self._next_seat[seat]
         if seat != self.trick_leader:  # the trick goes on
             self.current = seat
-            try:
-                self._next_legal = suits[seat][self._led] or self.hands[seat]  # type: ignore[index]
-            except TypeError:  # no index: fast_legal works it out
-                self._next_legal = None
+            # no index: fast_legal works it out
+            self._next_legal = None if suits is None else suits[seat][self._led] or self.hands[seat]
             return
         winner = self._best_seat  # seat is the trick's leader again
         self.won[winner] += 1
@@ -638,10 +699,10 @@ class OhHellState(TurnIsCurrent, State):
         return card if card is not None else BID_CODE + BID_VALUE[text]
 
     # -- views, scores, checks --------------------------------------------------------------
-    def _view(self, seat: int | None) -> View:
+    def _view(self, seat: int | None) -> OhHellView:
         n = self.n
         k = self.sizes[self.deal_index]
-        view: View = {
+        view: OhHellView = {
             "phase": self.phase,
             "hand_counts": [len(h) for h in self.hands],
             "dealer": self.dealer,
@@ -667,7 +728,7 @@ class OhHellState(TurnIsCurrent, State):
             view["forbidden_bid"] = self._forbidden_bid()
         return view
 
-    def _trick_view(self) -> dict[str, Any] | None:
+    def _trick_view(self) -> TrickView | None:
         if not self.trick:
             return None
         n = self.n
@@ -676,7 +737,7 @@ class OhHellState(TurnIsCurrent, State):
         best = (leader + plain_winning_index(self.trick, self.trump)) % n
         return {"leader": leader, "plays": plays, "best": best}
 
-    def _last_trick_view(self) -> dict[str, Any] | None:
+    def _last_trick_view(self) -> TrickView | None:
         last = self.last_trick
         if last is None:
             return None

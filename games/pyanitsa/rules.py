@@ -38,9 +38,68 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from pydantic import Field, field_validator
+from typing_extensions import TypedDict
 
 from engine.cards import ACE, JOKER, RANK_NAMES, CardError, card_str, deck, parse_card, rank_of
-from engine.core import Event, Game, GameError, Options, State, View, deal_rng, register
+from engine.core import Event, Game, GameError, Options, State, ViewPart, deal_rng, register
+from engine.events import GameOverEvent, OtherEvent
+
+
+class FlipEvent(OtherEvent):
+    """``type`` "flip": ``seat`` turned ``card`` (``war``: face down, in a war)."""
+
+    card: str
+    war: bool
+
+
+class WarEvent(OtherEvent):
+    """``type`` "war": ``seats`` tied on ``rank``; ``fighters`` still have cards to fight with."""
+
+    seats: list[int]
+    rank: str
+    fighters: list[int]
+
+
+class TurnedCard(TypedDict):
+    seat: int
+    card: str
+    war: bool
+
+
+class RoundEvent(OtherEvent):
+    """``type`` "round": ``winner`` took the ``taken`` cards turned this round."""
+
+    round: int
+    cards: list[TurnedCard]
+    war: bool
+    winner: int
+    taken: int
+    counts: list[int]
+
+
+class OutEvent(OtherEvent):
+    """``type`` "out": ``seats`` ran out of cards (collects_all)."""
+
+    seats: list[int]
+
+
+class PyanitsaGameOver(GameOverEvent):
+    reason: str  # first_out, collects_all or cap
+    places: list[int]
+
+
+class PyanitsaView(ViewPart):
+    round: int
+    max_rounds: int
+    winner_rule: str
+    table: list[TurnedCard]
+    to_flip: list[int]
+    last_round: RoundEvent | None
+    aside: int
+    out: list[list[int]]
+    wars: int
+    forced: str | None
+    winners: list[int]
 
 
 class PyanitsaOptions(Options):
@@ -93,7 +152,7 @@ class PyanitsaState(State):
     out: list[list[int]]  # collects_all: the seats that ran out, round by round
     winner_seats: list[int]
     reason: str | None
-    last: dict[str, Any] | None  # the last finished round, as its event
+    last: RoundEvent | None  # the last finished round, as its event
     all_cards: list[int]
 
     def _setup(self) -> None:
@@ -156,7 +215,8 @@ class PyanitsaState(State):
         card = self.piles[seat].pop(0)
         war = 1 if self.stage == "war" else 0
         self.table.append([seat, card, war])
-        events: list[Event] = [{"type": "flip", "seat": seat, "card": card_str(card), "war": bool(war)}]
+        flip: FlipEvent = {"type": "flip", "seat": seat, "card": card_str(card), "war": bool(war)}
+        events: list[Event] = [flip]
         if not self.queue:
             self._resolve(events)
         return events
@@ -178,7 +238,8 @@ class PyanitsaState(State):
         else:
             self.wars += 1
             fighters = [s for s in tied if self.piles[s]]
-            events.append({"type": "war", "seats": tied, "rank": RANK_NAMES[top], "fighters": fighters})
+            called: WarEvent = {"type": "war", "seats": tied, "rank": RANK_NAMES[top], "fighters": fighters}
+            events.append(called)
             if len(fighters) >= 2:
                 self.stage = "war"
                 self.queue = fighters
@@ -193,7 +254,7 @@ class PyanitsaState(State):
         self.piles[winner].extend(cards)
         self.rounds += 1
         self.won[winner] += 1
-        event: Event = {
+        event: RoundEvent = {
             "type": "round", "round": self.rounds,
             "cards": [{"seat": s, "card": card_str(c), "war": bool(w)} for s, c, w in self.table],
             "war": any(w for _, _, w in self.table), "winner": winner, "taken": len(cards),
@@ -214,7 +275,8 @@ class PyanitsaState(State):
             newly = [s for s in range(self.n) if not counts[s] and s not in gone]
             if newly:
                 self.out.append(newly)
-                events.append({"type": "out", "seats": newly})
+                out: OutEvent = {"type": "out", "seats": newly}
+                events.append(out)
             holders = [s for s in range(self.n) if counts[s]]
             if len(holders) == 1:
                 self._finish(holders, "collects_all", events)
@@ -230,9 +292,9 @@ class PyanitsaState(State):
         self.stage = "over"
         self.winner_seats = winners
         self.reason = reason
-        events.append({"type": "game_over", "scores": self.scores(), "totals": self.scores(), "winners": list(winners),
-                       "reason": reason,
-                       "places": self.places()})
+        over: PyanitsaGameOver = {"type": "game_over", "scores": self.scores(), "totals": self.scores(),
+                                  "winners": list(winners), "reason": reason, "places": self.places()}
+        events.append(over)
 
     # -- views and results -----------------------------------------------------------------
     def scores(self) -> list[int]:
@@ -252,7 +314,7 @@ class PyanitsaState(State):
             keys = [(0 if s in self.winner_seats else 1, -counts[s], -out_at.get(s, len(self.out))) for s in range(n)]
         return _places(keys)
 
-    def _view(self, seat: int | None) -> View:
+    def _view(self, seat: int | None) -> PyanitsaView:
         return {
             "phase": self.stage,
             "round": self.rounds + (0 if self.stage == "over" else 1),

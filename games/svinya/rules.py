@@ -49,14 +49,73 @@ cards), ``shop`` (seat, target, card, source), ``keep`` (seat), ``pass`` (seat),
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, NotRequired
 
 from pydantic import Field, field_validator
+from typing_extensions import TypedDict
 
 from engine.cards import ACE, CARD_TEXT, KING, SUITS, CardError, card_str, cards_str, deck, parse_card, rank_of, suit_of
-from engine.core import Event, Game, GameError, Options, State, View, deal_rng, register
+from engine.core import Event, Game, GameError, Options, State, ViewPart, deal_rng, register
+from engine.events import DrawEvent, GameOverEvent, OtherEvent
 
 PHASES = ("draw", "place", "reserve", "over")
+
+
+class SvinyaDraw(DrawEvent):
+    stock: int  # cards left in the stock
+
+
+class ShopEvent(OtherEvent):
+    """``type`` "shop": ``seat`` put ``card`` (from ``source``) on seat ``target``'s shop."""
+
+    target: int
+    card: str
+    source: str
+
+
+class PigEvent(OtherEvent):
+    """``type`` "pig": ``seat`` put ``card`` on the pig (``new``: it started one)."""
+
+    card: str
+    source: str
+    new: bool
+
+
+class PigDoneEvent(OtherEvent):
+    """``type`` "pig_done": a king closed the pig of ``suit``."""
+
+    suit: str
+    cards: list[str]
+
+
+class SvinyaGameOver(GameOverEvent):
+    reason: str  # "only_aces" or "blocked"
+
+
+class PigView(TypedDict):
+    suit: str
+    cards: list[str]
+
+
+class ShopView(TypedDict):
+    top: str | None
+    size: int
+
+
+class SvinyaView(ViewPart):
+    turn: int | None
+    base: int
+    deck_size: int
+    stock: int
+    pig: PigView | None
+    pigs_done: list[str]
+    shops: list[ShopView]
+    pending: bool
+    neighbours: list[list[int]]
+    forced: str | None
+    winners: list[int]
+    drawn: NotRequired[str | None]  # a seated viewer: the card it drew, while it places it
+    reserves: NotRequired[list[list[str]]]  # every reserve, once the game is over
 
 
 class SvinyaOptions(Options):
@@ -302,7 +361,8 @@ class SvinyaState(State):
         if verb == "draw":
             self.pending = self.stock.pop()
             self.phase = "place"
-            return [{"type": "draw", "seat": seat, "stock": len(self.stock)}]
+            draw: SvinyaDraw = {"type": "draw", "seat": seat, "stock": len(self.stock)}
+            return [draw]
         if verb == "keep":
             assert self.pending is not None
             self.reserves[seat].append(self.pending)
@@ -334,8 +394,9 @@ class SvinyaState(State):
             else:
                 target = int(words[1])
                 self.shops[target].append(card)
-                events.append({"type": "shop", "seat": seat, "target": target, "card": card_str(card),
-                               "source": source})
+                shop: ShopEvent = {"type": "shop", "seat": seat, "target": target, "card": card_str(card),
+                                   "source": source}
+                events.append(shop)
         self.moved = True
         self._continue(events)
         return events
@@ -345,9 +406,11 @@ class SvinyaState(State):
         new = not self.pig
         self.pig.append(card)
         if seat is not None:
-            events.append({"type": "pig", "seat": seat, "card": card_str(card), "source": source, "new": new})
+            pig: PigEvent = {"type": "pig", "seat": seat, "card": card_str(card), "source": source, "new": new}
+            events.append(pig)
         if rank_of(card) == KING:
-            events.append({"type": "pig_done", "suit": SUITS[suit_of(card)], "cards": cards_str(self.pig)})
+            done: PigDoneEvent = {"type": "pig_done", "suit": SUITS[suit_of(card)], "cards": cards_str(self.pig)}
+            events.append(done)
             self.pigs_done.append(self.pig)
             self.pig = []
 
@@ -399,13 +462,14 @@ class SvinyaState(State):
         self.phase = "over"
         self.winner_seats = winners
         self.reason = reason
-        events.append({"type": "game_over", "scores": self.scores(), "totals": self.scores(), "winners": list(winners),
-                       "reason": reason})
+        over: SvinyaGameOver = {"type": "game_over", "scores": self.scores(), "totals": self.scores(),
+                                "winners": list(winners), "reason": reason}
+        events.append(over)
 
     # -- views and results --------------------------------------------------------------------
-    def _view(self, seat: int | None) -> View:
+    def _view(self, seat: int | None) -> SvinyaView:
         legal = self.legal_actions()
-        view: View = {
+        view: SvinyaView = {
             "phase": self.phase,
             "turn": None if self.phase == "over" else self.turn,
             "base": self.base,

@@ -37,14 +37,17 @@ attackers, tricks, card_points, side_points, attackers_won, points, scores), ``g
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NotRequired
 
 from pydantic import Field
+from typing_extensions import TypedDict
 
 from engine.cards import CARD_TEXT, card_str, deck, parse_card, rank_of, suit_of
-from engine.core import Event, Game, GameError, Options, State, TurnIsCurrent, View, deal_rng, register
+from engine.core import Event, Game, GameError, Options, State, TurnIsCurrent, ViewPart, deal_rng, register
+from engine.events import BidEvent, DealEndEvent, DealEvent, OtherEvent, TrickEvent, TrickView
 from engine.tricks import (
     NO_TRUMP,
+    TakenTrick,
     follow_or_any,
     follow_suit,
     plain_winning_index,
@@ -53,6 +56,66 @@ from engine.tricks import (
     trump_letter,
     why_card_refused,
 )
+
+
+class VarietyBid(BidEvent):
+    contract: int  # the contract named (the same as ``bid``)
+
+
+class ContractEvent(OtherEvent):
+    """``type`` "contract": two seats named ``contract``; they attack, ``leader`` leads."""
+
+    contract: int
+    trump: str | None
+    attackers: list[int]
+    first_bidder: int
+    leader: int
+
+
+class SidePoints(TypedDict):
+    attackers: int
+    defenders: int
+
+
+class Settlement(TypedDict):
+    """A finished deal's score (``settle``)."""
+
+    side_points: SidePoints
+    attackers_won: bool
+    points: list[int]
+
+
+class VarietyDealEnd(DealEndEvent):
+    contract: int
+    attackers: list[int]
+    tricks: list[int]
+    card_points: list[int | None]  # None in contract I (only the side's tricks count)
+    side_points: SidePoints
+    attackers_won: bool
+    points: list[int]
+
+
+class AuctionEntry(TypedDict):
+    seat: int
+    contract: int
+
+
+class VarietyView(ViewPart):
+    leader: int | None
+    deals_total: int
+    hand_size: int
+    trump: str | None
+    trump_card: str | None  # always None: no card is turned
+    bids: list[int | None]  # each seat's last contract named
+    auction: list[AuctionEntry]
+    contract: int | None
+    contract_name: str | None
+    lowest_wins: bool
+    attackers: list[int]
+    first_bidder: int | None
+    tricks: list[int]
+    sheet: dict[str, Any]
+    named: NotRequired[list[int]]  # a seated viewer: the contracts it has named
 
 PLAYERS = 4
 HAND = 13
@@ -107,7 +170,7 @@ def seat_points(contract: int, tricks: int, cards: list[int]) -> int | None:
     return side_points(contract, tricks, cards, 0)
 
 
-def settle(contract: int, attackers: list[int], tricks: list[int], captured: list[list[int]]) -> dict[str, Any]:
+def settle(contract: int, attackers: list[int], tricks: list[int], captured: list[list[int]]) -> Settlement:
     """Score a finished deal: both sides' points, who won, and each seat's points (defenders' +10)."""
     defenders = [s for s in range(PLAYERS) if s not in attackers]
     a_tricks = sum(tricks[s] for s in attackers)
@@ -150,7 +213,7 @@ class VarietyState(TurnIsCurrent, State):
     captured: list[list[int]]
     trick_leader: int
     trick: list[int]
-    last_trick: dict[str, Any] | None
+    last_trick: TakenTrick | None
     totals: list[int]
     history: list[dict[str, Any]]
 
@@ -162,7 +225,7 @@ class VarietyState(TurnIsCurrent, State):
         self.last_trick = None
         self._deal(0)
 
-    def _deal(self, index: int) -> Event:
+    def _deal(self, index: int) -> DealEvent:
         dealer = (self.dealer + 1) % PLAYERS if index else PLAYERS - 1
         spec = self.deals[index] if index < len(self.deals) else None
         if spec:
@@ -211,7 +274,8 @@ class VarietyState(TurnIsCurrent, State):
         return [c for s, c in self.auction if s == seat]
 
     def _legal(self) -> list[str]:
-        seat: int = self.turn  # type: ignore[assignment]
+        seat = self.turn
+        assert seat is not None
         if self.phase == "auction":
             mine = self._named_by(seat)
             return [BID_TEXT[c] for c in range(1, 9) if c not in mine]
@@ -237,8 +301,10 @@ class VarietyState(TurnIsCurrent, State):
         return self._play(PLAY_CARD[action])
 
     def _bid(self, contract: int) -> list[Event]:
-        seat: int = self.turn  # type: ignore[assignment]
-        events: list[Event] = [{"type": "bid", "seat": seat, "bid": contract, "contract": contract}]
+        seat = self.turn
+        assert seat is not None
+        named: VarietyBid = {"type": "bid", "seat": seat, "bid": contract, "contract": contract}
+        events: list[Event] = [named]
         partner = next((s for s, c in self.auction if c == contract and s != seat), None)
         self.auction.append([seat, contract])
         if partner is None:
@@ -254,12 +320,14 @@ class VarietyState(TurnIsCurrent, State):
         self.turn = self.trick_leader = self.leader
         order = sort_key_table(trump).__getitem__
         self.hands = [sorted(h, key=order) for h in self.hands]
-        events.append({"type": "contract", "contract": contract, "trump": trump_letter(trump),
-                       "attackers": list(self.attackers), "first_bidder": partner, "leader": self.leader})
+        made: ContractEvent = {"type": "contract", "contract": contract, "trump": trump_letter(trump),
+                               "attackers": list(self.attackers), "first_bidder": partner, "leader": self.leader}
+        events.append(made)
         return events
 
     def _play(self, card: int) -> list[Event]:
-        seat: int = self.turn  # type: ignore[assignment]
+        seat = self.turn
+        assert seat is not None
         self.hands[seat].remove(card)
         trick = self.trick
         trick.append(card)
@@ -274,19 +342,21 @@ class VarietyState(TurnIsCurrent, State):
         self.last_trick = {"leader": leader, "cards": trick, "winner": winner}
         self.trick = []
         self.trick_leader = self.turn = winner
-        events.append({"type": "trick", "leader": leader, "cards": [CARD_TEXT[c] for c in trick], "winner": winner,
-                       "plays": seated_plays(leader, PLAYERS, trick)})
+        taken: TrickEvent = {"type": "trick", "leader": leader, "cards": [CARD_TEXT[c] for c in trick],
+                             "winner": winner, "plays": seated_plays(leader, PLAYERS, trick)}
+        events.append(taken)
         if not self.hands[winner]:
             events.extend(self._end_deal())
         return events
 
     def _end_deal(self) -> list[Event]:
-        contract: int = self.contract  # type: ignore[assignment]
+        contract = self.contract
+        assert contract is not None
         result = settle(contract, self.attackers, self.won, self.captured)
         for s, p in enumerate(result["points"]):
             self.totals[s] += p
         card_points = [seat_points(contract, self.won[s], self.captured[s]) for s in range(PLAYERS)]
-        entry = {
+        entry: dict[str, Any] = {
             "deal_no": self.deal_index + 1, "dealer": self.dealer, "contract": contract,
             "contract_name": ROMAN[contract], "trump": trump_letter(self.trump),
             "auction": [list(b) for b in self.auction], "attackers": list(self.attackers),
@@ -294,11 +364,12 @@ class VarietyState(TurnIsCurrent, State):
             "card_points": card_points, **result, "totals": list(self.totals),
         }
         self.history.append(entry)
-        events: list[Event] = [{"type": "deal_end", "contract": contract, "attackers": list(self.attackers),
-                                "tricks": list(self.won), "card_points": card_points,
-                                "side_points": dict(result["side_points"]), "attackers_won": result["attackers_won"],
-                                "points": list(result["points"]), "scores": list(result["points"]),
-                                "totals": list(self.totals)}]
+        end: VarietyDealEnd = {"type": "deal_end", "contract": contract, "attackers": list(self.attackers),
+                               "tricks": list(self.won), "card_points": card_points,
+                               "side_points": result["side_points"].copy(), "attackers_won": result["attackers_won"],
+                               "points": list(result["points"]), "scores": list(result["points"]),
+                               "totals": list(self.totals)}
+        events: list[Event] = [end]
         if self.deal_index + 1 < self.options.deals:
             events.append(self._deal(self.deal_index + 1))
         else:
@@ -332,7 +403,8 @@ class VarietyState(TurnIsCurrent, State):
         if action >= BID_CODE:
             self._bid(action - BID_CODE)
             return
-        seat: int = self.current  # type: ignore[assignment]
+        seat = self.current
+        assert seat is not None, "fast_apply on a finished game"
         self.hands[seat].remove(action)
         trick = self.trick
         trick.append(action)
@@ -372,11 +444,11 @@ class VarietyState(TurnIsCurrent, State):
         return new
 
     # -- views, scores, checks --------------------------------------------------------------
-    def _view(self, seat: int | None) -> View:
+    def _view(self, seat: int | None) -> VarietyView:
         last_bid: list[int | None] = [None] * PLAYERS
         for s, c in self.auction:
             last_bid[s] = c
-        view: View = {
+        view: VarietyView = {
             "phase": self.phase,
             "hand_counts": [len(h) for h in self.hands],
             "dealer": self.dealer,
@@ -403,7 +475,7 @@ class VarietyState(TurnIsCurrent, State):
             view["named"] = self._named_by(seat)
         return view
 
-    def _trick_view(self) -> dict[str, Any] | None:
+    def _trick_view(self) -> TrickView | None:
         if not self.trick:
             return None
         leader = self.trick_leader
@@ -411,7 +483,7 @@ class VarietyState(TurnIsCurrent, State):
         best = (leader + plain_winning_index(self.trick, self.trump, self.contract == 6)) % PLAYERS
         return {"leader": leader, "plays": plays, "best": best}
 
-    def _last_trick_view(self) -> dict[str, Any] | None:
+    def _last_trick_view(self) -> TrickView | None:
         last = self.last_trick
         if last is None:
             return None

@@ -23,11 +23,19 @@ from typing import Any
 from engine import melds
 from engine.cards import deck, rank_of, suit_of
 from engine.core import Event, Game, Options, register
+from engine.events import DealEndEvent
 from engine.melds import Variant
 from engine.rummy.turns import PlayOrDrawState
 
 # Its meld rules.
 MELDS = Variant("vatican", jokers_allowed=True, released_joker_used_at_once=True, joker_stays_in_meld=True, pack=106)
+
+
+class VaticanDealEnd(DealEndEvent):
+    """One point to whoever went out (or, with no one out, to the fewest cards left)."""
+
+    out: int | None
+    points: list[int]
 
 
 class VaticanOptions(Options):
@@ -79,8 +87,9 @@ class VaticanState(PlayOrDrawState):
                              "totals": list(points)})
         self.phase = "over"
         self.turn = None
-        return [{"type": "deal_end", "out": out, "points": points, "scores": list(points), "totals": list(points)},
-                {"type": "game_over", "scores": self.scores(), "totals": self.scores(), "winners": self.winners()}]
+        end: VaticanDealEnd = {"type": "deal_end", "out": out, "points": points, "scores": list(points),
+                               "totals": list(points)}
+        return [end, {"type": "game_over", "scores": self.scores(), "totals": self.scores(), "winners": self.winners()}]
 
     def sheet(self) -> dict[str, Any]:
         return {"deals": self.history, "totals": list(self.totals), "no_scoring": True}
