@@ -20,7 +20,7 @@ from bot.ui.i18n import t
 from engine.core import State
 
 if TYPE_CHECKING:
-    from bot.services.tables import Play
+    from bot.services.play import Play
 
 
 class CaptureBuilder:
