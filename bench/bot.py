@@ -10,7 +10,7 @@ Run from the repository root::
     python bench/bot.py --split --sample FILE   # ... and where the bot's CPU goes (bench/sampler.py FILE)
     python bench/bot.py --split --stages        # ... and where a press's time goes, stage by stage (bench/stages.py)
 
-What runs: the real ``bot.app.App`` (dispatcher, middlewares, Tables, Outbox, Store on a SQLite file in a temp
+What runs: the real ``bot.app.App`` (dispatcher, middlewares, the services, Outbox, Store on a SQLite file in a temp
 dir, WAL) with a real aiogram ``Bot`` talking HTTP to the fake Bot API server of ``tests/fakebot`` (rate limits
 off, the bot's own pacing off, no pictures, no AI seats), so every Bot API call is real HTTP and counted by the
 fake. Setup goes through the bot too: 3 users per group press START in their DM, the creator types
@@ -31,7 +31,7 @@ How updates reach the dispatcher (``--feed``):
 - ``polling``: the bot runs its normal long polling against the fake; the clock starts when the fake queues the
   update. Latency then also holds the getUpdates round trip and aiogram's batching (realistic, but noisier).
 
-"Committed" is taken when ``Tables.press`` returns after a legal move: the move's transaction (action log,
+"Committed" is taken when ``Play.press`` returns after a legal move: the move's transaction (action log,
 version, snapshot, outbox rows) has been COMMITted by then and nothing else is awaited. The benchmark wraps
 that one method on the instance; no bot code changes. "Handled" (direct mode) is when ``feed_raw_update``
 returns: it adds the answerCallbackQuery HTTP round trip.

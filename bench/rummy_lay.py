@@ -3,12 +3,12 @@ picture queued, with about 90 cards on a Machiavelli table.
 
 Run from the repository root: ``nice -n 10 python bench/rummy_lay.py [--positions 60] [--json]``.
 
-What runs: the real bot (``bot.app.App``: Tables, Outbox, the SQLite store in a temp dir, pictures on)
+What runs: the real bot (``bot.app.App``: the services, Outbox, the SQLite store in a temp dir, pictures on)
 against the fake Bot API of ``tests/fakebot``. A 4-player Machiavelli table is opened through the bot;
 then, per position, the table's state is replaced by a random mid-game position of
 ``engine.melds.positions.random_position`` (about 90 table cards; 1-6 cards added from the hand: half
 feasible, a quarter barely feasible or not, a quarter random), the player's selection is made with the
-toggle presses (``Tables.rummy(..., "on", i)``), and the clock runs around ``Tables.rummy(..., "lay")``
+toggle presses (``RummyTurns.rummy(..., "on", i)``), and the clock runs around ``RummyTurns.rummy(..., "lay")``
 only (after two warm-up presses): checks, the solver, the proposal stored and its picture spec queued,
 in one transaction up to its COMMIT. Drawing the picture happens later in the outbox and is not
 counted (the answer does not wait for it). The process also runs the fake server and the outbox, so
