@@ -171,9 +171,9 @@ class Sample:
 def hook_commits(app: App, commits: dict[int, float]) -> None:
     """Record the moment a press that applied a move has committed (the method returns right after):
     ``commits[update id] = clock()``. Instrumentation of the instance; no bot code changes."""
-    tables = app.tables
-    assert tables is not None
-    press, apply = tables.press, tables.play.apply
+    assert app.services is not None
+    play = app.services.play
+    press, apply = play.press, play.apply
 
     async def timed_apply(*args: Any, **kwargs: Any) -> Any:
         box = _APPLIED.get()
@@ -193,8 +193,8 @@ def hook_commits(app: App, commits: dict[int, float]) -> None:
             commits[update_id] = clock()
         return answer
 
-    tables.press = timed_press  # the handlers' door (bot/handlers/play.py)
-    tables.play.apply = timed_apply  # type: ignore[method-assign]  # instrumentation: every applied move
+    play.press = timed_press  # type: ignore[method-assign]  # the handlers' door (bot/handlers/play.py)
+    play.apply = timed_apply  # type: ignore[method-assign]  # instrumentation: every applied move
 
 
 class Bench:

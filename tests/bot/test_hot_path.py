@@ -277,7 +277,7 @@ async def test_a_press_that_gives_the_turn_to_a_person_starts_no_ai_loop(tmp_pat
         group = fake.group("People", members=users[1:], creator=users[0])
         async with running_bot(fake, tmp_path / "p.sqlite3") as app:
             await start_carnival(fake, app, users, group)
-            assert app.tables is not None
+            assert app.services is not None
             for _ in range(4):
                 live = live_hand(users)
                 assert live is not None
