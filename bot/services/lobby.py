@@ -17,7 +17,7 @@ from bot.services.core import TableCore
 from bot.services.ports import AiScheduler, Plug, TablePublisher, TurnClock
 from bot.services.types import Actor, Answer, Where
 from bot.store.contract import StoreTx as Tx
-from bot.store.rows import SeatRow, TableRow, TableUi
+from bot.store.rows import ClockUi, SeatRow, TableRow, TableUi
 from bot.ui import words
 from bot.ui.clip import clip_plain
 from bot.ui.clock_keyboards import clock_keyboard
@@ -101,8 +101,8 @@ class LobbyService:
         if row.status == "lobby":
             if row.ui.lobby_mode == "clock":  # the clock's settings
                 clock = self.clock.service
-                per_move = clock.default_per_move if clock is not None else 0.0
-                markup = clock_keyboard(row.id, lang, row.ui.clock, per_move)
+                shown = row.ui.clock or ClockUi(clock.default_per_move if clock is not None else 0.0)
+                markup = clock_keyboard(row.id, lang, shown.per_move, shown.bank, shown.strikes, shown.absent)
             elif row.ui.lobby_mode == "opts":
                 current = get_game(row.game).parse_options(row.options).model_dump(mode="json")
                 markup = options_keyboard(row.id, lang, [(k, str(current[k])) for k in option_choices(row.game)])

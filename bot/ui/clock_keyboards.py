@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.store.rows import ClockUi
 from bot.ui.callbacks import Clk
 from bot.ui.clock_words import describe, span
 from bot.ui.i18n import t
@@ -15,10 +14,9 @@ def clock_button(table_id: int, lang: str) -> InlineKeyboardButton:
     return InlineKeyboardButton(text="⏱ " + t(lang, "Clock"), callback_data=Clk(t=table_id, k="open").pack())
 
 
-def clock_keyboard(table_id: int, lang: str, ui: ClockUi | None, default_per_move: float) -> InlineKeyboardMarkup:
-    """The settings keyboard; a table with no clock shown yet has the defaults (``default_per_move``)."""
-    ui = ui or ClockUi(default_per_move)
-    per_move, bank, strikes, absent = ui.per_move, ui.bank, ui.strikes, ui.absent
+def clock_keyboard(table_id: int, lang: str, per_move: float, bank: float, strikes: int,
+                   absent: str) -> InlineKeyboardMarkup:
+    """The settings keyboard, showing the table's current settings."""
 
     def b(text: str, key: str) -> list[InlineKeyboardButton]:
         return [InlineKeyboardButton(text=text, callback_data=Clk(t=table_id, k=key).pack())]
