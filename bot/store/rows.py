@@ -64,23 +64,24 @@ class TableUi:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableUi:
-        clock = data.get("clock")
-        deal = data.get("hand_deal")
+        """The typed ui of a decoded ``tables.ui`` (it takes the dict's values over: pass a fresh one)."""
+        get = data.get
+        clock, deal = get("clock"), get("hand_deal")
         return cls(
-            lobby_mode=data.get("lobby_mode"),
-            ai_levels=dict(data.get("ai_levels") or {}),
-            paused=bool(data.get("paused")),
+            lobby_mode=get("lobby_mode"),
+            ai_levels=get("ai_levels") or {},
+            paused=bool(get("paused")),
             clock=ClockUi.from_json(clock) if clock else None,
-            autopilot=list(data.get("autopilot") or []),
-            offered=list(data.get("offered") or []),
-            acted=dict(data.get("acted") or {}),
-            hand_n=dict(data.get("hand_n") or {}),
+            autopilot=get("autopilot") or [],
+            offered=get("offered") or [],
+            acted=get("acted") or {},
+            hand_n=get("hand_n") or {},
             hand_deal=None if deal is None else int(deal),
-            table_key=data.get("table_key"),
-            table_slot=data.get("table_slot"),
-            lobby_to_table=bool(data.get("lobby_to_table")),
-            pinned=list(data.get("pinned") or []),
-            recent=list(data.get("recent") or []),
+            table_key=get("table_key"),
+            table_slot=get("table_slot"),
+            lobby_to_table=bool(get("lobby_to_table")),
+            pinned=get("pinned") or [],
+            recent=get("recent") or [],
             extra={k: v for k, v in data.items() if k not in _UI_KEYS},
         )
 
