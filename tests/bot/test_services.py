@@ -134,7 +134,7 @@ async def test_a_failing_ai_move_is_logged_and_retried_and_stop_leaves_no_task(t
         play = tables.play
         await store.close()  # the database goes away under the AI: each step fails ...
         play.ai_delay = 0.0
-        with caplog.at_level(logging.WARNING, logger="bot.services.tables"):
+        with caplog.at_level(logging.WARNING, logger="bot.services.play"):
             play.schedule_ai(table_id)
             await asyncio.sleep(0.05)
             assert play.ai_running(table_id)  # ... and is retried, never given up
