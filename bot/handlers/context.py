@@ -113,7 +113,7 @@ class Context(BaseMiddleware):
         lang = await self.people.chat_lang(chat.id) if chat.type != "private" else "en"
         thread = message.message_thread_id if message.is_topic_message and message.message_thread_id else 0
         await self.replies.say(Where(chat.id, thread, chat.title or "", lang),
-                              t(lang, "Please send commands as yourself, not on behalf of the group or a channel."))
+                               t(lang, "Please send commands as yourself, not on behalf of the group or a channel."))
 
 
 async def is_admin(event: Message | CallbackQuery, user_id: int) -> bool:

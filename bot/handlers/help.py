@@ -87,8 +87,8 @@ async def rules(message: Message, command: CommandObject, replies: Replies, acto
         get_game(game_id)
     except GameError:
         await _say(replies, message, actor, where, t(lang, "I don't know the game {game}. Games: {known}",
-                                                    game=words.name(game_id),
-                                                    known=", ".join(g.id for g in all_games())))
+                                                     game=words.name(game_id),
+                                                     known=", ".join(g.id for g in all_games())))
         return
     text = rules_text(game_id, lang) or t(lang, "The rules of this game are not written yet.")
     await _say(replies, message, actor, where, text)

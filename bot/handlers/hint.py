@@ -21,7 +21,7 @@ async def hint(message: Message, hints: Hints, replies: Replies, actor: Actor) -
 async def hint_in_group(message: Message, replies: Replies, actor: Actor, where: Where | None) -> None:
     lang = where.lang if where else actor.lang
     await replies.say(where or Where(message.chat.id, 0, "", lang),
-                     t(lang, "Ask me for a /hint in our private chat: here everybody would see it."))
+                      t(lang, "Ask me for a /hint in our private chat: here everybody would see it."))
 
 
 def router() -> Router:

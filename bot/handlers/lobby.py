@@ -46,7 +46,7 @@ async def new(message: Message, command: CommandObject, lobby: LobbyService, rep
 
 async def group_only(message: Message, replies: Replies, actor: Actor) -> None:
     await replies.say(Where(message.chat.id, 0, "", actor.lang),
-                     t(actor.lang, "Tables live in group chats: add me to a group and use this command there."))
+                      t(actor.lang, "Tables live in group chats: add me to a group and use this command there."))
 
 
 async def _table_or_say(lobby: LobbyService, replies: Replies, where: Where) -> int | None:
@@ -64,7 +64,7 @@ async def join(message: Message, lobby: LobbyService, replies: Replies, actor: A
     if answer.url:
         link = join_link_keyboard(lobby.bot_username, await lobby.join_payload(table_id), where.lang)
         await replies.say(where, t(where.lang, "{who}, open the bot once so I can send you your cards.",
-                                  who=_name(actor)), link)
+                                   who=_name(actor)), link)
     elif answer.alert:
         # Only the one who typed /join needs to know why not ("You are already at this table"): in the DM.
         if actor.started:
@@ -132,8 +132,8 @@ async def lobby_button(query: CallbackQuery, callback_data: Lobby, lobby: LobbyS
             answer = await seats.take_seat(table_id, int(callback_data.k), actor, lang, query.message.chat.id)
         else:
             answer = await seats.confirm_leave(table_id, int(callback_data.k), actor, lang,
-                                                await is_admin(query, actor.user_id), query.message.chat.id,
-                                                query.message.message_id, offer=op == "offer")
+                                               await is_admin(query, actor.user_id), query.message.chat.id,
+                                               query.message.message_id, offer=op == "offer")
     elif op in ("opts", "opt", "back"):
         answer = await lobby.lobby_options(table_id, actor, lang, op, callback_data.k, op == "opt" and await admin())
     else:

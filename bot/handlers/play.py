@@ -66,7 +66,7 @@ async def pick(query: CallbackQuery, callback_data: Pick, play: Play, actor: Act
         await _refuse(query, actor)
         return
     answer = await play.pick(callback_data.t, callback_data.v, callback_data.w, callback_data.m,
-                               bool(callback_data.go), actor, actor.lang, update_id)
+                             bool(callback_data.go), actor, actor.lang, update_id)
     await _answered(query, callback_data.t, answer, play, actor, update_id)
 
 
@@ -74,7 +74,7 @@ async def capture(query: CallbackQuery, callback_data: Cap, builder: CaptureBuil
                   update_id: int) -> None:
     """The Karusele capture builder: toggle a table card, or take the chosen cards."""
     answer = await builder.capture(callback_data.t, callback_data.v, callback_data.c, callback_data.m,
-                                  bool(callback_data.go), actor, actor.lang, update_id)
+                                   bool(callback_data.go), actor, actor.lang, update_id)
     await _answered(query, callback_data.t, answer, play, actor, update_id)
 
 
@@ -85,7 +85,7 @@ async def rummy(query: CallbackQuery, callback_data: Rum, play: Play, rummies: R
         await _refuse(query, actor)
         return
     answer = await rummies.rummy(callback_data.t, callback_data.v, callback_data.op, callback_data.a, actor,
-                                actor.lang, update_id)
+                                 actor.lang, update_id)
     await _answered(query, callback_data.t, answer, play, actor, update_id)
 
 

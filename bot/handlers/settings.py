@@ -20,7 +20,7 @@ from bot.ui.keyboards import language_keyboard
 async def settings(message: Message, replies: Replies, actor: Actor, where: Where | None) -> None:
     if where is None:
         await replies.say(Where(message.chat.id, 0, "", actor.lang),
-                         t(actor.lang, "Language of your messages:"), language_keyboard("u"))
+                          t(actor.lang, "Language of your messages:"), language_keyboard("u"))
     else:
         await replies.say(where, t(where.lang, "Language of this chat (admins):"), language_keyboard("c"))
 
