@@ -10,7 +10,7 @@ Run from the repository root::
     python bench/bot.py --split --sample FILE   # ... and where the bot's CPU goes (bench/sampler.py FILE)
     python bench/bot.py --split --stages        # ... and where a press's time goes, stage by stage (bench/stages.py)
 
-What runs: the real ``bot.app.App`` (dispatcher, middlewares, Tables, Outbox, Store on a SQLite file in a temp
+What runs: the real ``bot.app.App`` (dispatcher, middlewares, the services, Outbox, Store on a SQLite file in a temp
 dir, WAL) with a real aiogram ``Bot`` talking HTTP to the fake Bot API server of ``tests/fakebot`` (rate limits
 off, the bot's own pacing off, no pictures, no AI seats), so every Bot API call is real HTTP and counted by the
 fake. Setup goes through the bot too: 3 users per group press START in their DM, the creator types
@@ -31,7 +31,7 @@ How updates reach the dispatcher (``--feed``):
 - ``polling``: the bot runs its normal long polling against the fake; the clock starts when the fake queues the
   update. Latency then also holds the getUpdates round trip and aiogram's batching (realistic, but noisier).
 
-"Committed" is taken when ``Tables.press`` returns after a legal move: the move's transaction (action log,
+"Committed" is taken when ``Play.press`` returns after a legal move: the move's transaction (action log,
 version, snapshot, outbox rows) has been COMMITted by then and nothing else is awaited. The benchmark wraps
 that one method on the instance; no bot code changes. "Handled" (direct mode) is when ``feed_raw_update``
 returns: it adds the answerCallbackQuery HTTP round trip.
@@ -171,9 +171,9 @@ class Sample:
 def hook_commits(app: App, commits: dict[int, float]) -> None:
     """Record the moment a press that applied a move has committed (the method returns right after):
     ``commits[update id] = clock()``. Instrumentation of the instance; no bot code changes."""
-    tables = app.tables
-    assert tables is not None
-    press, apply = tables.press, tables.play.apply
+    assert app.services is not None
+    play = app.services.play
+    press, apply = play.press, play.apply
 
     async def timed_apply(*args: Any, **kwargs: Any) -> Any:
         box = _APPLIED.get()
@@ -193,8 +193,8 @@ def hook_commits(app: App, commits: dict[int, float]) -> None:
             commits[update_id] = clock()
         return answer
 
-    tables.press = timed_press  # the handlers' door (bot/handlers/play.py)
-    tables.play.apply = timed_apply  # type: ignore[method-assign]  # instrumentation: every applied move
+    play.press = timed_press  # type: ignore[method-assign]  # the handlers' door (bot/handlers/play.py)
+    play.apply = timed_apply  # type: ignore[method-assign]  # instrumentation: every applied move
 
 
 class Bench:

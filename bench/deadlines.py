@@ -5,9 +5,10 @@ Run from the repository root::
     python bench/deadlines.py            # 10,000 pending deadlines, 200 tables in play (about a minute)
     python bench/deadlines.py --quick    # smoke run: 1,000 pending, 20 tables
 
-What runs: the real Store (SQLite file, WAL), Tables and ClockService with its Deadlines scheduler task on the
-real clock; the outbox is not started (what would be sent stays queued). Carnival tables with one human and two
-AI seats (``--ai-delay``, the bot's default 1 s) are opened, filled and started through Tables' own methods.
+What runs: the real Store (SQLite file, WAL), the services (``bot.app.build_services``) with the clocks'
+Deadlines scheduler task on the real clock; the outbox is not started (what would be sent stays queued).
+Carnival tables with one human and two AI seats (``--ai-delay``, the bot's default 1 s) are opened,
+filled and started through the lobby service's own methods.
 
 1. ``--pending`` clock rows due in 1 to 7 days (rows only: the scheduler reads nothing else until one is due).
 2. Idle: the process's CPU time (``time.process_time``) over ``--idle`` seconds with the scheduler asleep.
@@ -15,7 +16,7 @@ AI seats (``--ai-delay``, the bot's default 1 s) are opened, filled and started 
    reminder, the deadline's AI move) is timed from its ``due`` to the moment the scheduler hands it over.
 4. Moves: the human of each of ``--tables`` tables presses a legal button, round after round, while the AI
    seats of all tables answer concurrently (``--one-at-a-time``: each press waits for the AI seats first); the
-   time of ``Tables.press`` (lock, checks, the move, the clock update, durable COMMIT) is the latency. Rounds
+   time of ``Play.press`` (lock, checks, the move, the clock update, durable COMMIT) is the latency. Rounds
    alternate with the clocks detached, as a baseline on the same machine at the same moment.
 """
 
@@ -32,29 +33,29 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.app import Services, build_services  # noqa: E402
 from bot.services.ai_seats import WORKERS, AiSeats  # noqa: E402
-from bot.services.clocks import ClockService  # noqa: E402
 from bot.services.outbox import Outbox, RateLimiter  # noqa: E402
-from bot.services.tables import Actor, Tables, Where  # noqa: E402
+from bot.services.types import Actor, Where  # noqa: E402
 from bot.store.rows import ClockRow  # noqa: E402
 from bot.store.sqlite import Store  # noqa: E402
 
 
-async def _quiet(tables: Tables) -> None:
-    while tables.ai_busy():
+async def _quiet(tables: Services) -> None:
+    while tables.play.ai_busy():
         await asyncio.sleep(0.002)
 
 
-async def _open_table(tables: Tables, chat: int, user: int) -> int:
+async def _open_table(tables: Services, chat: int, user: int) -> int:
     where, actor = Where(chat, 0, f"G{chat}", "en"), Actor(user, f"U{user}", "en")
-    async with tables.store.transaction() as tx:
+    async with tables.core.store.transaction() as tx:
         await tx.ensure_chat(chat, f"G{chat}", "en")
-    await tables.new_table(where, actor, "carnival", [])
-    table_id = await tables.open_table_id(where)
+    await tables.lobby.new_table(where, actor, "carnival", [])
+    table_id = await tables.lobby.open_table_id(where)
     assert table_id is not None
     for _ in range(2):
-        await tables.add_ai(table_id, actor, "en")
-    await tables.start(table_id, actor, "en", False)
+        await tables.lobby.add_ai(table_id, actor, "en")
+    await tables.lobby.start(table_id, actor, "en", False)
     return table_id
 
 
@@ -69,9 +70,10 @@ async def main(args: argparse.Namespace) -> None:
         store = await Store(Path(tmp) / "bench.sqlite3").open()
         ai = AiSeats(worker=args.ai_worker)
         ai.warm_up()
-        tables = Tables(store, Outbox(store, None, RateLimiter(0, 1, 1)), "bench_bot",  # type: ignore[arg-type]
-                        args.ai_delay, ai=ai)
-        clocks = ClockService(tables, default_per_move=86400.0)
+        tables = build_services(store, Outbox(store, None, RateLimiter(0, 1, 1)), "bench_bot",  # type: ignore[arg-type]
+                                ai_delay=args.ai_delay, ai=ai, default_per_move=86400.0)
+        clocks = tables.clocks
+        assert clocks is not None
         now = clocks.clock.now()
         async with store.transaction() as tx:
             for i in range(args.pending):
@@ -117,7 +119,7 @@ async def main(args: argparse.Namespace) -> None:
         await asyncio.sleep(args.watch)
         deadlines_fired = sum(1 for x in late)
         for table_id in quick:
-            await tables.cancel(table_id, Actor(1, "x", "en"), "en", True)
+            await tables.lobby.cancel(table_id, Actor(1, "x", "en"), "en", True)
         await _quiet(tables)
         clocks.scheduler.fire = original
         if not late:
@@ -128,11 +130,11 @@ async def main(args: argparse.Namespace) -> None:
                   f"waiting for the store (other tables' moves and fsyncs): p99 {_pct(waits, 0.99) * 1000:.1f} ms")
 
         # Moves at the 200 tables, the scheduler running with its pending deadlines. Rounds alternate between
-        # the clocks attached and detached (tables.clocks = None: no clock update in the move) for a baseline.
+        # the clocks attached and detached (an empty plug: no clock update in the move) for a baseline.
         lat: dict[bool, list[float]] = {True: [], False: []}
         for round_no in range(args.rounds):
             with_clocks = round_no % 2 == 0
-            tables.clocks = clocks if with_clocks else None
+            tables.clock.plug(clocks if with_clocks else None)
             for n, table_id in enumerate(ids):
                 async with store.read() as tx:
                     row = await tx.table(table_id)
@@ -143,13 +145,13 @@ async def main(args: argparse.Namespace) -> None:
                     continue
                 index = rng.randrange(len(state.legal_actions(0)))
                 t2 = time.perf_counter()
-                answer = await tables.press(table_id, row.version, index, Actor(1000 + n, "U", "en"), "en")
+                answer = await tables.play.press(table_id, row.version, index, Actor(1000 + n, "U", "en"), "en")
                 lat[with_clocks].append((time.perf_counter() - t2) * 1000)
                 assert not answer.alert, answer.text
                 if args.one_at_a_time:
                     await _quiet(tables)
             await _quiet(tables)
-        tables.clocks = clocks
+        tables.clock.plug(clocks)
         for on in (True, False):
             values = lat[on]
             p99 = _pct(values, 0.99)

@@ -3,12 +3,12 @@ picture queued, with about 90 cards on a Machiavelli table.
 
 Run from the repository root: ``nice -n 10 python bench/rummy_lay.py [--positions 60] [--json]``.
 
-What runs: the real bot (``bot.app.App``: Tables, Outbox, the SQLite store in a temp dir, pictures on)
+What runs: the real bot (``bot.app.App``: the services, Outbox, the SQLite store in a temp dir, pictures on)
 against the fake Bot API of ``tests/fakebot``. A 4-player Machiavelli table is opened through the bot;
 then, per position, the table's state is replaced by a random mid-game position of
 ``engine.melds.positions.random_position`` (about 90 table cards; 1-6 cards added from the hand: half
 feasible, a quarter barely feasible or not, a quarter random), the player's selection is made with the
-toggle presses (``Tables.rummy(..., "on", i)``), and the clock runs around ``Tables.rummy(..., "lay")``
+toggle presses (``RummyTurns.rummy(..., "on", i)``), and the clock runs around ``RummyTurns.rummy(..., "lay")``
 only (after two warm-up presses): checks, the solver, the proposal stored and its picture spec queued,
 in one transaction up to its COMMIT. Drawing the picture happens later in the outbox and is not
 counted (the answer does not wait for it). The process also runs the fake server and the outbox, so
@@ -91,8 +91,8 @@ async def run(positions: int, seed: int) -> dict[str, object]:
                     await settle(fake, app)
                 await ann.press(lobby, "▶️ Start")
                 await settle(fake, app)
-                tables = app.tables
-                assert tables is not None
+                assert app.services is not None
+                core, rummies = app.services.core, app.services.rummies
                 async with app.store.read() as tx:
                     last = await tx.last_table(group.id, 0)
                     assert last is not None
@@ -101,22 +101,22 @@ async def run(positions: int, seed: int) -> dict[str, object]:
                 for k in range(positions + WARMUP):
                     state, added = position_state(seed * 1000 + k, rng)
                     table_sizes.append(sum(len(m) for m in state.table))
-                    async with tables.core.lock(table_id), app.store.transaction() as tx:
+                    async with core.lock(table_id), app.store.transaction() as tx:
                         row = await tx.table(table_id)
                         assert row is not None
                         row.state = state.to_json()
                         row.version += 1
                         version = row.version
                         await tx.save_table(row)
-                    tables.core.forget(table_id)
+                    core.forget(table_id)
                     hand = state.hands[0]
                     taken: list[int] = []
                     for c in added:
                         i = next(j for j, h in enumerate(hand) if h == c and j not in taken)
                         taken.append(i)
-                        await tables.rummy(table_id, version, "on", i, actor, "en")
+                        await rummies.rummy(table_id, version, "on", i, actor, "en")
                     started = time.perf_counter()
-                    answer = await tables.rummy(table_id, version, "lay", 0, actor, "en")
+                    answer = await rummies.rummy(table_id, version, "lay", 0, actor, "en")
                     if k < WARMUP:  # the first press pays one-time costs (imports, caches)
                         continue
                     times.append(1000 * (time.perf_counter() - started))

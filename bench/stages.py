@@ -40,9 +40,9 @@ class Stages:
             self.marks.setdefault(update_id, {}).setdefault(stage, clock())
 
     def hook(self, app: Any) -> None:
-        intake, store, tables = app.intake, app.store, app.tables
+        intake, store, play = app.intake, app.store, app.services.play
         accept_all, spawn, handle = intake.accept_all, intake._spawn, intake._handle
-        begin, committed_one, press = store._begin, store.wal.committed_one, tables.press
+        begin, committed_one, press = store._begin, store.wal.committed_one, play.press
         stages = self
 
         async def s_accept_all(updates: list[Any]) -> int:
@@ -81,7 +81,7 @@ class Stages:
                 stages.mark(_UPDATE.get(), "done")
 
         intake.accept_all, intake._spawn, intake._handle = s_accept_all, s_spawn, s_handle
-        store._begin, store.wal.committed_one, tables.press = s_begin, s_committed_one, s_press
+        store._begin, store.wal.committed_one, play.press = s_begin, s_committed_one, s_press
 
         loop = asyncio.get_running_loop()
         run_once = loop._run_once  # type: ignore[attr-defined]

@@ -1,5 +1,7 @@
-"""Builds the bot (Bot, Dispatcher, routers, middlewares, store, outbox, tables) and runs its life:
-start (with retries while Telegram is unreachable), polling or a webhook, and a graceful stop."""
+"""The composition root: builds every service once (``build_services``), hands each the ports of what
+it uses, wires the Dispatcher (services as workflow data, one router per handlers module), and runs
+the bot's life: start (with retries while Telegram is unreachable), polling or a webhook, and a
+graceful stop. Nothing else in bot/ builds a service or ties one to another."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import asyncio
 import logging
 import signal
 import time
+from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
 
@@ -22,8 +25,6 @@ from bot.config import Settings
 from bot.handlers import routers
 from bot.handlers.context import Context, Dedup
 from bot.handlers.help import COMMANDS
-from bot.handlers.league import attach as attach_league
-from bot.handlers.status import status_router
 from bot.handlers.throttle import CommandThrottle
 from bot.intake import Intake
 from bot.json_session import JsonSession
@@ -31,13 +32,26 @@ from bot.league.service import League
 from bot.logs import last_error
 from bot.retry import Backoff, EveryMinute
 from bot.services.ai_seats import AiSeats
+from bot.services.capture import CaptureBuilder
 from bot.services.clocks import ClockService
+from bot.services.core import TableCore
+from bot.services.deadlines import Clock
+from bot.services.hints import Hints
+from bot.services.lobby import LobbyService
 from bot.services.outbox import Outbox, RateLimiter
+from bot.services.people import People
 from bot.services.pictures import Pictures
+from bot.services.play import Play
+from bot.services.ports import Plug, TurnClock
+from bot.services.presence import PresenceService
+from bot.services.publish import Publisher
+from bot.services.reports import Reports
 from bot.services.retention import Retention
-from bot.services.tables import Tables
+from bot.services.rummy_turns import RummyTurns, rummy_forced
+from bot.services.seats import SeatService
 from bot.shared_limits import RedisLimiter, SharedLimitMiddleware
 from bot.store.backend import Backend
+from bot.store.contract import Store
 from bot.store.lock import AlreadyRunning
 from bot.store.migrate import SchemaTooNew
 from bot.ui.i18n import LANGS, t
@@ -64,6 +78,70 @@ class TokenRefused(StartError):
     """Telegram answered 401: the token is wrong or revoked (retrying cannot help)."""
 
 
+@dataclass(frozen=True)
+class Services:
+    """Every service of one bot, each built once by ``build_services``. Handlers get them by name from
+    the Dispatcher's workflow data (``workflow_data``); nothing here forwards a call to another."""
+
+    core: TableCore
+    publisher: Publisher
+    play: Play
+    people: People
+    lobby: LobbyService
+    seats: SeatService
+    presence: PresenceService
+    reports: Reports
+    hints: Hints
+    builder: CaptureBuilder
+    rummies: RummyTurns
+    league: League
+    clock: Plug[TurnClock]  # the clocks as moves see them (empty: no clocks)
+    clocks: ClockService | None
+
+    def workflow_data(self) -> dict[str, Any]:
+        """The names handlers ask for (aiogram injects a handler's parameters by name)."""
+        return {"replies": self.core, "play": self.play, "people": self.people, "lobby": self.lobby,
+                "seats": self.seats, "presence": self.presence, "reports": self.reports, "hints": self.hints,
+                "builder": self.builder, "rummies": self.rummies, "league": self.league, "clocks": self.clocks}
+
+    async def stop(self) -> None:
+        """Stop what runs on its own: the clocks' scheduler, the league's season clock, the AI loops."""
+        if self.clocks is not None:
+            await self.clocks.stop()
+        await self.league.stop()
+        await self.play.stop()
+
+
+def build_services(store: Store, outbox: Outbox, bot_username: str, *, ai_delay: float = 1.0,
+                   pictures: Pictures | None = None, ai: AiSeats | None = None, ping_after: float = 20.0,
+                   timed: bool = True, clock: Clock | None = None, default_per_move: float = 86400.0) -> Services:
+    """Build the services once, each given the ports of exactly what it uses.
+
+    Moves keep the clocks' deadlines and the clocks play a move at a deadline: that one loop is closed
+    by a ``Plug`` made here, handed to the services that use the clocks, and plugged once the clocks
+    exist. ``timed=False`` builds no clocks (moves then keep no deadlines). A finished table reaches
+    the league through the play service's "finished" subscribers, never by an import."""
+    core = TableCore(store, outbox)
+    turn_clock: Plug[TurnClock] = Plug()
+    league = League(store, outbox, pictures is not None)
+    publisher = Publisher(core, turn_clock, pictures, ping_after)
+    play = Play(core, publisher, ai or AiSeats(), turn_clock, ai_delay, forced=(rummy_forced,),
+                finished=(league.table_finished,))
+    people = People(core, publisher)
+    lobby = LobbyService(core, publisher, play, turn_clock, bot_username)
+    clocks = ClockService(core, play, lobby, publisher, clock, default_per_move) if timed else None
+    turn_clock.plug(clocks)
+    return Services(
+        core=core, publisher=publisher, play=play, people=people, lobby=lobby,
+        seats=SeatService(core, publisher, play, bot_username),
+        presence=PresenceService(core, play),
+        reports=Reports(core, publisher, lobby, people),
+        hints=Hints(core, play.ai),
+        builder=CaptureBuilder(core, play),
+        rummies=RummyTurns(core, play, publisher),
+        league=league, clock=turn_clock, clocks=clocks)
+
+
 class App:
     """Everything one bot process runs; ``start`` / ``stop`` so tests can run it in-process."""
 
@@ -87,11 +165,9 @@ class App:
         self.outbox = Outbox(self.store, self.outbox_bot, limiter, Pictures.render)
         # No handler keeps a conversation state: the FSM middleware would build a context for every update.
         self.dispatcher = Dispatcher(disable_fsm=True)
-        self.tables: Tables | None = None
+        self.services: Services | None = None
         self.dedup: Dedup | None = None
-        self.clocks: ClockService | None = None
         self.intake: Intake | None = None
-        self.league: League | None = None
         self.webhook: WebhookServer | None = None
         self.started_at = time.time()
         self._opened = False
@@ -129,34 +205,35 @@ class App:
             await asyncio.to_thread(self.pictures.warm_up)
         ai = AiSeats(self.settings.ai_level, self.settings.ai_think_ms, worker=self.settings.ai_worker)
         ai.warm_up()
-        self.tables = Tables(self.store, self.outbox, me.username or "kozyr_bot", self.settings.ai_delay,
-                             self.pictures, ai, ping_after=self.settings.ping_after)
+        services = self.services = build_services(
+            self.store, self.outbox, me.username or "kozyr_bot", ai_delay=self.settings.ai_delay,
+            pictures=self.pictures, ai=ai, ping_after=self.settings.ping_after,
+            default_per_move=self.settings.autoplay_after)
         if self.settings.deal_seed is not None:
-            self.tables.lobby.seed_deals(self.settings.deal_seed)
-        self.outbox.on_unreachable = self.tables.user_unreachable
+            services.lobby.seed_deals(self.settings.deal_seed)
+        self.outbox.on_unreachable = services.people.user_unreachable
         dp = self.dispatcher
+        dp.workflow_data.update(services.workflow_data())  # handlers take services by parameter name
         dp["status_report"] = self.report
         dp["owner_id"] = self.settings.bot_owner_id
-        self.dedup = Dedup(self.tables.people)
+        self.dedup = Dedup(services.people)
         dp.update.outer_middleware(self.dedup)
         self.throttle = CommandThrottle()
         dp.message.outer_middleware(self.throttle)
-        context = Context(self.tables)
+        context = Context(services.people, services.core)
         dp.message.outer_middleware(context)
         dp.callback_query.outer_middleware(context)
         dp.my_chat_member.outer_middleware(context)
-        dp.include_routers(status_router(), *routers())
+        dp.include_routers(*routers())
         self.intake = Intake(self.store, dp, self.bot)
-        self.league = attach_league(dp, self.tables)  # /top /stats /h2h /league and the season clock
         self.outbox.start()
-        await self.league.start()  # the season clock (the intake does not emit aiogram's startup event)
-        # issue 18: stored deadlines, one scheduler (no per-tick scan of the tables).
-        self.clocks = ClockService(self.tables, default_per_move=self.settings.autoplay_after)
-        await self.clocks.start()
-        # issue 9 (retention): prune processed update ids, failed rows, finished games' slots, stale blobs.
+        await services.league.start()  # the season clock (the intake does not emit aiogram's startup event)
+        if services.clocks is not None:  # stored deadlines, one scheduler (no per-tick scan of the tables)
+            await services.clocks.start()
+        # Retention: prune processed update ids, failed rows, finished games' slots, stale blobs.
         self.retention = Retention(self.store, latest_update=lambda: self.dedup.latest if self.dedup else None)
         self.retention.start()
-        resumed = await self.tables.resume()
+        resumed = await services.play.resume()
         again = await self.intake.resume()
         if self.settings.is_postgres:  # another worker may die with updates in hand: take them over
             self._sweep = asyncio.create_task(self.intake.sweep(ORPHAN_SWEEP), name="inbox-sweep")
@@ -228,7 +305,7 @@ class App:
     def busy(self) -> bool:
         """Whether an update is being handled or an AI seat is thinking (tests wait for quiet)."""
         return bool((self.dedup and self.dedup.in_flight) or (self.intake and self.intake.in_flight)
-                    or (self.tables and self.tables.ai_busy()))
+                    or (self.services and self.services.play.ai_busy()))
 
     async def report(self) -> dict[str, Any]:
         """What /status and /healthz show: version, uptime, tables by state, queue depths, last error."""
@@ -276,12 +353,8 @@ class App:
             await asyncio.sleep(0.01)  # updates fed directly to the dispatcher (bench/bot.py)
         if self.retention is not None:
             await self.retention.stop()
-        if self.clocks is not None:
-            await self.clocks.stop()
-        if self.league is not None:
-            await self.league.stop()
-        if self.tables is not None:
-            await self.tables.stop()
+        if self.services is not None:
+            await self.services.stop()
         if self._opened and not await self._drained(max(0.0, deadline - time.monotonic())):
             async with self.store.read() as tx:
                 left = (await tx.outbox_counts()).get("pending", 0)

@@ -1,10 +1,16 @@
-"""Thin aiogram routers: parse the update, ask a service, answer. No rules and no SQL here."""
+"""Thin aiogram routers: parse the update, ask a service, answer. No rules and no SQL here.
+
+Every module has ``router()``: a fresh Router (a router attaches to one Dispatcher only, and tests run
+many). Services reach the handlers by aiogram's dependency injection: the composition root
+(bot/app.py) puts them in the Dispatcher's workflow data, and a handler names the ones it uses as
+parameters (``lobby: LobbyService``, ``replies: Replies``...)."""
 
 from aiogram import Router
 
-from bot.handlers import clocks, help, hint, lobby, membership, play, settings
+from bot.handlers import clocks, help, hint, league, lobby, membership, play, settings, status
 
 
 def routers() -> list[Router]:
-    return [lobby.router(), play.router(), clocks.router(), settings.router(), membership.router(), hint.router(),
-            help.router()]
+    """Every router, in the order the dispatcher tries them (/status first: the owner's, in the DM)."""
+    return [status.router(), lobby.router(), play.router(), clocks.router(), settings.router(), membership.router(),
+            hint.router(), help.router(), league.router()]

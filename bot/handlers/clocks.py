@@ -1,4 +1,4 @@
-"""Clock commands and buttons (issue 18): /mytables and /hand in the DM, /pause /resume /extend in
+"""Clock commands and buttons: /mytables and /hand in the DM, /pause /resume /extend in
 the group, the lobby's clock keyboard, taking over a lost seat, and time zone / quiet hours."""
 
 from __future__ import annotations
@@ -9,9 +9,11 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 
 from bot.handlers.context import is_admin
 from bot.handlers.lobby import _answer_press
-from bot.services.quiet import parse_hours, zone
-from bot.services.tables import Actor, Answer, Tables, Where
-from bot.store.rows import Prefs
+from bot.services.clocks import ClockService
+from bot.services.lobby import LobbyService
+from bot.services.ports import Replies
+from bot.services.quiet import parse_hours, prefs_line, zone
+from bot.services.types import Actor, Answer, Where
 from bot.ui.callbacks import Clk, Hand, TakeSeat
 from bot.ui.i18n import t
 from bot.ui.words import name
@@ -24,98 +26,97 @@ def _dm(message: Message, actor: Actor) -> Where:
     return Where(message.chat.id, 0, "", actor.lang)
 
 
-async def my_tables(message: Message, tables: Tables, actor: Actor) -> None:
-    assert tables.clocks is not None
-    text, buttons = await tables.clocks.my_tables(actor.user_id, actor.lang)
+async def my_tables(message: Message, clocks: ClockService, replies: Replies, actor: Actor) -> None:
+    text, buttons = await clocks.my_tables(actor.user_id, actor.lang)
     markup = InlineKeyboardMarkup(inline_keyboard=[
         [InlineKeyboardButton(text="🃏 " + label, callback_data=Hand(t=table_id).pack())]
         for table_id, label in buttons[:20]]) if buttons else None
-    await tables.say(_dm(message, actor), text, markup)
+    await replies.say(_dm(message, actor), text, markup)
 
 
-async def hand(message: Message, tables: Tables, actor: Actor) -> None:
-    assert tables.clocks is not None
-    if not await tables.clocks.resend_hand(actor.user_id, None):
-        await tables.say(_dm(message, actor), t(actor.lang, "You are not playing at any table now."))
+async def hand(message: Message, clocks: ClockService, replies: Replies, actor: Actor) -> None:
+    if not await clocks.resend_hand(actor.user_id, None):
+        await replies.say(_dm(message, actor), t(actor.lang, "You are not playing at any table now."))
 
 
-async def hand_button(query: CallbackQuery, callback_data: Hand, tables: Tables, actor: Actor) -> None:
-    assert tables.clocks is not None
+async def hand_button(query: CallbackQuery, callback_data: Hand, clocks: ClockService, actor: Actor) -> None:
     message = query.message
     if message is None or message.chat.type != "private" or message.chat.id != actor.user_id:
         await _answer_press(query, Answer(t(actor.lang, "This button is not valid."), alert=True))
         return
-    sent = await tables.clocks.resend_hand(actor.user_id, callback_data.t)
+    sent = await clocks.resend_hand(actor.user_id, callback_data.t)
     await _answer_press(query, Answer() if sent else Answer(t(actor.lang, "You are not playing at this table."),
                                                             alert=True))
 
 
-async def _group_table(tables: Tables, where: Where) -> int | None:
-    table_id = await tables.open_table_id(where)
+async def _group_table(lobby: LobbyService, replies: Replies, where: Where) -> int | None:
+    table_id = await lobby.open_table_id(where)
     if table_id is None:
-        await tables.say(where, t(where.lang, "There is no table here. Open one with /new carnival."))
+        await replies.say(where, t(where.lang, "There is no table here. Open one with /new carnival."))
     return table_id
 
 
-async def pause(message: Message, tables: Tables, actor: Actor, where: Where) -> None:
-    await _vote(message, tables, actor, where, True)
+async def pause(message: Message, clocks: ClockService, lobby: LobbyService, replies: Replies, actor: Actor,
+                where: Where) -> None:
+    await _vote(message, clocks, lobby, replies, actor, where, True)
 
 
-async def resume(message: Message, tables: Tables, actor: Actor, where: Where) -> None:
-    await _vote(message, tables, actor, where, False)
+async def resume(message: Message, clocks: ClockService, lobby: LobbyService, replies: Replies, actor: Actor,
+                 where: Where) -> None:
+    await _vote(message, clocks, lobby, replies, actor, where, False)
 
 
-async def _vote(message: Message, tables: Tables, actor: Actor, where: Where, pausing: bool) -> None:
-    assert tables.clocks is not None
-    table_id = await _group_table(tables, where)
+async def _vote(message: Message, clocks: ClockService, lobby: LobbyService, replies: Replies, actor: Actor,
+                where: Where, pausing: bool) -> None:
+    table_id = await _group_table(lobby, replies, where)
     if table_id is not None:
-        answer = await tables.clocks.vote(table_id, actor, pausing, where.lang)
+        answer = await clocks.vote(table_id, actor, pausing, where.lang)
         if answer.alert:
-            await tables.say(where, f"{name(actor.name)}: {answer.text}")
+            await replies.say(where, f"{name(actor.name)}: {answer.text}")
 
 
-async def extend(message: Message, tables: Tables, actor: Actor, where: Where) -> None:
-    assert tables.clocks is not None
-    table_id = await _group_table(tables, where)
+async def extend(message: Message, clocks: ClockService, lobby: LobbyService, replies: Replies, actor: Actor,
+                 where: Where) -> None:
+    table_id = await _group_table(lobby, replies, where)
     if table_id is not None:
-        answer = await tables.clocks.extend(table_id, actor, where.lang)
+        answer = await clocks.extend(table_id, actor, where.lang)
         if answer.alert:
-            await tables.say(where, f"{name(actor.name)}: {answer.text}")
+            await replies.say(where, f"{name(actor.name)}: {answer.text}")
 
 
-async def clock_button(query: CallbackQuery, callback_data: Clk, tables: Tables, actor: Actor,
+async def clock_button(query: CallbackQuery, callback_data: Clk, clocks: ClockService, lobby: LobbyService,
+                       actor: Actor,
                        where: Where | None) -> None:
-    assert tables.clocks is not None
-    if where is None or not await tables.table_is_here(callback_data.t, where):
+    if where is None or not await lobby.table_is_here(callback_data.t, where):
         answer = Answer(t(actor.lang, "This button is not valid."), alert=True)
     else:
         admin = callback_data.k in ("pm", "bk", "st", "ab") and await is_admin(query, actor.user_id)
-        answer = await tables.clocks.lobby_clock(callback_data.t, actor, actor.lang, callback_data.k, admin)
+        answer = await clocks.lobby_clock(callback_data.t, actor, actor.lang, callback_data.k, admin)
     await _answer_press(query, answer)
 
 
-async def take_seat(query: CallbackQuery, callback_data: TakeSeat, tables: Tables, actor: Actor,
+async def take_seat(query: CallbackQuery, callback_data: TakeSeat, clocks: ClockService, lobby: LobbyService,
+                    actor: Actor,
                     where: Where | None) -> None:
-    assert tables.clocks is not None
-    if where is None or not await tables.table_is_here(callback_data.t, where):
+    if where is None or not await lobby.table_is_here(callback_data.t, where):
         answer = Answer(t(actor.lang, "This button is not valid."), alert=True)
     else:
-        answer = await tables.clocks.take_seat(callback_data.t, callback_data.s, actor, actor.lang)
+        answer = await clocks.take_seat(callback_data.t, callback_data.s, actor, actor.lang)
     await _answer_press(query, answer)
 
 
-async def time_settings(message: Message, command: CommandObject, tables: Tables, actor: Actor) -> None:
+async def time_settings(message: Message, command: CommandObject, clocks: ClockService, replies: Replies,
+                        actor: Actor) -> None:
     """``/settings tz Europe/Moscow``, ``/settings quiet 23-8`` or ``/settings quiet off`` in the DM."""
     lang = actor.lang
     words = (command.args or "").split()
-    assert tables.clocks is not None
-    prefs = await tables.clocks.prefs(actor.user_id)
+    prefs = await clocks.prefs(actor.user_id)
     if len(words) == 2 and words[0].lower() == "tz":
         if zone(words[1]) is None:
             text = t(lang, "I don't know that time zone. Write it like Europe/Moscow or +03:00.")
         else:
             prefs.tz = words[1]
-            await tables.clocks.save_prefs(actor.user_id, prefs)
+            await clocks.save_prefs(actor.user_id, prefs)
             text = t(lang, "Time zone set: {tz}", tz=name(words[1]))
     elif len(words) == 2 and words[0].lower() == "quiet":
         hours = None if words[1].lower() == "off" else parse_hours(words[1])
@@ -123,23 +124,11 @@ async def time_settings(message: Message, command: CommandObject, tables: Tables
             text = t(lang, "Write quiet hours like 23-8 or 22:30-07:00, or off.")
         else:
             prefs.quiet_from, prefs.quiet_to = hours if hours else (None, None)
-            await tables.clocks.save_prefs(actor.user_id, prefs)
+            await clocks.save_prefs(actor.user_id, prefs)
             text = t(lang, "Quiet hours set.") if hours else t(lang, "Quiet hours off.")
     else:
         text = t(lang, "Use /settings tz Europe/Moscow and /settings quiet 23-8 (or off).")
-    await tables.say(_dm(message, actor), text + "\n" + _prefs_line(prefs, lang))
-
-
-def _hhmm(minutes: int) -> str:
-    return f"{minutes // 60:02d}:{minutes % 60:02d}"
-
-
-def _prefs_line(prefs: Prefs, lang: str) -> str:
-    if prefs.quiet_from is None or prefs.quiet_to is None:
-        quiet = t(lang, "none")
-    else:
-        quiet = f"{_hhmm(prefs.quiet_from)}–{_hhmm(prefs.quiet_to)}"
-    return t(lang, "Time zone: {tz}; quiet hours (no reminders): {quiet}", tz=name(prefs.tz), quiet=quiet)
+    await replies.say(_dm(message, actor), text + "\n" + prefs_line(prefs, lang))
 
 
 def router() -> Router:

@@ -11,7 +11,8 @@ from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, 
 
 from bot.handlers import members
 from bot.services.people import People
-from bot.services.tables import Actor, Tables, Where
+from bot.services.ports import Replies
+from bot.services.types import Actor, Where
 from bot.ui.i18n import lang_of, t
 from bot.ui.names import plain_name
 
@@ -64,9 +65,9 @@ class Context(BaseMiddleware):
     """Records who the user is (name, language) and builds ``actor`` and ``where`` for handlers; the store
     is reached through the people service (bot/services/people.py)."""
 
-    def __init__(self, tables: Tables) -> None:
-        self.tables = tables
-        self.people = tables.people
+    def __init__(self, people: People, replies: Replies) -> None:
+        self.people = people
+        self.replies = replies
         self._known: dict[int, tuple[str, str | None, str]] = {}
         self._chats: set[int] = set()
 
@@ -74,7 +75,6 @@ class Context(BaseMiddleware):
                        event: TelegramObject, data: dict[str, Any]) -> Any:
         user: User | None = data.get("event_from_user")
         chat: Chat | None = data.get("event_chat")
-        data["tables"] = self.tables
         if isinstance(event, Message) and (user is None or user.is_bot or event.sender_chat is not None):
             # An anonymous admin (the group itself) or a channel: nobody the bot could seat or check.
             if chat is not None and (event.text or "").startswith("/"):
@@ -112,8 +112,8 @@ class Context(BaseMiddleware):
         """One line asking for the command again from the person's own account."""
         lang = await self.people.chat_lang(chat.id) if chat.type != "private" else "en"
         thread = message.message_thread_id if message.is_topic_message and message.message_thread_id else 0
-        await self.tables.say(Where(chat.id, thread, chat.title or "", lang),
-                              t(lang, "Please send commands as yourself, not on behalf of the group or a channel."))
+        await self.replies.say(Where(chat.id, thread, chat.title or "", lang),
+                               t(lang, "Please send commands as yourself, not on behalf of the group or a channel."))
 
 
 async def is_admin(event: Message | CallbackQuery, user_id: int) -> bool:

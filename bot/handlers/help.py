@@ -10,7 +10,10 @@ from bot.handlers.context import is_member
 from bot.handlers.lobby import _answer_press
 from bot.league.service import league_note, league_rules
 from bot.services.catalog import table_games
-from bot.services.tables import Actor, Answer, Tables, Where, rules_text
+from bot.services.people import People
+from bot.services.ports import Replies
+from bot.services.reports import Reports, rules_text
+from bot.services.types import Actor, Answer, Where
 from bot.ui import words
 from bot.ui.i18n import t
 from engine.core import GameError, all_games, get_game
@@ -47,23 +50,23 @@ def help_text(lang: str) -> str:
     return "\n".join(lines)
 
 
-async def start_deep(message: Message, command: CommandObject, tables: Tables, actor: Actor) -> None:
+async def start_deep(message: Message, command: CommandObject, reports: Reports, actor: Actor) -> None:
     async def member(chat_id: int) -> bool:
         return await is_member(message.bot, chat_id, actor.user_id)
 
-    await tables.deep_start(actor, command.args or "", member)
+    await reports.deep_start(actor, command.args or "", member)
 
 
-async def start(message: Message, tables: Tables, actor: Actor) -> None:
-    await tables.deep_start(actor, "")
+async def start(message: Message, reports: Reports, actor: Actor) -> None:
+    await reports.deep_start(actor, "")
 
 
-async def help_(message: Message, tables: Tables, actor: Actor, where: Where | None) -> None:
+async def help_(message: Message, replies: Replies, actor: Actor, where: Where | None) -> None:
     lang = where.lang if where else actor.lang
-    await _say(tables, message, actor, where, help_text(lang))
+    await _say(replies, message, actor, where, help_text(lang))
 
 
-async def games(message: Message, tables: Tables, actor: Actor, where: Where | None) -> None:
+async def games(message: Message, replies: Replies, actor: Actor, where: Where | None) -> None:
     lang = where.lang if where else actor.lang
     lines = ["<b>" + t(lang, "Games") + "</b>"]
     for game in table_games():
@@ -71,41 +74,41 @@ async def games(message: Message, tables: Tables, actor: Actor, where: Where | N
             else str(game.min_players)
         lines.append(f"• <code>{game.id}</code> — {words.title(game.id, lang)} ({players})")
     lines.append(t(lang, "Open a table with /new GAME; rules: /rules GAME."))
-    await _say(tables, message, actor, where, "\n".join(lines))
+    await _say(replies, message, actor, where, "\n".join(lines))
 
 
-async def rules(message: Message, command: CommandObject, tables: Tables, actor: Actor, where: Where | None) -> None:
+async def rules(message: Message, command: CommandObject, replies: Replies, actor: Actor, where: Where | None) -> None:
     lang = where.lang if where else actor.lang
     game_id = (command.args or "").strip().lower() or "carnival"
     if game_id == "league":
-        await _say(tables, message, actor, where, league_rules(lang))
+        await _say(replies, message, actor, where, league_rules(lang))
         return
     try:
         get_game(game_id)
     except GameError:
-        await _say(tables, message, actor, where, t(lang, "I don't know the game {game}. Games: {known}",
-                                                    game=words.name(game_id),
-                                                    known=", ".join(g.id for g in all_games())))
+        await _say(replies, message, actor, where, t(lang, "I don't know the game {game}. Games: {known}",
+                                                     game=words.name(game_id),
+                                                     known=", ".join(g.id for g in all_games())))
         return
     text = rules_text(game_id, lang) or t(lang, "The rules of this game are not written yet.")
-    await _say(tables, message, actor, where, text)
+    await _say(replies, message, actor, where, text)
 
 
-async def score(message: Message, tables: Tables, where: Where) -> None:
-    await tables.score(where)
+async def score(message: Message, reports: Reports, where: Where) -> None:
+    await reports.score(where)
 
 
-async def record(message: Message, tables: Tables, where: Where) -> None:
-    await tables.record(where)
+async def record(message: Message, reports: Reports, where: Where) -> None:
+    await reports.record(where)
 
 
-async def group_only(message: Message, tables: Tables, actor: Actor) -> None:
-    await _say(tables, message, actor, None, t(actor.lang, "This works in the group where the table is."))
+async def group_only(message: Message, replies: Replies, actor: Actor) -> None:
+    await _say(replies, message, actor, None, t(actor.lang, "This works in the group where the table is."))
 
 
-async def migrated(message: Message, tables: Tables) -> None:
+async def migrated(message: Message, people: People) -> None:
     """The group became a supergroup: tables, queues and the league move to the new id."""
-    await tables.chat_migrated(message.chat.id, message.migrate_to_chat_id)  # type: ignore[arg-type]
+    await people.chat_migrated(message.chat.id, message.migrate_to_chat_id)  # type: ignore[arg-type]
 
 
 async def unknown_button(query: CallbackQuery, actor: Actor) -> None:
@@ -113,21 +116,21 @@ async def unknown_button(query: CallbackQuery, actor: Actor) -> None:
     await _answer_press(query, Answer(t(actor.lang, "This button is not valid any more."), alert=True))
 
 
-async def dm_status(update: ChatMemberUpdated, tables: Tables) -> None:
+async def dm_status(update: ChatMemberUpdated, people: People) -> None:
     """A user blocked the bot (the groups where they play are told) or unblocked it (their hands come back)."""
     user_id = update.chat.id
     if update.new_chat_member.status in ("kicked", "left"):
-        await tables.dm_blocked(user_id)
+        await people.dm_blocked(user_id)
     elif update.new_chat_member.status == "member":
-        await tables.dm_unblocked(user_id)
+        await people.dm_unblocked(user_id)
 
 
-async def _say(tables: Tables, message: Message, actor: Actor, where: Where | None, text: str) -> None:
+async def _say(replies: Replies, message: Message, actor: Actor, where: Where | None, text: str) -> None:
     """An informational reply (help, games, rules): chatter, behind game messages, dropped when stale."""
     if where is not None:
-        await tables.say(where, text, chatter=True)
+        await replies.say(where, text, chatter=True)
     else:
-        await tables.say(Where(message.chat.id, 0, "", actor.lang), text, chatter=True)
+        await replies.say(Where(message.chat.id, 0, "", actor.lang), text, chatter=True)
 
 
 def router() -> Router:

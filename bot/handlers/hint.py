@@ -7,19 +7,21 @@ from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
-from bot.services.tables import Actor, Tables, Where
+from bot.services.hints import Hints
+from bot.services.ports import Replies
+from bot.services.types import Actor, Where
 from bot.ui.i18n import t
 
 
-async def hint(message: Message, tables: Tables, actor: Actor) -> None:
-    text = await tables.hint(actor, actor.lang)
-    await tables.say(Where(message.chat.id, 0, "", actor.lang), text)
+async def hint(message: Message, hints: Hints, replies: Replies, actor: Actor) -> None:
+    text = await hints.hint(actor, actor.lang)
+    await replies.say(Where(message.chat.id, 0, "", actor.lang), text)
 
 
-async def hint_in_group(message: Message, tables: Tables, actor: Actor, where: Where | None) -> None:
+async def hint_in_group(message: Message, replies: Replies, actor: Actor, where: Where | None) -> None:
     lang = where.lang if where else actor.lang
-    await tables.say(where or Where(message.chat.id, 0, "", lang),
-                     t(lang, "Ask me for a /hint in our private chat: here everybody would see it."))
+    await replies.say(where or Where(message.chat.id, 0, "", lang),
+                      t(lang, "Ask me for a /hint in our private chat: here everybody would see it."))
 
 
 def router() -> Router:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from aiogram import Dispatcher, F, Router
+from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot.handlers.context import is_admin
 from bot.league.seasons import is_key
 from bot.league.service import League, PlayerRef
-from bot.services.tables import Actor, Tables, Where
+from bot.services.types import Actor, Where
 from bot.ui.i18n import t
 from engine.core import all_games
 
@@ -119,8 +119,8 @@ async def group_only(message: Message, league: League, actor: Actor) -> None:
                      t(actor.lang, "This works in the group where the table is."))
 
 
-def router(league: League) -> Router:
-    """A fresh router with the league's commands; the league's season clock runs while polling does."""
+def router() -> Router:
+    """A fresh router with the league's commands (one per Dispatcher: a router attaches once)."""
     r = Router(name="league")
     r.message.register(top, Command("top"), GROUPS)
     r.message.register(stats, Command("stats"), GROUPS)
@@ -129,11 +129,4 @@ def router(league: League) -> Router:
     r.message.register(group_only, Command("top", "stats", "h2h", "league"), F.chat.type == "private")
     return r
 
-
-def attach(dp: Dispatcher, tables: Tables) -> League:
-    """Make the league service, hand it to every handler as ``league`` and include the router."""
-    league = League(tables.store, tables.outbox, tables.pictures is not None)
-    dp["league"] = league
-    dp.include_router(router(league))
-    return league
 

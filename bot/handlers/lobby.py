@@ -10,7 +10,10 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from bot.handlers.context import is_admin
-from bot.services.tables import Actor, Answer, Tables, Where
+from bot.services.lobby import LobbyService
+from bot.services.ports import Replies
+from bot.services.seats import SeatService
+from bot.services.types import Actor, Answer, Where
 from bot.ui.callbacks import Lobby
 from bot.ui.clip import clip_plain
 from bot.ui.i18n import t
@@ -32,75 +35,78 @@ async def _answer_press(query: CallbackQuery, answer: Answer) -> None:
         log.info("callback %s not answered: %s", query.id, exc.message)
 
 
-async def new(message: Message, command: CommandObject, tables: Tables, actor: Actor, where: Where) -> None:
+async def new(message: Message, command: CommandObject, lobby: LobbyService, replies: Replies, actor: Actor,
+              where: Where) -> None:
     args = (command.args or "").split()
     if not args:
-        await tables.say(where, t(where.lang, "Which game? For example: /new carnival quarters=1. /games lists them."))
+        await replies.say(where, t(where.lang, "Which game? For example: /new carnival quarters=1. /games lists them."))
         return
-    await tables.new_table(where, actor, args[0], args[1:])
+    await lobby.new_table(where, actor, args[0], args[1:])
 
 
-async def group_only(message: Message, tables: Tables, actor: Actor) -> None:
-    await tables.say(Where(message.chat.id, 0, "", actor.lang),
-                     t(actor.lang, "Tables live in group chats: add me to a group and use this command there."))
+async def group_only(message: Message, replies: Replies, actor: Actor) -> None:
+    await replies.say(Where(message.chat.id, 0, "", actor.lang),
+                      t(actor.lang, "Tables live in group chats: add me to a group and use this command there."))
 
 
-async def _table_or_say(tables: Tables, where: Where) -> int | None:
-    table_id = await tables.open_table_id(where)
+async def _table_or_say(lobby: LobbyService, replies: Replies, where: Where) -> int | None:
+    table_id = await lobby.open_table_id(where)
     if table_id is None:
-        await tables.say(where, t(where.lang, "There is no table here. Open one with /new carnival."))
+        await replies.say(where, t(where.lang, "There is no table here. Open one with /new carnival."))
     return table_id
 
 
-async def join(message: Message, tables: Tables, actor: Actor, where: Where) -> None:
-    table_id = await _table_or_say(tables, where)
+async def join(message: Message, lobby: LobbyService, replies: Replies, actor: Actor, where: Where) -> None:
+    table_id = await _table_or_say(lobby, replies, where)
     if table_id is None:
         return
-    answer = await tables.join(table_id, actor, where.lang)
+    answer = await lobby.join(table_id, actor, where.lang)
     if answer.url:
-        link = join_link_keyboard(tables.bot_username, await tables.join_payload(table_id), where.lang)
-        await tables.say(where, t(where.lang, "{who}, open the bot once so I can send you your cards.",
-                                  who=_name(actor)), link)
+        link = join_link_keyboard(lobby.bot_username, await lobby.join_payload(table_id), where.lang)
+        await replies.say(where, t(where.lang, "{who}, open the bot once so I can send you your cards.",
+                                   who=_name(actor)), link)
     elif answer.alert:
         # Only the one who typed /join needs to know why not ("You are already at this table"): in the DM.
         if actor.started:
-            await tables.say(Where(actor.user_id, 0, "", actor.lang), answer.text)
+            await replies.say(Where(actor.user_id, 0, "", actor.lang), answer.text)
 
 
-async def leave(message: Message, command: CommandObject, tables: Tables, actor: Actor, where: Where) -> None:
+async def leave(message: Message, command: CommandObject, lobby: LobbyService, replies: Replies, seats: SeatService,
+                actor: Actor, where: Where) -> None:
     """Before the start: stand up. During the game: confirm, and an AI takes the seat (the creator or an
     admin may do it for an absent player: ``/leave 2`` or ``/leave Name``)."""
     arg = (command.args or "").strip()
     admin = bool(arg) and await is_admin(message, actor.user_id)
-    if await tables.ask_leave(where, actor, arg, admin):
+    if await seats.ask_leave(where, actor, arg, admin):
         return
-    table_id = await _table_or_say(tables, where)
+    table_id = await _table_or_say(lobby, replies, where)
     if table_id is not None:
-        answer = await tables.leave(table_id, actor, where.lang)
+        answer = await lobby.leave(table_id, actor, where.lang)
         if answer.alert:
-            await tables.say(where, f"{_name(actor)}: {answer.text}")
+            await replies.say(where, f"{_name(actor)}: {answer.text}")
 
 
-async def begin(message: Message, tables: Tables, actor: Actor, where: Where) -> None:
-    table_id = await _table_or_say(tables, where)
+async def begin(message: Message, lobby: LobbyService, replies: Replies, actor: Actor, where: Where) -> None:
+    table_id = await _table_or_say(lobby, replies, where)
     if table_id is not None:
-        answer = await tables.start(table_id, actor, where.lang, await is_admin(message, actor.user_id))
+        answer = await lobby.start(table_id, actor, where.lang, await is_admin(message, actor.user_id))
         if answer.alert:
-            await tables.say(where, answer.text)
+            await replies.say(where, answer.text)
 
 
-async def cancel(message: Message, tables: Tables, actor: Actor, where: Where) -> None:
-    table_id = await _table_or_say(tables, where)
+async def cancel(message: Message, lobby: LobbyService, replies: Replies, actor: Actor, where: Where) -> None:
+    table_id = await _table_or_say(lobby, replies, where)
     if table_id is not None:
-        answer = await tables.cancel(table_id, actor, where.lang, await is_admin(message, actor.user_id))
-        await tables.say(where, answer.text)
+        answer = await lobby.cancel(table_id, actor, where.lang, await is_admin(message, actor.user_id))
+        await replies.say(where, answer.text)
 
 
-async def lobby_button(query: CallbackQuery, callback_data: Lobby, tables: Tables, actor: Actor,
+async def lobby_button(query: CallbackQuery, callback_data: Lobby, lobby: LobbyService, seats: SeatService,
+                       actor: Actor,
                        where: Where | None) -> None:
     lang = actor.lang
     op, table_id = callback_data.op, callback_data.t
-    creator = None if where is None else await tables.creator_here(table_id, where)
+    creator = None if where is None else await lobby.creator_here(table_id, where)
 
     async def admin() -> bool:  # Telegram is asked only when it matters: never about the table's creator
         return actor.user_id != creator and await is_admin(query, actor.user_id)
@@ -109,27 +115,27 @@ async def lobby_button(query: CallbackQuery, callback_data: Lobby, tables: Table
         # Forged data naming another chat's (or topic's) table: act only where the button was pressed.
         answer = Answer(t(lang, "This button is not valid."), alert=True)
     elif op == "join":
-        answer = await tables.join(table_id, actor, lang)
+        answer = await lobby.join(table_id, actor, lang)
     elif op == "leave":
-        answer = await tables.leave(table_id, actor, lang)
+        answer = await lobby.leave(table_id, actor, lang)
     elif op == "ai":
-        answer = await tables.add_ai(table_id, actor, lang, callback_data.k)
+        answer = await lobby.add_ai(table_id, actor, lang, callback_data.k)
     elif op == "start":
-        answer = await tables.start(table_id, actor, lang, await admin())
+        answer = await lobby.start(table_id, actor, lang, await admin())
     elif op == "cancel":
-        answer = await tables.cancel(table_id, actor, lang, await admin())
+        answer = await lobby.cancel(table_id, actor, lang, await admin())
     elif op in ("quit", "offer", "stay", "take") and callback_data.k.isdigit() and query.message is not None:
         if op == "stay":
-            await tables.close_prompt(query.message.chat.id, query.message.message_id)
+            await seats.close_prompt(query.message.chat.id, query.message.message_id)
             answer = Answer()
         elif op == "take":
-            answer = await tables.take_seat(table_id, int(callback_data.k), actor, lang, query.message.chat.id)
+            answer = await seats.take_seat(table_id, int(callback_data.k), actor, lang, query.message.chat.id)
         else:
-            answer = await tables.confirm_leave(table_id, int(callback_data.k), actor, lang,
-                                                await is_admin(query, actor.user_id), query.message.chat.id,
-                                                query.message.message_id, offer=op == "offer")
+            answer = await seats.confirm_leave(table_id, int(callback_data.k), actor, lang,
+                                               await is_admin(query, actor.user_id), query.message.chat.id,
+                                               query.message.message_id, offer=op == "offer")
     elif op in ("opts", "opt", "back"):
-        answer = await tables.lobby_options(table_id, actor, lang, op, callback_data.k, op == "opt" and await admin())
+        answer = await lobby.lobby_options(table_id, actor, lang, op, callback_data.k, op == "opt" and await admin())
     else:
         answer = Answer(t(lang, "This button is not valid."), alert=True)
     await _answer_press(query, answer)

@@ -5,18 +5,18 @@ from __future__ import annotations
 from aiogram import F, Router
 from aiogram.types import ChatMemberUpdated
 
-from bot.services.tables import Tables
+from bot.services.presence import PresenceService
 
 GONE = ("left", "kicked")
 PRESENT = ("member", "administrator", "creator", "restricted")
 
 
-async def bot_membership(update: ChatMemberUpdated, tables: Tables) -> None:
+async def bot_membership(update: ChatMemberUpdated, presence: PresenceService) -> None:
     old, new = update.old_chat_member.status, update.new_chat_member.status
     if new in GONE and old not in GONE:
-        await tables.bot_removed(update.chat.id)
+        await presence.bot_removed(update.chat.id)
     elif new in PRESENT and old in GONE:
-        await tables.bot_added(update.chat.id)
+        await presence.bot_added(update.chat.id)
 
 
 def router() -> Router:

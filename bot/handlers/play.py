@@ -7,7 +7,10 @@ from aiogram.types import CallbackQuery
 
 from bot.handlers.lobby import _answer_press
 from bot.rummy.callbacks import Rum
-from bot.services.tables import Actor, Answer, Tables
+from bot.services.capture import CaptureBuilder
+from bot.services.play import Play
+from bot.services.rummy_turns import RummyTurns
+from bot.services.types import Actor, Answer
 from bot.ui.callbacks import Cap, Menu, Move, Pick
 from bot.ui.i18n import t
 
@@ -22,11 +25,11 @@ async def _refuse(query: CallbackQuery, actor: Actor) -> None:
     await _answer_press(query, Answer(t(actor.lang, "This button is not valid any more."), alert=True))
 
 
-async def _keyboard_tables(tables: Tables, update_id: int) -> set[int]:
+async def _keyboard_tables(play: Play, update_id: int) -> set[int]:
     """The tables the pressed message's own keyboard (as Telegram reported it with the press) plays at. The
     press's model leaves that keyboard out (bot/intake.py, ``without_keyboard``): it is read from the update
     as stored in the inbox."""
-    markup = await tables.pressed_keyboard(update_id)
+    markup = await play.pressed_keyboard(update_id)
     found: set[int] = set()
     for row in markup:
         for button in row:
@@ -42,56 +45,58 @@ async def _keyboard_tables(tables: Tables, update_id: int) -> set[int]:
     return found
 
 
-async def move(query: CallbackQuery, callback_data: Move, tables: Tables, actor: Actor, update_id: int) -> None:
+async def move(query: CallbackQuery, callback_data: Move, play: Play, actor: Actor, update_id: int) -> None:
     if not _from_own_dm(query, actor):
         await _refuse(query, actor)
         return
-    answer = await tables.press(callback_data.t, callback_data.v, callback_data.i, actor, actor.lang, update_id)
-    await _answered(query, callback_data.t, answer, tables, actor, update_id)
+    answer = await play.press(callback_data.t, callback_data.v, callback_data.i, actor, actor.lang, update_id)
+    await _answered(query, callback_data.t, answer, play, actor, update_id)
 
 
-async def menu(query: CallbackQuery, callback_data: Menu, tables: Tables, actor: Actor, update_id: int) -> None:
+async def menu(query: CallbackQuery, callback_data: Menu, play: Play, actor: Actor, update_id: int) -> None:
     if not _from_own_dm(query, actor):
         await _refuse(query, actor)
         return
-    answer = await tables.menu(callback_data.t, callback_data.v, callback_data.g, actor, actor.lang)
-    await _answered(query, callback_data.t, answer, tables, actor, update_id)
+    answer = await play.menu(callback_data.t, callback_data.v, callback_data.g, actor, actor.lang)
+    await _answered(query, callback_data.t, answer, play, actor, update_id)
 
 
-async def pick(query: CallbackQuery, callback_data: Pick, tables: Tables, actor: Actor, update_id: int) -> None:
+async def pick(query: CallbackQuery, callback_data: Pick, play: Play, actor: Actor, update_id: int) -> None:
     if not _from_own_dm(query, actor):
         await _refuse(query, actor)
         return
-    answer = await tables.pick(callback_data.t, callback_data.v, callback_data.w, callback_data.m,
-                               bool(callback_data.go), actor, actor.lang, update_id)
-    await _answered(query, callback_data.t, answer, tables, actor, update_id)
+    answer = await play.pick(callback_data.t, callback_data.v, callback_data.w, callback_data.m,
+                             bool(callback_data.go), actor, actor.lang, update_id)
+    await _answered(query, callback_data.t, answer, play, actor, update_id)
 
 
-async def capture(query: CallbackQuery, callback_data: Cap, tables: Tables, actor: Actor, update_id: int) -> None:
+async def capture(query: CallbackQuery, callback_data: Cap, builder: CaptureBuilder, play: Play, actor: Actor,
+                  update_id: int) -> None:
     """The Karusele capture builder: toggle a table card, or take the chosen cards."""
-    answer = await tables.capture(callback_data.t, callback_data.v, callback_data.c, callback_data.m,
-                                  bool(callback_data.go), actor, actor.lang, update_id)
-    await _answered(query, callback_data.t, answer, tables, actor, update_id)
+    answer = await builder.capture(callback_data.t, callback_data.v, callback_data.c, callback_data.m,
+                                   bool(callback_data.go), actor, actor.lang, update_id)
+    await _answered(query, callback_data.t, answer, play, actor, update_id)
 
 
-async def rummy(query: CallbackQuery, callback_data: Rum, tables: Tables, actor: Actor, update_id: int) -> None:
+async def rummy(query: CallbackQuery, callback_data: Rum, play: Play, rummies: RummyTurns, actor: Actor,
+                update_id: int) -> None:
     """A rummy hand (issue 16): toggle a card, lay down, confirm, settle a joker, or a verb."""
     if not _from_own_dm(query, actor):
         await _refuse(query, actor)
         return
-    answer = await tables.rummy(callback_data.t, callback_data.v, callback_data.op, callback_data.a, actor,
-                                actor.lang, update_id)
-    await _answered(query, callback_data.t, answer, tables, actor, update_id)
+    answer = await rummies.rummy(callback_data.t, callback_data.v, callback_data.op, callback_data.a, actor,
+                                 actor.lang, update_id)
+    await _answered(query, callback_data.t, answer, play, actor, update_id)
 
 
-async def _answered(query: CallbackQuery, table_id: int, answer: Answer, tables: Tables, actor: Actor,
+async def _answered(query: CallbackQuery, table_id: int, answer: Answer, play: Play, actor: Actor,
                     update_id: int) -> None:
     """Answer the press; a press on an out-of-date keyboard also takes that keyboard away, but only
     from a message in the presser's own DM whose keyboard plays at this very table (so forged data
     cannot strip the keyboard of any other message)."""
     await _answer_press(query, answer)
-    if answer.stale and query.message is not None and table_id in await _keyboard_tables(tables, update_id):
-        await tables.clear_stale_keyboard(table_id, actor.user_id, query.message.chat.id, query.message.message_id)
+    if answer.stale and query.message is not None and table_id in await _keyboard_tables(play, update_id):
+        await play.clear_stale_keyboard(table_id, actor.user_id, query.message.chat.id, query.message.message_id)
 
 
 def router() -> Router:

@@ -8,21 +8,25 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.handlers.context import is_admin
 from bot.handlers.lobby import _answer_press
-from bot.services.tables import Actor, Answer, Tables, Where
+from bot.services.people import People
+from bot.services.ports import Replies
+from bot.services.seats import SeatService
+from bot.services.types import Actor, Answer, Where
 from bot.ui.callbacks import Lang
 from bot.ui.i18n import LANGS, t
 from bot.ui.keyboards import language_keyboard
 
 
-async def settings(message: Message, tables: Tables, actor: Actor, where: Where | None) -> None:
+async def settings(message: Message, replies: Replies, actor: Actor, where: Where | None) -> None:
     if where is None:
-        await tables.say(Where(message.chat.id, 0, "", actor.lang),
-                         t(actor.lang, "Language of your messages:"), language_keyboard("u"))
+        await replies.say(Where(message.chat.id, 0, "", actor.lang),
+                          t(actor.lang, "Language of your messages:"), language_keyboard("u"))
     else:
-        await tables.say(where, t(where.lang, "Language of this chat (admins):"), language_keyboard("c"))
+        await replies.say(where, t(where.lang, "Language of this chat (admins):"), language_keyboard("c"))
 
 
-async def set_language(query: CallbackQuery, callback_data: Lang, tables: Tables, actor: Actor) -> None:
+async def set_language(query: CallbackQuery, callback_data: Lang, people: People, seats: SeatService,
+                       actor: Actor) -> None:
     lang = callback_data.lang
     if lang not in LANGS or callback_data.scope not in ("u", "c"):
         await _answer_press(query, Answer(t(actor.lang, "This button is not valid any more."), alert=True))
@@ -31,12 +35,12 @@ async def set_language(query: CallbackQuery, callback_data: Lang, tables: Tables
         if query.message is None or not await is_admin(query, actor.user_id):
             await _answer_press(query, Answer(t(actor.lang, "Only admins can change the chat's language."), alert=True))
             return
-        await tables.set_language("c", query.message.chat.id, lang)
+        await people.set_language("c", query.message.chat.id, lang)
     else:
-        await tables.set_language("u", actor.user_id, lang)
+        await people.set_language("u", actor.user_id, lang)
     await _answer_press(query, Answer(t(lang, "Language set: English")))
     if query.message is not None:  # the choice is made: the buttons go
-        await tables.close_prompt(query.message.chat.id, query.message.message_id)
+        await seats.close_prompt(query.message.chat.id, query.message.message_id)
 
 
 def router() -> Router:

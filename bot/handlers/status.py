@@ -14,7 +14,8 @@ from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
-from bot.services.tables import Actor, Tables, Where
+from bot.services.ports import Replies
+from bot.services.types import Actor, Where
 from bot.ui.i18n import t
 
 
@@ -48,12 +49,13 @@ async def is_owner(message: Message, owner_id: int | None = None) -> bool:
     return owner_id is not None and message.from_user is not None and message.from_user.id == owner_id
 
 
-async def status(message: Message, tables: Tables, actor: Actor,
+async def status(message: Message, replies: Replies, actor: Actor,
                  status_report: Callable[[], Awaitable[dict[str, Any]]]) -> None:
-    await tables.say(Where(message.chat.id, 0, "", actor.lang), status_text(await status_report(), actor.lang))
+    await replies.say(Where(message.chat.id, 0, "", actor.lang), status_text(await status_report(), actor.lang))
 
 
-def status_router() -> Router:
+def router() -> Router:
+    """A fresh router with /status (one per Dispatcher: a router attaches once)."""
     router = Router(name="status")
     router.message.register(status, Command("status"), F.chat.type == "private", is_owner)
     return router

@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.league import clock, names, pictures, queries
 from bot.league import store as db
+from bot.league.matches import record_finished
 from bot.league.recompute import recompute
 from bot.league.seasons import ALL, KINDS, SeasonRule, is_key, midnight, season_end
 from bot.services import outbox as out
@@ -22,8 +23,10 @@ from bot.services.periodic import Periodic
 from bot.services.types import Where
 from bot.store.contract import Store
 from bot.store.contract import StoreTx as Tx
+from bot.store.rows import SeatRow, TableRow
 from bot.ui import words
 from bot.ui.i18n import t
+from engine.core import State
 
 log = logging.getLogger(__name__)
 
@@ -314,6 +317,11 @@ class League:
         if closed:
             self.outbox.wake()
         return closed
+
+    async def table_finished(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State) -> None:
+        """The table service's "table finished" event (bot/app.py subscribes this): every table played to
+        its end is a match, recorded and rated in the final move's transaction (in its own savepoint)."""
+        await record_finished(tx, row, seats, state)
 
     async def start(self) -> None:
         self._job.start()

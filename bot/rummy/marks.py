@@ -28,10 +28,10 @@ def changed(old: Sequence[str], new: Sequence[str]) -> list[int]:
 def mark_view(row: TableRow, view: dict[str, Any], events: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """``view`` with ``changed`` (meld indices) added; updates the row's memory of the table."""
     table = list(view.get("table") or [])
-    old = row.ui.get("rtable")
+    old = row.ui.extra.get("rtable")
     if any(e.get("type") == "deal" for e in events) or old is None:
-        row.ui["rchanged"] = []
+        row.ui.extra["rchanged"] = []
     elif any(e.get("type") == "lay" for e in events):
-        row.ui["rchanged"] = changed(old, table)
-    row.ui["rtable"] = table
-    return {**view, "changed": list(row.ui.get("rchanged") or [])}
+        row.ui.extra["rchanged"] = changed(old, table)
+    row.ui.extra["rtable"] = table
+    return {**view, "changed": list(row.ui.extra.get("rchanged") or [])}

@@ -60,7 +60,7 @@ class Selection:
 
 
 def load(row: TableRow, seat: int) -> Selection:
-    data = (row.ui.get(KEY) or {}).get(str(seat))
+    data = (row.ui.extra.get(KEY) or {}).get(str(seat))
     if not data or data.get("v") != row.version:
         return Selection(row.version)
     prop = data.get("prop")
@@ -72,4 +72,4 @@ def save(row: TableRow, seat: int, sel: Selection) -> None:
     """Write the selection into ``row.ui`` (the caller saves the row in its transaction)."""
     data = {"v": sel.version, "on": sel.chosen, "n": sel.serial, "pg": sel.page,
             "prop": sel.proposal.to_json() if sel.proposal else None}
-    row.ui[KEY] = {**(row.ui.get(KEY) or {}), str(seat): data}
+    row.ui.extra[KEY] = {**(row.ui.extra.get(KEY) or {}), str(seat): data}

@@ -21,7 +21,7 @@ from engine.core import State
 from engine.events import json_view
 
 if TYPE_CHECKING:
-    from bot.services.tables import Play
+    from bot.services.play import Play
 
 
 class CaptureBuilder:

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.services import handover
 from bot.services import outbox as out
 from bot.services.ai_move import deadline_move
+from bot.services.clock_lines import clock_ui
+from bot.services.core import TableCore
 from bot.services.deadlines import Clock, Deadlines
+from bot.services.ports import HandPublisher, LobbyShow, Mover
 from bot.services.presence import is_paused
 from bot.services.quiet import quiet_until
 from bot.services.slots import hand_slot
@@ -25,22 +28,18 @@ from bot.services.timecontrol import (
     STRIKES,
     begin_turn,
     cycle,
-    describe,
     end_turn,
     next_due,
     reminder_times,
-    span,
 )
 from bot.services.types import Actor, Answer
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import ClockRow, Prefs, SeatRow, TableRow
 from bot.ui import words
+from bot.ui.clock_words import span
 from bot.ui.i18n import t
 from bot.ui.names import plain_name
 from engine.core import State
-
-if TYPE_CHECKING:
-    from bot.services.tables import Tables
 
 log = logging.getLogger(__name__)
 
@@ -60,26 +59,21 @@ def _copy(c: ClockRow) -> ClockRow:
     return dataclasses.replace(c, **own)
 
 
-def clock_ui(c: ClockRow) -> dict[str, Any]:
-    """What captions and hands show, mirrored into ``tables.ui`` so publishing needs no extra query."""
-    return {"per_move": c.per_move, "bank": c.bank, "strikes": c.strikes, "absent": c.absent,
-            "deadline": c.deadline, "paused": c.paused}
-
-
 class ClockService:
-    """Clocks of every table; built from the table services (``Tables``), which then call ``moved`` on every move."""
+    """Clocks of every table. Moves call ``moved`` (through the root's plug, bot/app.py); the clocks
+    play a move at a deadline (``play``), redraw the lobby (``lobby``) and send hands (``publisher``)."""
 
-    def __init__(self, tables: Tables, clock: Clock | None = None, default_per_move: float = 86400.0) -> None:
-        self.core = tables.core
-        self.play = tables.play
-        self.lobby = tables.lobby
-        self.publisher = tables.publisher
-        self.store = tables.core.store
+    def __init__(self, core: TableCore, play: Mover, lobby: LobbyShow, publisher: HandPublisher,
+                 clock: Clock | None = None, default_per_move: float = 86400.0) -> None:
+        self.core = core
+        self.play = play
+        self.lobby = lobby
+        self.publisher = publisher
+        self.store = core.store
         self.clock = clock or Clock()
         self.default_per_move = default_per_move
         self.scheduler = Deadlines(self.store, self.clock, self.fire)
         self._by_deadline: set[int] = set()
-        tables.clocks = self  # moves keep the deadlines current from now on
 
     def now(self) -> float:
         return self.clock.now()
@@ -117,7 +111,7 @@ class ClockService:
         if row.status == "playing" and not state.over and to_act is not None and not seats[to_act].is_ai \
                 and not handover.on_autopilot(row, to_act):
             begin_turn(c, to_act, row.version, now)
-        row.ui["clock"] = clock_ui(c)
+        row.ui.clock = clock_ui(c)
         if c != stored:  # an AI move between two AI moves changes nothing: no write
             await tx.save_clock(c)
         if c.due is not None:
@@ -137,7 +131,7 @@ class ClockService:
             c.absent = str(cycle(ABSENT, c.absent))
         else:
             return False
-        row.ui["clock"] = clock_ui(c)
+        row.ui.clock = clock_ui(c)
         await tx.save_clock(c)
         return True
 
@@ -154,9 +148,9 @@ class ClockService:
                 await self.lobby_cycle(tx, row, key)
             elif key not in ("open", "back"):
                 return Answer(t(lang, "This button is not valid."), alert=True)
-            if "clock" not in row.ui:
-                row.ui["clock"] = clock_ui(await self.row(tx, table_id))
-            row.ui["lobby_mode"] = "main" if key == "back" else "clock"
+            if row.ui.clock is None:
+                row.ui.clock = clock_ui(await self.row(tx, table_id))
+            row.ui.lobby_mode = "main" if key == "back" else "clock"
             row.version += 1
             await tx.save_table(row)
             await self.lobby.show(tx, row, loaded.seats, await tx.chat_lang(row.chat_id))
@@ -257,7 +251,7 @@ class ClockService:
             await handover.hand_to_ai(tx, row, seats, seat_no, c.absent, lang)
             if fresh.turn_seat == seat_no:
                 end_turn(fresh, now)
-            row.ui["clock"] = clock_ui(fresh)
+            row.ui.clock = clock_ui(fresh)
             await tx.save_table(row, touch=False)
         await tx.save_clock(fresh)
 
@@ -303,7 +297,7 @@ class ClockService:
                           n=len(c.votes), need=need) if pause else
                         t(chat_lang, "{who} votes to resume the clock ({n} of {need}).", who=words.name(actor.name),
                           n=len(c.votes), need=need))
-            row.ui["clock"] = clock_ui(c)
+            row.ui.clock = clock_ui(c)
             await tx.save_table(row, touch=False)
             await tx.save_clock(c)
             await out.send_text(tx, row.chat_id, line, thread_id=row.thread_id)
@@ -331,7 +325,7 @@ class ClockService:
             elif c.deadline is not None:
                 c.deadline += c.per_move
                 c.due = next_due(c)
-            row.ui["clock"] = clock_ui(c)
+            row.ui.clock = clock_ui(c)
             await tx.save_table(row, touch=False)
             await tx.save_clock(c)
             chat_lang = await tx.chat_lang(row.chat_id)
@@ -363,7 +357,7 @@ class ClockService:
                     await tx.enqueue(gone, "clear_markup", {"message_id": message_id})
             seats[seat_no] = SeatRow(seat_no, actor.user_id, actor.name)
             await tx.set_seats(row.id, seats)
-            row.ui["autopilot"] = [s for s in row.ui.get("autopilot", []) if s != seat_no]
+            row.ui.autopilot = [s for s in row.ui.autopilot if s != seat_no]
             c.missed.pop(str(seat_no), None)
             await tx.save_clock(c)
             row.version += 1
@@ -454,37 +448,12 @@ class ClockService:
                 state = self.core.state(row)
                 # The current hand message loses its keyboard; the next slot number makes a new message.
                 await out.clear_keyboard(tx, user_id, hand_slot(row, seat.seat))
-                numbers = row.ui.setdefault("hand_n", {})
+                numbers = row.ui.hand_n
                 numbers[str(seat.seat)] = int(numbers.get(str(seat.seat), 0)) + 1
-                live = state.to_act == seat.seat and seat.seat not in row.ui.get("autopilot", [])
+                live = state.to_act == seat.seat and seat.seat not in row.ui.autopilot
                 await self.publisher.hand_message(tx, row, seat, state, loaded.names, live=live, new=True)
                 await tx.save_table(row, touch=False)
                 sent += 1
         if sent:
             self.core.outbox.wake()
         return sent
-
-
-def lobby_clock_line(row: TableRow, lang: str, default_per_move: float) -> str:
-    """The lobby's line about the clock."""
-    ui = row.ui.get("clock") or {}
-    per_move, bank = float(ui.get("per_move", default_per_move)), float(ui.get("bank", 0.0))
-    strikes, absent = int(ui.get("strikes", 3)), ui.get("absent", "ai")
-    text = "⏱ " + describe(per_move, bank, lang)
-    if strikes and per_move > 0:
-        text += "; " + (t(lang, "after {n} missed moves in a row the AI takes the seat", n=strikes) if absent == "ai"
-                        else t(lang, "after {n} missed moves in a row the seat is offered to others", n=strikes))
-    return text
-
-
-def clock_line(row: TableRow, lang: str, now: float | None = None) -> str:
-    """One line for a table caption or a hand: the control, and (given ``now``) the time left."""
-    ui = row.ui.get("clock")
-    if not ui or float(ui.get("per_move", 0)) <= 0:
-        return ""
-    text = "⏱ " + describe(float(ui["per_move"]), float(ui.get("bank", 0)), lang)
-    if ui.get("paused"):
-        text += " · " + t(lang, "paused")
-    elif now is not None and ui.get("deadline") is not None:
-        text += " · " + t(lang, "{time} left", time=span(float(ui["deadline"]) - now, lang))
-    return text

@@ -11,26 +11,16 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from bot.services import outbox as out
 from bot.services.outbox import Outbox
 from bot.services.types import Loaded, Where
 from bot.store.contract import Store, StoreTx
-from bot.store.rows import SeatRow, TableRow
+from bot.store.rows import TableRow
 from engine.core import State
 
 CACHE_TABLES = 1024  # decoded states kept (one per table in play; an evicted one is decoded again)
-
-
-class ClockHooks(Protocol):
-    """What moves need from the clocks (bot/services/clocks.py): the next deadline and the time."""
-
-    default_per_move: float
-
-    async def moved(self, tx: StoreTx, row: TableRow, seats: list[SeatRow], state: State) -> None: ...
-
-    def now(self) -> float: ...
 
 
 @dataclass
@@ -40,12 +30,11 @@ class _Lock:
 
 
 class TableCore:
-    """The store and outbox, the per-table locks and states, and the clocks once attached."""
+    """The store and outbox, the per-table locks and states."""
 
     def __init__(self, store: Store, outbox: Outbox, cache_tables: int = CACHE_TABLES) -> None:
         self.store = store
         self.outbox = outbox
-        self.clocks: ClockHooks | None = None  # issue 18: set by ClockService; keeps deadlines current
         self.cache_tables = cache_tables
         self._locks: dict[int, _Lock] = {}
         self._cache: OrderedDict[int, tuple[int, State]] = OrderedDict()

@@ -2,7 +2,7 @@
 ("autopilot"), or until someone who is not seated takes it (table option ``absent=replace``).
 
 Kept apart so the lead can point ``hand_to_ai`` at issue 11's "hand the seat to an AI" later;
-here the seat stays the player's in the record and ``tables.ui["autopilot"]`` lists it."""
+here the seat stays the player's in the record and ``TableUi.autopilot`` lists it."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from bot.ui.i18n import t
 
 
 def on_autopilot(row: TableRow, seat: int) -> bool:
-    return seat in row.ui.get("autopilot", [])
+    return seat in row.ui.autopilot
 
 
 def take_keyboard(table_id: int, seat: int, lang: str) -> InlineKeyboardMarkup:
@@ -27,7 +27,7 @@ def take_keyboard(table_id: int, seat: int, lang: str) -> InlineKeyboardMarkup:
 
 async def hand_to_ai(tx: Tx, row: TableRow, seats: list[SeatRow], seat: int, absent: str, lang: str) -> None:
     """Put the seat on autopilot and tell the group (in the caller's transaction; the caller saves ``row``)."""
-    pilot = row.ui.setdefault("autopilot", [])
+    pilot = row.ui.autopilot
     if seat not in pilot:
         pilot.append(seat)
     who = words.name(seats[seat].name)

@@ -6,18 +6,18 @@ import functools
 import random
 import secrets
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import games
 from bot.services import events as game_log
 from bot.services import outbox as out
 from bot.services.catalog import NoTableYet, table_game, table_games
-from bot.services.clocks import lobby_clock_line
+from bot.services.clock_lines import lobby_clock_line
 from bot.services.core import TableCore
-from bot.services.publish import Publisher
+from bot.services.ports import AiScheduler, Plug, TablePublisher, TurnClock
 from bot.services.types import Actor, Answer, Where
 from bot.store.contract import StoreTx as Tx
-from bot.store.rows import SeatRow, TableRow
+from bot.store.rows import ClockUi, SeatRow, TableRow, TableUi
 from bot.ui import words
 from bot.ui.clip import clip_plain
 from bot.ui.clock_keyboards import clock_keyboard
@@ -28,9 +28,6 @@ from bot.ui.keyboards import (
     options_keyboard,
 )
 from engine.core import GameError, OptionsError, get_game
-
-if TYPE_CHECKING:
-    from bot.services.tables import Play
 
 OPTIONS_ERROR_LIMIT = 600  # characters of a house-rules error shown (700 bogus options made 31,718)
 JOIN_TOKEN_BYTES = 12  # 96 random bits: 16 URL-safe characters in the deep link (Telegram allows 64)
@@ -61,10 +58,12 @@ def option_choices(game_id: str) -> dict[str, list[Any]]:
 class LobbyService:
     """Opening a table, seating people and AI players, house rules, start and cancel."""
 
-    def __init__(self, core: TableCore, publisher: Publisher, play: Play, bot_username: str) -> None:
+    def __init__(self, core: TableCore, publisher: TablePublisher, play: AiScheduler, clock: Plug[TurnClock],
+                 bot_username: str) -> None:
         self.core = core
         self.publisher = publisher
         self.play = play
+        self.clock = clock  # empty: no clocks (the lobby then shows no clock line and no clock keyboard)
         self.bot_username = bot_username
         # Where a new table's deal seed comes from: the system's secure source (nobody may predict a deal),
         # or a seeded generator (``KOZYR_DEAL_SEED``) so that a test run plays the same deals every time.
@@ -80,10 +79,10 @@ class LobbyService:
         lines = [f"🃏 <b>{words.title(row.game, lang)}</b> — " + t(lang, "new table")]
         if opts:
             lines.append(t(lang, "House rules: {rules}", rules=", ".join(f"{k}={v}" for k, v in opts.items())))
-        if self.core.clocks is not None:  # issue 18: the table's time control
-            lines.append(lobby_clock_line(row, lang, self.core.clocks.default_per_move))
+        if (clock := self.clock.service) is not None:  # the table's time control
+            lines.append(lobby_clock_line(row, lang, clock.default_per_move))
         marks = {"easy": " 🐣", "strong": " 🧠"}  # the AI seats' levels, as on the lobby's buttons
-        levels = row.ui.get("ai_levels", {})
+        levels = row.ui.ai_levels
         players = ", ".join(words.name(s.name) + marks.get(levels.get(s.name, ""), "") for s in seats) or "—"
         lines.append(t(lang, "Players ({n}, {low}–{high}): {names}", n=len(seats), low=game.min_players,
                        high=game.max_players, names=players))
@@ -100,10 +99,11 @@ class LobbyService:
         text = self.lobby_text(row, seats, lang)
         markup = None
         if row.status == "lobby":
-            if row.ui.get("lobby_mode") == "clock":  # issue 18: the clock's settings
-                markup = clock_keyboard(row.id, lang, row.ui.get("clock") or {}, self.core.clocks.default_per_move
-                                        if self.core.clocks is not None else 0.0)
-            elif row.ui.get("lobby_mode") == "opts":
+            if row.ui.lobby_mode == "clock":  # the clock's settings
+                clock = self.clock.service
+                shown = row.ui.clock or ClockUi(clock.default_per_move if clock is not None else 0.0)
+                markup = clock_keyboard(row.id, lang, shown.per_move, shown.bank, shown.strikes, shown.absent)
+            elif row.ui.lobby_mode == "opts":
                 current = get_game(row.game).parse_options(row.options).model_dump(mode="json")
                 markup = options_keyboard(row.id, lang, [(k, str(current[k])) for k in option_choices(row.game)])
             else:
@@ -223,7 +223,7 @@ class LobbyService:
 
     async def add_ai(self, table_id: int, actor: Actor, lang: str, level: str = "") -> Answer:
         """Seat an AI player; ``level`` (easy | strong; "" the bot's default) is kept per seat in the
-        table's ``ui["ai_levels"]``, by the seat's name (names are unique at a table)."""
+        table's ``ui.ai_levels``, by the seat's name (names are unique at a table)."""
         if level not in AI_LEVELS:
             return Answer(t(lang, "This button is not valid."), alert=True)
         async with self.core.lock(table_id), self.core.store.transaction() as tx:
@@ -237,7 +237,7 @@ class LobbyService:
             name = next(n for n in AI_NAMES + tuple(f"🤖 AI {i}" for i in range(9)) if n not in used)
             seats.append(SeatRow(len(seats), None, name))
             if level:
-                row.ui.setdefault("ai_levels", {})[name] = level
+                row.ui.ai_levels[name] = level
             await tx.set_seats(row.id, seats)
             row.version += 1
             await tx.save_table(row)
@@ -263,7 +263,7 @@ class LobbyService:
                 values = [v if not isinstance(v, bool) else v for v in choices]
                 position = values.index(current[key]) if current[key] in values else -1
                 row.options = {**current, key: values[(position + 1) % len(values)]}
-            row.ui["lobby_mode"] = "opts" if mode in ("opts", "opt") else "main"
+            row.ui.lobby_mode = "opts" if mode in ("opts", "opt") else "main"
             row.version += 1
             await tx.save_table(row)
             await self.show(tx, row, loaded.seats, await tx.chat_lang(row.chat_id))
@@ -299,7 +299,7 @@ class LobbyService:
                 return Answer(t(lang, "This button is not valid any more."), alert=True)
             if loaded.row.status != "lobby":
                 return Answer(t(lang, "This table has already started."), alert=True)
-            if loaded.row.ui.get("paused"):  # the bot is not in the group (bot/services/presence.py)
+            if loaded.row.ui.paused:  # the bot is not in the group (bot/services/presence.py)
                 return Answer(t(lang, "The game is paused: I am not in the group. It goes on when I am added back."),
                               alert=True)
             row, seats = loaded.row, loaded.seats
@@ -313,13 +313,13 @@ class LobbyService:
             row.status = "playing"
             row.version += 1
             row.state = state.to_json()
-            row.ui = {"deal": None, "table_key": None, "hands": {}, "ai_levels": row.ui.get("ai_levels", {})}
-            if self.core.clocks is not None:  # issue 18: the first turn's deadline
-                await self.core.clocks.moved(tx, row, seats, state)
+            row.ui = TableUi(ai_levels=row.ui.ai_levels)  # the lobby's keys go; the AI levels stay
+            if (clock := self.clock.service) is not None:  # the first turn's deadline
+                await clock.moved(tx, row, seats, state)
             await tx.save_table(row)
             chat_lang = await tx.chat_lang(row.chat_id)
             if self.publisher.takes_lobby(row):
-                row.ui["lobby_to_table"] = True  # the lobby message becomes the first table (its keyboard goes)
+                row.ui.lobby_to_table = True  # the lobby message becomes the first table (its keyboard goes)
             else:
                 await self.show(tx, row, seats, chat_lang)
             await self.publisher.publish(tx, row, seats, state, [], mover=None, chat_lang=chat_lang)

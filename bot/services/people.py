@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.services import outbox as out
 from bot.services.core import TableCore
-from bot.services.publish import Publisher
+from bot.services.ports import HandPublisher
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import UserRow
 from bot.ui import words
@@ -15,7 +15,7 @@ from bot.ui.i18n import t
 class People:
     """Users and chats as the store keeps them; the handlers' middleware asks here, never the store."""
 
-    def __init__(self, core: TableCore, publisher: Publisher) -> None:
+    def __init__(self, core: TableCore, publisher: HandPublisher) -> None:
         self.core = core
         self.publisher = publisher
 

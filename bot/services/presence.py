@@ -7,27 +7,23 @@ work again as they were once the bot is back); presses, AI seats and timers all 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bot.services import outbox as out
 from bot.services.core import TableCore
+from bot.services.ports import AiScheduler
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import TableRow
 from bot.ui import words
 from bot.ui.i18n import t
 
-if TYPE_CHECKING:
-    from bot.services.tables import Play
-
 
 def is_paused(row: TableRow) -> bool:
-    return bool(row.ui.get("paused"))
+    return row.ui.paused
 
 
 class PresenceService:
     """Pausing and resuming a chat's tables."""
 
-    def __init__(self, core: TableCore, play: Play) -> None:
+    def __init__(self, core: TableCore, play: AiScheduler) -> None:
         self.core = core
         self.play = play
 
@@ -54,10 +50,7 @@ class PresenceService:
                 if loaded is None or loaded.row.status not in ("lobby", "playing") or is_paused(loaded.row) == paused:
                     continue
                 row = loaded.row
-                if paused:
-                    row.ui["paused"] = True
-                else:
-                    row.ui.pop("paused", None)
+                row.ui.paused = paused
                 # Resuming restarts the turn clock: the pause is nobody's slow move.
                 await tx.save_table(row, touch=not paused)
                 if row.status == "playing":

@@ -18,9 +18,10 @@ import games
 from bot.rummy import is_rummy
 from bot.rummy.marks import mark_view
 from bot.services import outbox as out
-from bot.services.clocks import clock_line
+from bot.services.clock_lines import clock_line
 from bot.services.core import TableCore
 from bot.services.pictures import Pictures
+from bot.services.ports import Plug, TurnClock
 from bot.services.rummy_hand import rummy_hand
 from bot.services.slots import hand_slot
 from bot.store.contract import StoreTx as Tx
@@ -44,7 +45,7 @@ TEXT_LIMIT = 4096
 def mark_pressed(row: TableRow, seat: int) -> None:
     """A person pressed a button at this table just now (forced moves the table plays for them do not
     count): their next turn within ``ping_after`` is an edit, not a ping."""
-    row.ui.setdefault("acted", {})[str(seat)] = time.time()
+    row.ui.acted[str(seat)] = time.time()
 
 
 def with_recent(head: str, recent: list[str], limit: int) -> str:
@@ -62,8 +63,10 @@ def with_recent(head: str, recent: list[str], limit: int) -> str:
 class Publisher:
     """Tells people about a change, in the change's transaction: the table message, hands, sheet, standings."""
 
-    def __init__(self, core: TableCore, pictures: Pictures | None = None, ping_after: float = 20.0) -> None:
+    def __init__(self, core: TableCore, clock: Plug[TurnClock], pictures: Pictures | None = None,
+                 ping_after: float = 20.0) -> None:
         self.core = core
+        self.clock = clock  # the time left, in hands (empty: no clocks)
         self.pictures = pictures
         self.ping_after = ping_after  # seconds: a player who acted more recently is not pinged, their hand is edited
 
@@ -96,17 +99,17 @@ class Publisher:
                      mover: int | None, deal: Any) -> None:
         """Each human's DM: a new message at a new deal, a ping or an edit for the player to act,
         the mover's hand without its keyboard."""
-        new_deal = row.ui.get("hand_deal") != deal
-        row.ui["hand_deal"] = deal
-        acted: dict[str, float] = row.ui.setdefault("acted", {})
-        numbers: dict[str, int] = row.ui.setdefault("hand_n", {})
+        new_deal = row.ui.hand_deal != deal
+        row.ui.hand_deal = deal
+        acted = row.ui.acted
+        numbers = row.ui.hand_n
         now = time.time()
         to_act = state.to_act
         for s in seats:
             if s.is_ai:
                 continue
             key = str(s.seat)
-            live = s.seat == to_act and s.seat not in row.ui.get("autopilot", [])  # issue 18: AI plays it
+            live = s.seat == to_act and s.seat not in row.ui.autopilot  # the AI plays it
             if new_deal:
                 if key in numbers:  # the last deal's message keeps its text, loses its keyboard
                     await out.clear_keyboard(tx, s.user_id or 0, hand_slot(row, s.seat))
@@ -126,32 +129,33 @@ class Publisher:
         deal = view.get("deal_no", 0)
         chapter = words.present(row.game).table_chapter(view)  # games without deals: when to post a fresh table
         key = f"{deal}:{chapter}" if chapter is not None else f"{deal}"
-        old = row.ui.get("table_key")
+        old = row.ui.table_key
         fresh = key != old
         # A new deal's message starts with the result of the deal before (pinned: it stays for the whole
         # deal, however many edits are merged), then the latest events.
         if fresh:
-            row.ui["pinned"] = results
+            row.ui.pinned = results
             recent = lines[-RECENT:]
         else:
-            recent = (list(row.ui.get("recent") or []) + lines + results)[-RECENT:]
-        head = list(row.ui.get("pinned") or [])
+            recent = (row.ui.recent + lines + results)[-RECENT:]
+        head = list(row.ui.pinned)
         slot = f"t{row.id}:{key}"
         if fresh and old:
             # The last deal's table is history: an edit still queued for it is not worth a message.
-            await tx.drop_pending(f"slot:{row.ui.pop('table_slot', None) or f't{row.id}:{old}'}")
-        elif fresh and row.ui.pop("lobby_to_table", False) and self.takes_lobby(row):
+            last, row.ui.table_slot = row.ui.table_slot, None
+            await tx.drop_pending(f"slot:{last or f't{row.id}:{old}'}")
+        elif fresh and self._lobby_to_table(row) and self.takes_lobby(row):
             # The game's first table is the lobby message, edited (see ``takes_lobby``).
-            slot = row.ui["table_slot"] = f"lobby:{row.id}"
+            slot = row.ui.table_slot = f"lobby:{row.id}"
         elif not fresh:
-            slot = row.ui.get("table_slot", slot)
-        row.ui["table_key"] = key
-        row.ui["recent"] = recent
+            slot = row.ui.table_slot or slot
+        row.ui.table_key = key
+        row.ui.recent = recent
         priority = out.GAME if fresh else out.TABLE
         if self.pictures is not None and self.pictures.has_table(row.game):
             caption = self.pictures.table_caption(view, names, lang)
             shown = view
-            if line := clock_line(row, lang):  # issue 18: the table's time control, in the caption and the picture
+            if line := clock_line(row, lang):  # the table's time control, in the caption and the picture
                 caption += "\n" + line
                 shown = {**view, "clock": line}
             caption = with_recent(caption, head + recent, CAPTION_LIMIT)
@@ -163,7 +167,7 @@ class Publisher:
                 await out.edit_picture(tx, row.chat_id, slot, picture, caption, thread_id=row.thread_id)
             return fresh
         table = "\n".join([*words.table_lines(view, names, lang), clock_line(row, lang)]).rstrip("\n")
-        text = with_recent(table, head + recent, TEXT_LIMIT)  # issue 18: the clock under the table
+        text = with_recent(table, head + recent, TEXT_LIMIT)  # the clock under the table
         if fresh and slot.startswith("lobby:"):
             await out.edit_text(tx, row.chat_id, slot, text, thread_id=row.thread_id, priority=priority)
         elif fresh:
@@ -171,6 +175,12 @@ class Publisher:
         else:
             await out.edit_text(tx, row.chat_id, slot, text, thread_id=row.thread_id)
         return fresh
+
+    @staticmethod
+    def _lobby_to_table(row: TableRow) -> bool:
+        """Whether the lobby message was to become the first table (the flag is used up here)."""
+        flag, row.ui.lobby_to_table = row.ui.lobby_to_table, False
+        return flag
 
     def takes_lobby(self, row: TableRow) -> bool:
         """Whether the game's first table message can be the lobby message, edited (a text table): the
@@ -198,14 +208,14 @@ class Publisher:
                             pick: tuple[str, int] | None = None) -> None:
         assert seat.user_id is not None
         if is_rummy(row.game):  # issue 16: the toggle hand (bot/services/rummy_hand.py)
-            now = self.core.clocks.now() if self.core.clocks else None
+            now = self.now()
             await rummy_hand(tx, row, seat, state, names, live, new, now)
             return
         lang = await tx.user_lang(seat.user_id)
         view = json_view(state.view(seat.seat))
         text = words.hand_text(view, names, lang, await tx.chat_title(row.chat_id), live)
-        if live and (line := clock_line(row, lang, self.core.clocks.now() if self.core.clocks else None)):
-            text += "\n" + line  # issue 18: the control and the time left
+        if live and (line := clock_line(row, lang, self.now())):
+            text += "\n" + line  # the control and the time left
         markup: dict[str, Any] | None = None
         if live:
             legal = state.legal_actions(seat.seat)
@@ -220,10 +230,15 @@ class Publisher:
         else:
             await out.edit_text(tx, seat.user_id, slot, text, markup, priority=priority)
 
+    def now(self) -> float | None:
+        """The clocks' time, for the time left in a hand (None: no clocks)."""
+        clock = self.clock.service
+        return clock.now() if clock is not None else None
+
     async def closed_hands(self, tx: Tx, row: TableRow, seats: list[SeatRow]) -> None:
         """The table was cancelled mid-game: every hand message loses its keyboard and says so."""
         for s in seats:
-            if s.user_id is None or str(s.seat) not in row.ui.get("hand_n", {}):
+            if s.user_id is None or str(s.seat) not in row.ui.hand_n:
                 continue
             lang = await tx.user_lang(s.user_id)
             text = "\n".join(filter(None, [words.name(await tx.chat_title(row.chat_id)),

@@ -7,6 +7,10 @@ import re
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.store.rows import Prefs
+from bot.ui.i18n import t
+from bot.ui.words import name
+
 OFFSET = re.compile(r"^(?:UTC|GMT)?([+-])(\d{1,2})(?::?(\d{2}))?$", re.IGNORECASE)
 HOURS = re.compile(r"^(\d{1,2})(?::(\d{2}))?\s*-\s*(\d{1,2})(?::(\d{2}))?$")
 
@@ -63,3 +67,16 @@ def quiet_until(when: float, tz_name: str, start: int | None, end: int | None) -
     if isinstance(tz, ZoneInfo):
         return end_local.replace(tzinfo=tz).timestamp()
     return (end_local.replace(tzinfo=tz)).timestamp()
+
+
+def _hhmm(minutes: int) -> str:
+    return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def prefs_line(prefs: Prefs, lang: str) -> str:
+    """The user's time zone and quiet hours, as /settings shows them."""
+    if prefs.quiet_from is None or prefs.quiet_to is None:
+        quiet = t(lang, "none")
+    else:
+        quiet = f"{_hhmm(prefs.quiet_from)}–{_hhmm(prefs.quiet_to)}"
+    return t(lang, "Time zone: {tz}; quiet hours (no reminders): {quiet}", tz=name(prefs.tz), quiet=quiet)

@@ -3,28 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
 
 import games
 from bot.services import outbox as out
 from bot.services.core import TableCore
+from bot.services.ports import HandResender, Joiner, TablePublisher
 from bot.services.public_log import FINISHED, public_log
-from bot.services.publish import Publisher
 from bot.services.types import Actor, Where
 from bot.ui import words
 from bot.ui.i18n import t
 from engine.core import State
 from engine.record import dumps, make_record
 
-if TYPE_CHECKING:
-    from bot.services.lobby import LobbyService
-    from bot.services.people import People
-
 
 class Reports:
     """The score sheet, the game record, and /start (which completes a join from a Join link)."""
 
-    def __init__(self, core: TableCore, publisher: Publisher, lobby: LobbyService, people: People) -> None:
+    def __init__(self, core: TableCore, publisher: TablePublisher, lobby: Joiner, people: HandResender) -> None:
         self.core = core
         self.publisher = publisher
         self.lobby = lobby

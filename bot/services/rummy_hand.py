@@ -10,7 +10,7 @@ from bot.rummy import selection
 from bot.rummy import words as rwords
 from bot.rummy.keyboard import VERBS, hand_keyboard
 from bot.services import outbox as out
-from bot.services.clocks import clock_line
+from bot.services.clock_lines import clock_line
 from bot.services.slots import hand_slot
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import SeatRow, TableRow
@@ -43,9 +43,9 @@ async def rummy_hand(tx: Tx, row: TableRow, seat: SeatRow, state: State, names: 
 
 def legal_verbs(row: TableRow, state: RummyState, seat: int) -> list[str]:
     """The verbs legal now, remembered per version (whether ``pass`` is legal may take the solver)."""
-    memo = row.ui.get("rverbs") or {}
+    memo = row.ui.extra.get("rverbs") or {}
     if memo.get("v") == row.version and memo.get("s") == seat:
         return list(memo["verbs"])
     verbs = [v for v in VERBS if state.is_legal(seat, v)]
-    row.ui["rverbs"] = {"v": row.version, "s": seat, "verbs": verbs}
+    row.ui.extra["rverbs"] = {"v": row.version, "s": seat, "verbs": verbs}
     return verbs

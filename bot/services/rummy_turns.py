@@ -33,7 +33,7 @@ from engine.rummy.base import RummyState, lay_text, meld_kind, parse_lay, table_
 from engine.rummy.largest import largest_lay
 
 if TYPE_CHECKING:
-    from bot.services.tables import Play
+    from bot.services.play import Play
 
 
 def rummy_forced(game: str, state: State) -> bool:
@@ -236,8 +236,7 @@ class RummyTurns:
 
     async def _hand(self, tx: Tx, row: TableRow, seat: SeatRow, state: State, names: list[str]) -> None:
         """Redraw the live hand after a toggle (the same message, edited)."""
-        clocks = self.core.clocks
-        await rummy_hand(tx, row, seat, state, names, live=True, now=clocks.now() if clocks else None)
+        await rummy_hand(tx, row, seat, state, names, live=True, now=self.publisher.now())
 
 
 def hint_cards(state: RummyState) -> list[int]:

@@ -7,11 +7,11 @@ The group is told, the leaver's hand message loses its keyboard, and the AI move
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bot.services import outbox as out
 from bot.services.core import TableCore
-from bot.services.publish import Publisher, hand_slot
+from bot.services.lobby import AI_NAMES
+from bot.services.ports import AiScheduler, HandPublisher
+from bot.services.slots import hand_slot
 from bot.services.types import Actor, Answer, Where
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import SeatRow, TableRow
@@ -19,13 +19,8 @@ from bot.ui import words
 from bot.ui.i18n import t
 from bot.ui.keyboards import leave_keyboard, take_seat_keyboard
 
-if TYPE_CHECKING:
-    from bot.services.tables import Play
-
 
 def ai_name(taken: set[str]) -> str:
-    from bot.services.lobby import AI_NAMES
-
     return next(n for n in AI_NAMES + tuple(f"🤖 AI {i}" for i in range(99)) if n not in taken)
 
 
@@ -42,7 +37,7 @@ def find_seat(seats: list[SeatRow], arg: str) -> int | None:
 class SeatService:
     """Handing a seat in play to an AI player, and someone from the group taking it back."""
 
-    def __init__(self, core: TableCore, publisher: Publisher, play: Play, bot_username: str) -> None:
+    def __init__(self, core: TableCore, publisher: HandPublisher, play: AiScheduler, bot_username: str) -> None:
         self.core = core
         self.publisher = publisher
         self.play = play
@@ -108,7 +103,7 @@ class SeatService:
                                                          who=words.name(leaver.name), ai=words.name(name)),
                                row.thread_id)
             if offer:  # the AI plays the seat until someone from the group takes it
-                row.ui.setdefault("offered", []).append(seat)
+                row.ui.offered.append(seat)
                 await out.send_text(tx, row.chat_id, t(chat_lang, "{ai} plays {who}'s seat until someone takes it: "
                                                                  "press the button to play on from here.",
                                                        ai=words.name(name), who=words.name(leaver.name)),
@@ -127,7 +122,7 @@ class SeatService:
             if loaded is None or loaded.row.chat_id != chat_id or loaded.row.status != "playing":
                 return Answer(t(lang, "This button is not valid any more."), alert=True)
             row, seats = loaded.row, loaded.seats
-            offered = row.ui.get("offered") or []
+            offered = row.ui.offered
             if seat not in offered or not 0 <= seat < len(seats) or not seats[seat].is_ai:
                 return Answer(t(lang, "This seat is taken."), alert=True)
             if any(s.user_id == actor.user_id for s in seats):
@@ -139,14 +134,13 @@ class SeatService:
             seats[seat] = SeatRow(seat, actor.user_id, actor.name)
             await tx.set_seats(row.id, seats)
             offered.remove(seat)
-            row.ui["offered"] = offered
             row.version += 1
             chat_lang = await tx.chat_lang(row.chat_id)
             await out.edit_text(tx, row.chat_id, f"offer:{row.id}:{seat}",
                                 "✋ " + t(chat_lang, "{who} takes the seat of {ai}.", who=words.name(actor.name),
                                          ai=words.name(ai)), None, thread_id=row.thread_id, priority=out.GAME)
             state = self.core.state(row)
-            numbers: dict[str, int] = row.ui.setdefault("hand_n", {})
+            numbers = row.ui.hand_n
             numbers[str(seat)] = numbers.get(str(seat), -1) + 1  # a fresh hand message for the new player
             await self.publisher.hand_message(tx, row, seats[seat], state, [s.name for s in seats],
                                      live=state.to_act == seat, new=True)

@@ -8,5 +8,5 @@ from bot.store.rows import TableRow
 def hand_slot(row: TableRow, seat: int, n: int | None = None) -> str:
     """The slot of a seat's current hand message (a new one at each deal and each turn ping)."""
     if n is None:
-        n = int(row.ui.get("hand_n", {}).get(str(seat), 0))
+        n = row.ui.hand_n.get(str(seat), 0)
     return f"h{row.id}:{seat}:{n}"

@@ -189,7 +189,7 @@ class PgTx(SharedQueries):
             "WHERE id = $7",
             table.status, codec.dumps(table.options), table.version,
             codec.dumps(table.state) if table.state is not None else None,
-            codec.dumps(table.ui), table.updated_at, table.id)
+            codec.dumps(table.ui.to_json()), table.updated_at, table.id)
 
     async def seats(self, table_id: int) -> list[SeatRow]:
         rows = await self.conn.fetch("SELECT seat, user_id, name FROM seats WHERE table_id = $1 ORDER BY seat",

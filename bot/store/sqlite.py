@@ -22,7 +22,7 @@ import aiosqlite
 from bot import codec
 from bot.store.migrate import upgrade
 from bot.store.queries import SharedQueries
-from bot.store.rows import OutboxRow, SeatRow, TableRow, UserRow
+from bot.store.rows import OutboxRow, SeatRow, TableRow, TableUi, UserRow
 
 __all__ = ["OutboxRow", "SeatRow", "Store", "TableRow", "Tx", "UserRow"]
 from bot.store.walsync import WalSync
@@ -47,7 +47,7 @@ def _table(row: sqlite3.Row) -> TableRow:
         id=row["id"], chat_id=row["chat_id"], thread_id=row["thread_id"], game=row["game"],
         status=row["status"], creator_id=row["creator_id"], options=codec.loads(row["options"]),
         seed=row["seed"], version=row["version"],
-        state=codec.loads(row["state"]) if row["state"] else None, ui=codec.loads(row["ui"]),
+        state=codec.loads(row["state"]) if row["state"] else None, ui=TableUi.from_json(codec.loads(row["ui"])),
         updated_at=row["updated_at"],
     )
 
@@ -270,7 +270,7 @@ class Tx(SharedQueries):
             "UPDATE tables SET status = ?, options = ?, version = ?, state = ?, ui = ?, updated_at = ? WHERE id = ?",
             (table.status, codec.dumps(table.options), table.version,
              codec.dumps(table.state) if table.state is not None else None,
-             codec.dumps(table.ui), table.updated_at, table.id),
+             codec.dumps(table.ui.to_json()), table.updated_at, table.id),
         )
 
     async def seats(self, table_id: int) -> list[SeatRow]:

@@ -1,13 +1,11 @@
-"""The lobby's clock keyboard (issue 18): one button per setting, pressing steps it to its next value."""
+"""The lobby's clock keyboard: one button per setting, pressing steps it to its next value."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.services.timecontrol import describe, span
 from bot.ui.callbacks import Clk
+from bot.ui.clock_words import describe, span
 from bot.ui.i18n import t
 
 
@@ -16,9 +14,9 @@ def clock_button(table_id: int, lang: str) -> InlineKeyboardButton:
     return InlineKeyboardButton(text="⏱ " + t(lang, "Clock"), callback_data=Clk(t=table_id, k="open").pack())
 
 
-def clock_keyboard(table_id: int, lang: str, ui: dict[str, Any], default_per_move: float) -> InlineKeyboardMarkup:
-    per_move, bank = float(ui.get("per_move", default_per_move)), float(ui.get("bank", 0.0))
-    strikes, absent = int(ui.get("strikes", 3)), ui.get("absent", "ai")
+def clock_keyboard(table_id: int, lang: str, per_move: float, bank: float, strikes: int,
+                   absent: str) -> InlineKeyboardMarkup:
+    """The settings keyboard, showing the table's current settings."""
 
     def b(text: str, key: str) -> list[InlineKeyboardButton]:
         return [InlineKeyboardButton(text=text, callback_data=Clk(t=table_id, k=key).pack())]

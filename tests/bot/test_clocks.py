@@ -1,8 +1,8 @@
 """Issue 18 with a fake clock: stored deadlines across a restart, reminders and quiet hours, the
 N-strikes rule, the pause vote, the creator's extension, the bank, and no double fire.
 
-The real SQLite store and Tables run; the outbox is not started, so what the bot would send is read
-from the outbox table."""
+The real SQLite store and services (``bot.app.build_services``) run; the outbox is not started, so what
+the bot would send is read from the outbox table."""
 
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ import asyncio
 import json
 from datetime import UTC, datetime
 
+from bot.app import Services, build_services
 from bot.services.clocks import ClockService
 from bot.services.deadlines import FakeClock
 from bot.services.outbox import Outbox, RateLimiter
 from bot.services.quiet import quiet_until
-from bot.services.tables import Actor, Tables, Where
+from bot.services.types import Actor, Where
 from bot.store.rows import ClockRow, Prefs
 from bot.store.sqlite import Store
 
@@ -24,38 +25,40 @@ T0 = datetime(2026, 1, 15, 8, 0, tzinfo=UTC).timestamp()
 HOUR, DAY = 3600.0, 86400.0
 
 
-async def _service(path, now: float, per_move: float = HOUR) -> tuple[Store, Tables, ClockService, FakeClock]:
+async def _service(path, now: float, per_move: float = HOUR) -> tuple[Store, Services, ClockService, FakeClock]:
     store = await Store(path).open()
-    tables = Tables(store, Outbox(store, None, RateLimiter(0, 1, 1)), "kozyr_test_bot", 0.0)  # type: ignore[arg-type]
     clock = FakeClock(now)
-    return store, tables, ClockService(tables, clock, default_per_move=per_move), clock
+    tables = build_services(store, Outbox(store, None, RateLimiter(0, 1, 1)), "kozyr_test_bot",  # type: ignore[arg-type]
+                            ai_delay=0.0, clock=clock, default_per_move=per_move)
+    assert tables.clocks is not None
+    return store, tables, tables.clocks, clock
 
 
-async def _quiet(tables: Tables) -> None:
+async def _quiet(tables: Services) -> None:
     for _ in range(2000):
-        if not tables.ai_busy():
+        if not tables.play.ai_busy():
             return
         await asyncio.sleep(0.005)
     raise AssertionError("AI seats never stopped")
 
 
-async def _table(tables: Tables, humans: list[Actor], ais: int, clock_presses: dict[str, int] | None = None) -> int:
+async def _table(tables: Services, humans: list[Actor], ais: int, clock_presses: dict[str, int] | None = None) -> int:
     where = Where(GROUP, 0, "Cards", "en")
-    async with tables.store.transaction() as tx:
+    async with tables.core.store.transaction() as tx:
         await tx.ensure_chat(GROUP, "Cards", "en")
-    await tables.new_table(where, humans[0], "carnival", ["quarters=1"])
-    table_id = await tables.open_table_id(where)
+    await tables.lobby.new_table(where, humans[0], "carnival", ["quarters=1"])
+    table_id = await tables.lobby.open_table_id(where)
     assert table_id is not None
     for other in humans[1:]:
-        assert (await tables.join(table_id, other, "en")).text == "You are in."
+        assert (await tables.lobby.join(table_id, other, "en")).text == "You are in."
     for _ in range(ais):
-        await tables.add_ai(table_id, humans[0], "en")
+        await tables.lobby.add_ai(table_id, humans[0], "en")
     assert tables.clocks is not None
     for key, times in (clock_presses or {}).items():
         for _ in range(times):
             answer = await tables.clocks.lobby_clock(table_id, humans[0], "en", key, False)
             assert not answer.alert, answer.text
-    assert not (await tables.start(table_id, humans[0], "en", False)).alert
+    assert not (await tables.lobby.start(table_id, humans[0], "en", False)).alert
     await _quiet(tables)
     return table_id
 
@@ -80,7 +83,7 @@ async def _human_moves(store: Store, table_id: int, seats: tuple[int, ...]) -> i
     return rows[0]["n"]
 
 
-async def _to_act(store: Store, tables: Tables, table_id: int) -> tuple[int | None, int]:
+async def _to_act(store: Store, tables: Services, table_id: int) -> tuple[int | None, int]:
     async with store.read() as tx:
         row = await tx.table(table_id)
     assert row is not None
@@ -174,7 +177,7 @@ async def test_a_reminder_in_quiet_hours_waits_for_their_end_and_one_too_late_is
         await store.close()
 
 
-async def _miss(clocks: ClockService, clock: FakeClock, tables: Tables, store: Store, table_id: int) -> None:
+async def _miss(clocks: ClockService, clock: FakeClock, tables: Services, store: Store, table_id: int) -> None:
     c = await _clock(store, table_id)
     assert c.deadline is not None
     clock.advance(c.deadline - clock.now())
@@ -192,7 +195,7 @@ async def test_n_missed_deadlines_in_a_row_hand_the_seat_to_the_ai(tmp_path):
         # Ann moves herself: the count starts over.
         to_act, version = await _to_act(store, tables, table_id)
         assert to_act == 0
-        assert not (await tables.press(table_id, version, 0, ANN, "en")).alert
+        assert not (await tables.play.press(table_id, version, 0, ANN, "en")).alert
         await _quiet(tables)
         assert (await _clock(store, table_id)).missed == {}
         await _miss(clocks, clock, tables, store, table_id)
@@ -202,7 +205,7 @@ async def test_n_missed_deadlines_in_a_row_hand_the_seat_to_the_ai(tmp_path):
         assert len(told) == 1 and "rest of the game" in told[0]
         async with store.read() as tx:
             row = await tx.table(table_id)
-        assert row is not None and row.ui["autopilot"] == [0]
+        assert row is not None and row.ui.autopilot == [0]
         # From now on the AI plays the seat: no deadline runs for it, and the game goes on without Ann.
         assert (await _clock(store, table_id)).due is None
         async with store.read() as tx:
@@ -228,7 +231,7 @@ async def test_a_majority_vote_pauses_and_resumes_the_clock(tmp_path):
         assert not (await _clock(store, table_id)).paused
         # A move meanwhile does not forget the vote.
         to_act, version = await _to_act(store, tables, table_id)
-        assert not (await tables.press(table_id, version, 0, [ANN, BOB][to_act or 0], "en")).alert
+        assert not (await tables.play.press(table_id, version, 0, [ANN, BOB][to_act or 0], "en")).alert
         await _quiet(tables)
         c = await _clock(store, table_id)
         assert c.votes == [ANN.user_id] and c.deadline is not None
@@ -273,7 +276,7 @@ async def test_a_slow_move_eats_the_bank(tmp_path):
         assert c.bank == 300 and c.deadline == T0 + 60 + 300
         clock.advance(100)  # 40 s over the time per move
         to_act, version = await _to_act(store, tables, table_id)
-        await tables.press(table_id, version, 0, ANN, "en")
+        await tables.play.press(table_id, version, 0, ANN, "en")
         await _quiet(tables)
         c = await _clock(store, table_id)
         assert c.banks == {"0": 260.0}
@@ -289,9 +292,8 @@ async def test_the_table_caption_shows_the_time_control_in_the_chat_language(tmp
     from bot.services.pictures import Pictures
 
     store = await Store(tmp_path / "k.sqlite3").open()
-    tables = Tables(store, Outbox(store, None, RateLimiter(0, 1, 1)), "kozyr_test_bot", 0.0,  # type: ignore[arg-type]
-                    Pictures())
-    ClockService(tables, FakeClock(T0), default_per_move=2 * DAY)
+    tables = build_services(store, Outbox(store, None, RateLimiter(0, 1, 1)), "kozyr_test_bot",  # type: ignore[arg-type]
+                            ai_delay=0.0, pictures=Pictures(), clock=FakeClock(T0), default_per_move=2 * DAY)
     try:
         async with store.transaction() as tx:
             await tx.ensure_chat(GROUP, "Cards", "ru")
@@ -323,13 +325,13 @@ async def test_after_the_strikes_someone_not_seated_may_take_the_seat(tmp_path):
                                  ["payload"])
         assert "ts:" in json.dumps(payload["markup"])
         to_act, version = await _to_act(store, tables, table_id)
-        refused = await tables.press(table_id, version, 0, ANN, "en")  # Ann lost the seat: her buttons are dead
+        refused = await tables.play.press(table_id, version, 0, ANN, "en")  # Ann lost the seat: her buttons are dead
         assert refused.alert and "The AI plays your seat now" in refused.text
         seat = 0
         assert (await clocks.take_seat(table_id, seat, BOB, "en")).alert  # already seated
         assert (await clocks.take_seat(table_id, 2, CARL, "en")).alert  # the AI's own seat is not offered
         async with store.transaction() as tx:  # Ann's current hand message was delivered (message 77)...
-            await tx.set_slot(f"h{table_id}:0:{(await tx.table(table_id)).ui.get('hand_deal')}", ANN.user_id, 77)
+            await tx.set_slot(f"h{table_id}:0:{(await tx.table(table_id)).ui.hand_deal}", ANN.user_id, 77)
             # ...and an update of it is still queued (her DM is slow)
             await tx.enqueue(ANN.user_id, "edit", {"text": "old"}, slot="x", merge_key=f"slot:h{table_id}:0:9")
         assert not (await clocks.take_seat(table_id, seat, CARL, "en")).alert
@@ -337,7 +339,7 @@ async def test_after_the_strikes_someone_not_seated_may_take_the_seat(tmp_path):
         async with store.read() as tx:
             seats = await tx.seats(table_id)
             row = await tx.table(table_id)
-        assert row is not None and seats[0].user_id == CARL.user_id and row.ui.get("autopilot") == []
+        assert row is not None and seats[0].user_id == CARL.user_id and row.ui.autopilot == []
         assert any("Carl takes the seat of Ann" in x for x in await _sent(store, GROUP))
         assert await _sent(store, CARL.user_id), "Carl got his hand"
         async with store.read() as tx:

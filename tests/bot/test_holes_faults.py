@@ -103,7 +103,7 @@ async def test_item12_a_kicked_bot_pauses_the_table_and_resumes_when_added_back(
             press = await answered(fake, await _press_any(fake, mover))
             await settle(fake, app)
             assert "paused" in press.answer_text and press.show_alert
-            await app.clocks.scheduler.run_due() if app.clocks else None
+            await app.services.clocks.scheduler.run_due() if app.services and app.services.clocks else None
             await asyncio.sleep(0.3)  # AI seats would have moved by now
             await settle(fake, app)
             assert _moves(db) == moves
@@ -135,8 +135,8 @@ async def test_item13_a_wall_clock_jump_plays_nothing_and_downtime_catches_up_on
             assert live_hand([ann]) is not None
             moves = _moves(db)
             monkeypatch.setattr(time, "time", lambda: real_time() + 86400)  # the wall clock jumps a day
-            assert app.clocks is not None
-            await app.clocks.scheduler.run_due()
+            assert app.services is not None and app.services.clocks is not None
+            await app.services.clocks.scheduler.run_due()
             await settle(fake, app)
             monkeypatch.setattr(time, "time", real_time)
             assert _moves(db) == moves, "a wall-clock jump played a move"
@@ -154,9 +154,9 @@ async def test_item13_a_wall_clock_jump_plays_nothing_and_downtime_catches_up_on
             human = db_rows(db, "SELECT COUNT(*) FROM actions WHERE seat = 0")[0][0]
             assert live_hand([ann]) is not None  # the AI seats played on, and Ann is to act again
             monkeypatch.setattr(time, "time", lambda: real_time() + 5 * 86400)
-            assert app.clocks is not None
+            assert app.services is not None and app.services.clocks is not None
             for _ in range(3):
-                await app.clocks.scheduler.run_due()
+                await app.services.clocks.scheduler.run_due()
             await settle(fake, app)
             monkeypatch.setattr(time, "time", real_time)
             assert db_rows(db, "SELECT COUNT(*) FROM actions WHERE seat = 0")[0][0] == human

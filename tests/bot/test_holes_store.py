@@ -12,10 +12,10 @@ from contextlib import closing
 
 import pytest
 
+from bot.app import build_services
 from bot.services import outbox as out
 from bot.services.outbox import Outbox, RateLimiter
 from bot.services.pictures import Pictures
-from bot.services.tables import Tables
 from bot.store.sqlite import Store, TableRow
 from tests.fakebot.textfmt import parse_html, u16len
 
@@ -118,8 +118,8 @@ async def test_item14_standings_caption_is_cut_on_text_not_inside_an_entity(tmp_
     HTML and hold at most 1024 characters (old code: text[:1024] cut '&amp;' in the middle)."""
     store = await _open(tmp_path / "k.sqlite3")
     try:
-        tables = Tables(store, Outbox(store, None, RateLimiter(0, 1, 1)), "kozyr_test_bot", 0.0,  # type: ignore[arg-type]
-                        Pictures())
+        tables = build_services(store, Outbox(store, None, RateLimiter(0, 1, 1)),  # type: ignore[arg-type]
+                                "kozyr_test_bot", ai_delay=0.0, pictures=Pictures(), timed=False)
         names = [f"{i} " + "&" * 60 + " <b>" for i in range(6)]
         row = TableRow(1, -100, 0, "carnival", "finished", 1, {}, 1, 1, None, {})
         async with store.transaction() as tx:
@@ -240,12 +240,13 @@ async def test_item2_a_lobby_press_acts_only_in_the_tables_own_forum_topic(tmp_p
 
     store = await _open(tmp_path / "k.sqlite3")
     try:
-        tables = Tables(store, Outbox(store, None, RateLimiter(0, 1, 1)), "kozyr_test_bot", 0.0)  # type: ignore[arg-type]
+        tables = build_services(store, Outbox(store, None, RateLimiter(0, 1, 1)),  # type: ignore[arg-type]
+                                "kozyr_test_bot", ai_delay=0.0, timed=False)
         async with store.transaction() as tx:
             table_id = await tx.create_table(-100, 5, "carnival", 1, {}, 7)
-        assert await tables.table_is_here(table_id, Where(-100, 5))
-        assert not await tables.table_is_here(table_id, Where(-100, 0))  # the same group, another topic
-        assert not await tables.table_is_here(table_id, Where(-200, 5))  # another group
-        assert not await tables.table_is_here(table_id + 1, Where(-100, 5))  # no such table
+        assert await tables.lobby.table_is_here(table_id, Where(-100, 5))
+        assert not await tables.lobby.table_is_here(table_id, Where(-100, 0))  # the same group, another topic
+        assert not await tables.lobby.table_is_here(table_id, Where(-200, 5))  # another group
+        assert not await tables.lobby.table_is_here(table_id + 1, Where(-100, 5))  # no such table
     finally:
         await store.close()

@@ -277,7 +277,7 @@ async def test_a_press_that_gives_the_turn_to_a_person_starts_no_ai_loop(tmp_pat
         group = fake.group("People", members=users[1:], creator=users[0])
         async with running_bot(fake, tmp_path / "p.sqlite3") as app:
             await start_carnival(fake, app, users, group)
-            assert app.tables is not None
+            assert app.services is not None
             for _ in range(4):
                 live = live_hand(users)
                 assert live is not None
@@ -285,10 +285,10 @@ async def test_a_press_that_gives_the_turn_to_a_person_starts_no_ai_loop(tmp_pat
                 data = next(str(b["callback_data"]) for b in play_buttons(message)
                             if str(b["callback_data"]).startswith("mv:"))
                 _, table, version, index = data.split(":")
-                answer = await app.tables.press(int(table), int(version), int(index),
+                answer = await app.services.play.press(int(table), int(version), int(index),
                                                 Actor(user.id, user.first_name, "en"), "en")
                 assert not answer.alert, answer.text
-                assert not app.tables.play.ai_running(int(table))
+                assert not app.services.play.ai_running(int(table))
                 await settle(fake, app)
 
 

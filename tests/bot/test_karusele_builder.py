@@ -40,8 +40,8 @@ async def _designed_table(fake: FakeTelegram, app: Any, ann: FakeUser, boris: Fa
         row.state = state.to_json()
         row.version += 1
         await tx.save_table(row)
-    app.tables.core.forget(row.id)
-    await app.tables.resend_hands(boris.id)
+    app.services.core.forget(row.id)
+    await app.services.people.resend_hands(boris.id)
     await settle(fake, app)
     return row.id
 

@@ -213,13 +213,13 @@ async def test_a_table_across_the_season_boundary_counts_where_it_ended_and_the_
 
             # The clock passed the end of November: the season is archived and its final table posted, once.
             # (The season clock runs in the bot too, every minute; on a slow machine it may come first.)
-            assert app.league._job.running
-            assert await app.league.rollover() in (0, 1)
+            assert app.services.league._job.running
+            assert await app.services.league.rollover() in (0, 1)
             await settle(fake, app)
             final = [m for m in group.messages() if "Season 2026-11 is over" in m.content]
             assert len(final) == 1 and final[0].kind == "photo" and "Ann" in final[0].content
             assert db_rows(db, "SELECT season FROM league_seasons") == [("2026-11",)]
-            assert await app.league.rollover() == 0
+            assert await app.services.league.rollover() == 0
             old = await ask(fake, app, bob, group, "/top pyanitsa 2026-11")
             assert old[0].kind == "photo" and "Bob" in old[0].content
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.services.tables import rules_text
+from bot.services.reports import rules_text
 from tests.bot.harness import find, live_hand, play_buttons, play_out, running_bot, settle
 from tests.bot.helpers import (
     answered,

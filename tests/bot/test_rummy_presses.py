@@ -42,9 +42,9 @@ async def _table(fake: FakeTelegram, app: Any, ann: FakeUser, boris: FakeUser, g
         row.state = state.to_json()
         row.version += 1
         await tx.save_table(row)
-    app.tables.core.forget(row.id)
-    await app.tables.resend_hands(ann.id)
-    app.tables.play.schedule_ai(row.id)  # a forced move (Carousel's first draw) plays itself
+    app.services.core.forget(row.id)
+    await app.services.people.resend_hands(ann.id)
+    app.services.play.schedule_ai(row.id)  # a forced move (Carousel's first draw) plays itself
     await settle(fake, app)
     return row.id
 

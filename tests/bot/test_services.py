@@ -8,9 +8,10 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from bot.app import Services, build_services
 from bot.services.core import TableCore
 from bot.services.outbox import Outbox, RateLimiter
-from bot.services.tables import Actor, Tables, Where
+from bot.services.types import Actor, Where
 from bot.store.sqlite import Store
 
 GROUP = -1001
@@ -18,29 +19,29 @@ ANN = Actor(11, "Ann", "en")
 WHERE = Where(GROUP, 0, "Cards", "en")
 
 
-async def _tables(path) -> tuple[Store, Tables]:
+async def _tables(path) -> tuple[Store, Services]:
     store = await Store(path).open()
     outbox = Outbox(store, None, RateLimiter(0, 1, 1))  # type: ignore[arg-type]  # never started: no bot needed
-    return store, Tables(store, outbox, "kozyr_test_bot", ai_delay=0.0)
+    return store, build_services(store, outbox, "kozyr_test_bot", ai_delay=0.0, timed=False)
 
 
-async def _quiet(tables: Tables) -> None:
+async def _quiet(tables: Services) -> None:
     for _ in range(4000):
-        if not tables.ai_busy():
+        if not tables.play.ai_busy():
             return
         await asyncio.sleep(0.002)
     raise AssertionError("AI seats never stopped")
 
 
-async def _started(tables: Tables, ais: int = 2) -> int:
-    async with tables.store.transaction() as tx:
+async def _started(tables: Services, ais: int = 2) -> int:
+    async with tables.core.store.transaction() as tx:
         await tx.ensure_chat(GROUP, "Cards", "en")
-    await tables.new_table(WHERE, ANN, "carnival", ["quarters=1"])
-    table_id = await tables.open_table_id(WHERE)
+    await tables.lobby.new_table(WHERE, ANN, "carnival", ["quarters=1"])
+    table_id = await tables.lobby.open_table_id(WHERE)
     assert table_id is not None
     for _ in range(ais):
-        assert not (await tables.add_ai(table_id, ANN, "en")).alert
-    assert not (await tables.start(table_id, ANN, "en", False)).alert
+        assert not (await tables.lobby.add_ai(table_id, ANN, "en")).alert
+    assert not (await tables.lobby.start(table_id, ANN, "en", False)).alert
     await _quiet(tables)
     return table_id
 
@@ -59,7 +60,7 @@ async def test_a_finished_table_leaves_no_lock_state_or_ai_task_behind(tmp_path)
                 break
             state = tables.core.state(row)
             assert state.to_act == 0, "the AI seats moved until Ann's turn"
-            answer = await tables.press(table_id, row.version, 0, ANN, "en")
+            answer = await tables.play.press(table_id, row.version, 0, ANN, "en")
             assert not answer.alert, answer.text
             moves += 1
             await _quiet(tables)
@@ -76,7 +77,7 @@ async def test_a_cancelled_table_leaves_nothing_behind(tmp_path):
     try:
         table_id = await _started(tables)
         assert tables.core.holds(table_id)
-        assert not (await tables.cancel(table_id, ANN, "en", is_admin=False)).alert
+        assert not (await tables.lobby.cancel(table_id, ANN, "en", is_admin=False)).alert
         await _quiet(tables)
         assert not tables.core.holds(table_id)
         assert not tables.play.ai_running(table_id)
@@ -92,7 +93,7 @@ async def test_the_state_cache_keeps_only_the_most_recent_tables(tmp_path):
         async with store.read() as tx:
             row = await tx.table(first)
         assert row is not None
-        core = TableCore(store, tables.outbox, cache_tables=2)
+        core = TableCore(store, tables.core.outbox, cache_tables=2)
         states = {}
         for table_id in (first, 10_001, 10_002):  # three tables in play through a cache of two
             row.id = table_id
@@ -133,7 +134,7 @@ async def test_a_failing_ai_move_is_logged_and_retried_and_stop_leaves_no_task(t
         play = tables.play
         await store.close()  # the database goes away under the AI: each step fails ...
         play.ai_delay = 0.0
-        with caplog.at_level(logging.WARNING, logger="bot.services.tables"):
+        with caplog.at_level(logging.WARNING, logger="bot.services.play"):
             play.schedule_ai(table_id)
             await asyncio.sleep(0.05)
             assert play.ai_running(table_id)  # ... and is retried, never given up

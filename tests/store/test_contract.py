@@ -13,7 +13,7 @@ import pytest
 
 from bot.store.contract import StoreTx, contract_methods
 from bot.store.postgres import PgTx
-from bot.store.rows import UserRow
+from bot.store.rows import TableUi, UserRow
 from bot.store.sqlite import SeatRow, Tx
 from tests.store.backends import opened
 
@@ -90,13 +90,14 @@ async def test_tables_seats_and_one_open_table_per_topic(store):
         other = await tx.create_table(-5, 9, "oh_hell", 2, {}, 43)
         await tx.set_seats(tid, [SeatRow(0, 1, "Ann"), SeatRow(1, None, "AI")])
         table = await tx.table(tid)
-        table.status, table.version, table.state, table.ui = "playing", 3, {"x": [1, 2]}, {"m": 5}
+        ui = TableUi(lobby_mode="opts", ai_levels={"🤖 Ada": "easy"}, autopilot=[1], extra={"m": 5})
+        table.status, table.version, table.state, table.ui = "playing", 3, {"x": [1, 2]}, ui
         await tx.save_table(table)
     assert other > tid
     async with store.read() as tx:
         got = await tx.table(tid)
         assert (got.chat_id, got.game, got.status, got.options, got.seed, got.version, got.state, got.ui) == \
-            (-5, "carnival", "playing", {"quarters": 1}, 42, 3, {"x": [1, 2]}, {"m": 5})
+            (-5, "carnival", "playing", {"quarters": 1}, 42, 3, {"x": [1, 2]}, ui)
         assert got.updated_at > 0
         assert (await tx.open_table(-5, 0)).id == tid
         assert (await tx.last_table(-5, 9)).id == other

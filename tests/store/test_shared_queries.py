@@ -147,7 +147,7 @@ async def test_retention_prunes_in_batches_and_keeps_the_newest(store):
         assert await tx.prune_slots(table_id) == 3
         assert await tx.slot_message(f"t{table_id}0:1") == 1  # another table's slot stays
         assert await tx.ended_with_slots(table.updated_at + 1, 10) == []  # marked done
-        assert (await tx.table(table_id)).ui["slots_pruned"] == 1
+        assert (await tx.table(table_id)).ui.extra["slots_pruned"] == 1
         await tx.put_blob("doc-sent", b"%PDF")
         await tx.put_blob("doc-queued", b"%PDF")
         await tx.enqueue(-1, "document", {"blob": "doc-queued"})

@@ -1,5 +1,4 @@
-"""The application layer for tables: moves and AI seats (``Play``), and ``Tables``, which builds every
-table service (lobby, publishing, reports, seats, presence, hints, people) around one ``TableCore``.
+"""Moves at tables in play: the players' buttons, and the AI seats (and forced moves) in between.
 
 Every change is one transaction: the action log, the version bump, the engine snapshot and the
 outgoing messages commit together. The engine decides every rule; this module only checks who may
@@ -10,28 +9,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
 import games
 from bot import codec
-from bot.league.matches import record_finished
 from bot.services import events as game_log
 from bot.services.ai_seats import AiSeats
-from bot.services.capture import CaptureBuilder
 from bot.services.core import TableCore
 from bot.services.handover import on_autopilot
-from bot.services.hints import Hints
-from bot.services.lobby import LobbyService
-from bot.services.outbox import Outbox
-from bot.services.people import People
-from bot.services.pictures import Pictures
-from bot.services.presence import PresenceService, is_paused
-from bot.services.publish import Publisher, hand_slot, mark_pressed
-from bot.services.reports import Reports, rules_text
-from bot.services.rummy_turns import RummyTurns, rummy_forced
-from bot.services.seats import SeatService
-from bot.services.types import Actor, Answer, Where
-from bot.store.contract import Store
+from bot.services.ports import ForcedRule, Plug, TableFinished, TablePublisher, TurnClock
+from bot.services.presence import is_paused
+from bot.services.publish import mark_pressed
+from bot.services.slots import hand_slot
+from bot.services.types import Actor, Answer
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import SeatRow, TableRow
 from bot.ui import words
@@ -40,11 +31,6 @@ from bot.ui.keyboards import selected_action, selection_candidates
 from engine.core import State
 from engine.events import json_events
 
-if TYPE_CHECKING:
-    from bot.services.clocks import ClockService
-
-__all__ = ["Actor", "Answer", "Play", "Tables", "Where", "rules_text"]
-
 log = logging.getLogger(__name__)
 
 PAUSE_AFTER = frozenset({"trick", "round", "deal_end", "war"})
@@ -52,13 +38,22 @@ AI_RETRY_MAX = 30.0  # seconds between retries of a failed AI move, at most
 
 
 class Play:
-    """Moves at tables in play: the players' buttons, and the AI seats (and forced moves) in between."""
+    """Moves at tables in play: the players' buttons, and the AI seats (and forced moves) in between.
 
-    def __init__(self, core: TableCore, publisher: Publisher, ai: AiSeats, ai_delay: float = 1.0) -> None:
+    ``clock`` keeps the turn's deadline (empty: no clocks); ``forced`` are the hand kinds' rules for
+    moves the table plays by itself; ``finished`` are told, in the final move's transaction, that a
+    game reached its end (the league records the match)."""
+
+    def __init__(self, core: TableCore, publisher: TablePublisher, ai: AiSeats, clock: Plug[TurnClock],
+                 ai_delay: float = 1.0, forced: Sequence[ForcedRule] = (),
+                 finished: Sequence[TableFinished] = ()) -> None:
         self.core = core
         self.publisher = publisher
         self.ai = ai
+        self.clock = clock
         self.ai_delay = ai_delay
+        self.forced = tuple(forced)
+        self.finished = tuple(finished)
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}  # only tables whose AI loop runs (a done task goes)
         self.moves = 0
 
@@ -77,7 +72,7 @@ class Play:
         if is_paused(row):
             return Answer(t(lang, "The game is paused: I am not in the group. It goes on when I am added back."),
                           alert=True)
-        if on_autopilot(row, seat):  # issue 18: handed to the AI after missed deadlines
+        if on_autopilot(row, seat):  # handed to the AI after missed deadlines
             return Answer(t(lang, "The AI plays your seat now: you missed too many moves."), alert=True)
         if version != row.version:
             return Answer(t(lang, "That button is out of date; use the latest message."), alert=True, stale=True)
@@ -193,8 +188,8 @@ class Play:
         idx = await tx.log_action(row.id, seat, action)
         row.version += 1
         row.state = state.to_json()
-        if self.core.clocks is not None:  # issue 18: the next turn's deadline, in this transaction
-            await self.core.clocks.moved(tx, row, seats, state)
+        if (clock := self.clock.service) is not None:  # the next turn's deadline, in this transaction
+            await clock.moved(tx, row, seats, state)
         chat_lang = await tx.chat_lang(row.chat_id)
         await self.publisher.publish(tx, row, seats, state, events, mover=seat, chat_lang=chat_lang)
         if state.over:
@@ -202,7 +197,8 @@ class Play:
             totals = state.scores()
             await tx.add_results(row, seats, totals, words.places(totals))
             game_log.finished(row.id, row.game, idx + 1)
-            await record_finished(tx, row, seats, state)  # the league: every finished table is a match
+            for subscriber in self.finished:  # the league: every finished table is a match
+                await subscriber(tx, row, seats, state)
         await tx.save_table(row)
         self.core.remember(row, state)  # a finished table is forgotten
         self.moves += 1
@@ -234,9 +230,9 @@ class Play:
     def _autoplay(self, row: TableRow, seat: SeatRow, legal: list[str], state: State | None = None) -> bool:
         """AI seats always play themselves; so do forced moves in games where most moves are forced
         (unless the table chose buttons, as Pyanitsa's ``flip=button``) and a rummy's forced draw or pass."""
-        if seat.is_ai or on_autopilot(row, seat.seat):  # issue 18: a seat handed to the AI after N strikes
+        if seat.is_ai or on_autopilot(row, seat.seat):  # a seat handed to the AI after N strikes
             return True
-        if state is not None and rummy_forced(row.game, state):  # issue 16
+        if state is not None and any(rule(row.game, state) for rule in self.forced):
             return True
         declared = games.declaration(row.game)
         if not declared.forced_moves_play or len(legal) != 1:
@@ -283,7 +279,7 @@ class Play:
             legal = state.legal_actions(seat)
             if not self._autoplay(row, seats[seat], legal, state):
                 return None
-            level = row.ui.get("ai_levels", {}).get(seats[seat].name) if seats[seat].is_ai else None
+            level = row.ui.ai_levels.get(seats[seat].name) if seats[seat].is_ai else None
             action = await self.ai.choose(state.clone(), seat, row.seed ^ row.version, level)
             async with self.core.store.transaction() as tx:
                 loaded = await self.core.load(tx, table_id)
@@ -320,94 +316,3 @@ class Play:
         await asyncio.gather(*tasks, return_exceptions=True)  # an error is logged by _ai_done
         self._ai_tasks.clear()
         self.ai.close()
-
-
-class Tables:
-    """Every table service, built around one ``TableCore``; the handlers reach them through here.
-
-    Each service receives what it uses at construction; the methods below are the doors the
-    handlers and the app call (``tables.press`` is ``tables.play.press``, and so on)."""
-
-    def __init__(self, store: Store, outbox: Outbox, bot_username: str, ai_delay: float = 1.0,
-                 pictures: Pictures | None = None, ai: AiSeats | None = None, ping_after: float = 20.0) -> None:
-        self.core = TableCore(store, outbox)
-        self.publisher = Publisher(self.core, pictures, ping_after)
-        self.play = Play(self.core, self.publisher, ai or AiSeats(), ai_delay)
-        self.people = People(self.core, self.publisher)
-        self.lobby = LobbyService(self.core, self.publisher, self.play, bot_username)
-        self.seats = SeatService(self.core, self.publisher, self.play, bot_username)
-        self.presence = PresenceService(self.core, self.play)
-        self.reports = Reports(self.core, self.publisher, self.lobby, self.people)
-        self.hints = Hints(self.core, self.play.ai)
-        self.builder = CaptureBuilder(self.core, self.play)
-        self.rummies = RummyTurns(self.core, self.play, self.publisher)  # issue 16
-        self._clocks: ClockService | None = None
-        # play
-        self.press = self.play.press
-        self.menu = self.play.menu
-        self.pick = self.play.pick
-        self.capture = self.builder.capture
-        self.rummy = self.rummies.rummy
-        self.clear_stale_keyboard = self.play.clear_stale_keyboard
-        self.pressed_keyboard = self.play.pressed_keyboard
-        self.ai_busy = self.play.ai_busy
-        self.resume = self.play.resume
-        # the lobby
-        self.say = self.core.say
-        self.new_table = self.lobby.new_table
-        self.open_table_id = self.lobby.open_table_id
-        self.table_is_here = self.lobby.table_is_here
-        self.creator_here = self.lobby.creator_here
-        self.join_payload = self.lobby.join_payload
-        self.join = self.lobby.join
-        self.leave = self.lobby.leave
-        self.add_ai = self.lobby.add_ai
-        self.lobby_options = self.lobby.lobby_options
-        self.cancel = self.lobby.cancel
-        self.start = self.lobby.start
-        # seats in play, the bot's presence, reports, hints, people
-        self.ask_leave = self.seats.ask_leave
-        self.confirm_leave = self.seats.confirm_leave
-        self.take_seat = self.seats.take_seat
-        self.close_prompt = self.seats.close_prompt
-        self.bot_removed = self.presence.bot_removed
-        self.bot_added = self.presence.bot_added
-        self.score = self.reports.score
-        self.record = self.reports.record
-        self.deep_start = self.reports.deep_start
-        self.hint = self.hints.hint
-        self.chat_migrated = self.people.chat_migrated
-        self.set_language = self.people.set_language
-        self.dm_blocked = self.people.dm_blocked
-        self.dm_unblocked = self.people.dm_unblocked
-        self.user_unreachable = self.people.user_unreachable
-        self.resend_hands = self.people.resend_hands
-
-    @property
-    def store(self) -> Store:
-        return self.core.store
-
-    @property
-    def outbox(self) -> Outbox:
-        return self.core.outbox
-
-    @property
-    def pictures(self) -> Pictures | None:
-        return self.publisher.pictures
-
-    @property
-    def bot_username(self) -> str:
-        return self.lobby.bot_username
-
-    @property
-    def clocks(self) -> ClockService | None:
-        """The clocks service (issue 18), once attached; moves then keep the deadlines current."""
-        return self._clocks
-
-    @clocks.setter
-    def clocks(self, clocks: ClockService | None) -> None:
-        self._clocks = clocks
-        self.core.clocks = clocks
-
-    async def stop(self) -> None:
-        await self.play.stop()
