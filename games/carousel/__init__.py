@@ -17,4 +17,5 @@ DECLARATION = Declaration(
         Option('target', "the game ends when someone's total reaches this", choices=(150, 100, 50, 300)),
     ),
     quick=(("target", "50"),),
+    hand="toggle",
 )

@@ -13,4 +13,5 @@ DECLARATION = Declaration(
         Option('target', "the match ends when someone's penalties reach this (200 or 300)", choices=(200, 300, 100)),
     ),
     quick=(("deals", "1"), ("target", "0")),
+    hand="toggle",
 )

@@ -13,4 +13,5 @@ DECLARATION = Declaration(
         Option('target', "the match ends when someone's penalties reach this (0: off)", choices=(0, 100, 200)),
     ),
     quick=(("deals", "1"),),
+    hand="toggle",
 )

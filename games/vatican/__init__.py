@@ -8,4 +8,5 @@ DECLARATION = Declaration(
     players=(2, 5),
     score_sheet="sheet",  # the rummies (issue 16): bot/rummy draws the table and the penalty sheet
     table_picture=True,
+    hand="toggle",
 )
