@@ -236,7 +236,8 @@ def test_the_game_is_registered(game_id: str) -> None:
 def test_presentation(game_id: str) -> None:
     """The presentation exists for chat games (and is refused by name for the others), and answers for
     every action, event and view of a random game in both languages."""
-    from bot.presentation import NoPresentation, Presentation, presentation
+    from bot.presentation import NoPresentation, Presentation
+    from bot.presentation.registry import presentation
 
     if not declared(game_id).chat_table:
         with pytest.raises(NoPresentation):

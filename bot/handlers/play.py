@@ -6,9 +6,8 @@ from aiogram import Router
 from aiogram.types import CallbackQuery
 
 from bot.handlers.lobby import _answer_press
-from bot.rummy.callbacks import Rum
 from bot.services.tables import Actor, Answer, Tables
-from bot.ui.callbacks import Cap, Menu, Move, Pick
+from bot.ui.callbacks import Cap, Menu, Move, Pick, Toggle
 from bot.ui.i18n import t
 
 
@@ -33,7 +32,7 @@ async def _keyboard_tables(tables: Tables, update_id: int) -> set[int]:
             data = button.get("callback_data") if isinstance(button, dict) else None
             if not isinstance(data, str):
                 continue
-            for factory in (Move, Menu, Pick, Cap, Rum):
+            for factory in (Move, Menu, Pick, Cap, Toggle):
                 try:
                     found.add(factory.unpack(data).t)
                     break
@@ -74,7 +73,7 @@ async def capture(query: CallbackQuery, callback_data: Cap, tables: Tables, acto
     await _answered(query, callback_data.t, answer, tables, actor, update_id)
 
 
-async def rummy(query: CallbackQuery, callback_data: Rum, tables: Tables, actor: Actor, update_id: int) -> None:
+async def rummy(query: CallbackQuery, callback_data: Toggle, tables: Tables, actor: Actor, update_id: int) -> None:
     """A rummy hand (issue 16): toggle a card, lay down, confirm, settle a joker, or a verb."""
     if not _from_own_dm(query, actor):
         await _refuse(query, actor)
@@ -101,5 +100,5 @@ def router() -> Router:
     router.callback_query.register(menu, Menu.filter())
     router.callback_query.register(pick, Pick.filter())
     router.callback_query.register(capture, Cap.filter())
-    router.callback_query.register(rummy, Rum.filter())
+    router.callback_query.register(rummy, Toggle.filter())
     return router

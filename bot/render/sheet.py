@@ -14,7 +14,8 @@ from typing import Any, Protocol
 
 from PIL import Image, ImageDraw
 
-from bot.render.grid import (
+from bot.render.layout import Drawn, Layout
+from bot.render.palette import (
     GREY,
     HEAD,
     INK,
@@ -29,7 +30,6 @@ from bot.render.grid import (
     WIN,
     wrap2,
 )
-from bot.render.layout import Drawn, Layout
 from bot.render.text import Box, draw_fitted
 from bot.render.words import num, words
 
@@ -38,7 +38,7 @@ LEGEND_H = 26
 
 
 class SheetStyle(Protocol):
-    """A game's columns of the sheet (its ``Presentation`` implements this: ``bot/presentation.py``)."""
+    """A game's columns of the sheet (its ``Presentation`` implements this: ``bot/presentation/base.py``)."""
 
     def sheet_title(self, lang: str) -> str: ...
 

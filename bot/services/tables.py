@@ -15,11 +15,14 @@ from typing import TYPE_CHECKING, Any
 import games
 from bot import codec
 from bot.league.matches import record_finished
+from bot.presentation.registry import presentation
 from bot.services import events as game_log
 from bot.services.ai_seats import AiSeats
-from bot.services.capture import CaptureBuilder
 from bot.services.core import TableCore
 from bot.services.handover import on_autopilot
+from bot.services.hands.buttons import selected_action, selection_candidates
+from bot.services.hands.capture import CaptureBuilder
+from bot.services.hands.toggle import ToggleTurns, toggle_forced
 from bot.services.hints import Hints
 from bot.services.lobby import LobbyService
 from bot.services.outbox import Outbox
@@ -28,7 +31,6 @@ from bot.services.pictures import Pictures
 from bot.services.presence import PresenceService, is_paused
 from bot.services.publish import Publisher, hand_slot, mark_pressed
 from bot.services.reports import Reports, rules_text
-from bot.services.rummy_turns import RummyTurns, rummy_forced
 from bot.services.seats import SeatService
 from bot.services.types import Actor, Answer, Where
 from bot.store.contract import Store
@@ -36,7 +38,6 @@ from bot.store.contract import StoreTx as Tx
 from bot.store.rows import SeatRow, TableRow
 from bot.ui import words
 from bot.ui.i18n import t
-from bot.ui.keyboards import selected_action, selection_candidates
 from engine.core import State
 
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ class Play:
         self.core.outbox.wake()
         if self.ai_due(row, seats, state):
             self.schedule_ai(table_id)
-        return Answer(words.action_label(row.game, action, lang))
+        return Answer(presentation(row.game).action_label(action, lang))
 
     async def menu(self, table_id: int, version: int, group: int, actor: Actor, lang: str) -> Answer:
         """The second step of a choice (joker over or under ...): swap the hand keyboard."""
@@ -151,7 +152,7 @@ class Play:
             return Answer()
         if self.ai_due(row, seats, state):
             self.schedule_ai(table_id)
-        return Answer(words.action_label(row.game, action, lang))
+        return Answer(presentation(row.game).action_label(action, lang))
 
     async def pressed_keyboard(self, update_id: int) -> list[list[Any]]:
         """The rows of buttons of the message a press came from, as Telegram sent them with the press (the
@@ -235,7 +236,7 @@ class Play:
         (unless the table chose buttons, as Pyanitsa's ``flip=button``) and a rummy's forced draw or pass."""
         if seat.is_ai or on_autopilot(row, seat.seat):  # issue 18: a seat handed to the AI after N strikes
             return True
-        if state is not None and rummy_forced(row.game, state):  # issue 16
+        if state is not None and toggle_forced(row.game, state):  # issue 16
             return True
         declared = games.declaration(row.game)
         if not declared.forced_moves_play or len(legal) != 1:
@@ -339,14 +340,14 @@ class Tables:
         self.reports = Reports(self.core, self.publisher, self.lobby, self.people)
         self.hints = Hints(self.core, self.play.ai)
         self.builder = CaptureBuilder(self.core, self.play)
-        self.rummies = RummyTurns(self.core, self.play, self.publisher)  # issue 16
+        self.rummies = ToggleTurns(self.core, self.play, self.publisher)  # issue 16
         self._clocks: ClockService | None = None
         # play
         self.press = self.play.press
         self.menu = self.play.menu
         self.pick = self.play.pick
         self.capture = self.builder.capture
-        self.rummy = self.rummies.rummy
+        self.rummy = self.rummies.toggle
         self.clear_stale_keyboard = self.play.clear_stale_keyboard
         self.pressed_keyboard = self.play.pressed_keyboard
         self.ai_busy = self.play.ai_busy
