@@ -29,7 +29,7 @@ def display_order(hand: Sequence[str]) -> list[int]:
     return sorted(range(len(hand)), key=key)
 
 
-def hand_keyboard(shown: Presentation, table_id: int, version: int, hand: Sequence[str], sel: Selection,
+def hand_keyboard(present: Presentation, table_id: int, version: int, hand: Sequence[str], sel: Selection,
                   verbs: Sequence[str], may_lay: bool, lang: str) -> InlineKeyboardMarkup:
     """The hand's cards (selected ones ticked), its pages, Lay down / Hint / Clear, and the legal ``verbs``
     (each carries its index in the presentation's ``toggle_verbs``)."""
@@ -58,9 +58,9 @@ def hand_keyboard(shown: Presentation, table_id: int, version: int, hand: Sequen
             return InlineKeyboardButton(text=text, callback_data=Toggle(t=table_id, v=version, op=op).pack())
         rows.append([button("🃏 " + t(lang, "Lay down") + f" ({len(chosen)})", "lay"),
                      button("💡 " + t(lang, "Hint"), "hint"), button("↩️ " + t(lang, "Clear"), "undo")])
-    verb_row = [InlineKeyboardButton(text=shown.verb_label(v, lang),
+    verb_row = [InlineKeyboardButton(text=present.verb_label(v, lang),
                                      callback_data=Toggle(t=table_id, v=version, op="do",
-                                                          a=shown.toggle_verbs.index(v)).pack())
+                                                          a=present.toggle_verbs.index(v)).pack())
                 for v in verbs]
     if verb_row:
         rows.append(verb_row)
