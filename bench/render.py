@@ -139,7 +139,8 @@ def all_pictures() -> dict[str, Callable[[], Layout]]:
     emoji = ex.NAMES_6
     pictures: dict[str, Callable[[], Layout]] = {
         "table 3 players (joker)": lambda: layout_table(ex.table_example(3), ["Ann", "Борис", "Chen"]),
-        "table 6 players (Carnival pair)": lambda: layout_table(ex.table_example(6, carnival=True), plain, pair_kind=ex.PAIR),
+        "table 6 players (Carnival pair)": lambda: layout_table(ex.table_example(6, carnival=True), plain,
+                                                                pair_kind=ex.PAIR),
         "table 7 players": lambda: layout_table(ex.table_example(7), [*plain, "Gus"]),
         "table 6, emoji names": lambda: layout_table(ex.table_example(6, carnival=True), emoji, pair_kind=ex.PAIR),
         "grid 6 players, 4 quarters": lambda: layout_grid(full, plain, None),

@@ -14,6 +14,7 @@ from bot.services.tables import Actor, Answer, Tables, Where, rules_text
 from bot.ui import words
 from bot.ui.i18n import t
 from engine.core import GameError, all_games, get_game
+from games import REGISTERED
 
 COMMANDS = (
     ("new", "open a table: /new carnival quarters=1"),
@@ -76,7 +77,7 @@ async def games(message: Message, tables: Tables, actor: Actor, where: Where | N
 
 async def rules(message: Message, command: CommandObject, tables: Tables, actor: Actor, where: Where | None) -> None:
     lang = where.lang if where else actor.lang
-    game_id = (command.args or "").strip().lower() or "carnival"
+    game_id = (command.args or "").strip().lower() or REGISTERED[0]  # the house game
     if game_id == "league":
         await _say(tables, message, actor, where, league_rules(lang))
         return

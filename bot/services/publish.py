@@ -65,12 +65,12 @@ class Publisher:
     async def publish(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State,
                        events: list[dict[str, Any]], mover: int | None, chat_lang: str) -> None:
         names = [s.name for s in seats]
-        shown = presentation(row.game)
-        view = shown.mark_view(state.view(None), events, row.ui)  # e.g. the melds the last lay-down changed
+        present = presentation(row.game)
+        view = present.mark_view(state.view(None), events, row.ui)  # e.g. the melds the last lay-down changed
         lines: list[str] = []
         results: list[str] = []
         for event in events:
-            line = shown.event_line(event, names, chat_lang)
+            line = present.event_line(event, names, chat_lang)
             if line:
                 (results if event.get("type") in RESULTS else lines).append(line)
         if games.declaration(row.game).forced_moves_play:  # games of forced moves: a line per round

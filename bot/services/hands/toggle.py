@@ -87,7 +87,7 @@ class ToggleTurns:
         hand = state.hands[seat]
         names = [s.name for s in seats]
         user = seats[seat]
-        shown = presentation(row.game)
+        present = presentation(row.game)
         if op in ("on", "off", "undo", "hint", "pg"):
             before = sel.proposal
             shown = (list(sel.chosen), sel.page)
@@ -105,7 +105,7 @@ class ToggleTurns:
             else:
                 if not state.may_lay():
                     return Answer(t(lang, "You may not lay cards down now."), alert=True), False
-                best = shown.hint(state, seat)
+                best = present.hint(state, seat)
                 if not best:
                     return Answer(t(lang, "Nothing goes down now."), alert=True), False
                 sel.replace(_indices(hand, list(best)))
@@ -137,20 +137,20 @@ class ToggleTurns:
             try:
                 state.canonical_action(action)
             except IllegalAction as exc:
-                return Answer(shown.refusal(exc.reason, lang), alert=True), False
+                return Answer(present.refusal(exc.reason, lang), alert=True), False
             await out.clear_keyboard(tx, user.user_id or 0, proposal_slot(row, seat, sel))
             mark_pressed(row, seat)
             await self.play.apply(tx, row, seats, state, seat, action)
-            return Answer(shown.action_label(action, lang)), True
+            return Answer(present.action_label(action, lang)), True
         # op == "do": a verb
-        verbs = shown.toggle_verbs
+        verbs = present.toggle_verbs
         if not 0 <= arg < len(verbs) or not state.is_legal(seat, verbs[arg]):
             return _not_available(lang), False
         if sel.proposal is not None:
             await out.clear_keyboard(tx, user.user_id or 0, proposal_slot(row, seat, sel))
         mark_pressed(row, seat)
         await self.play.apply(tx, row, seats, state, seat, verbs[arg])
-        return Answer(shown.action_label(verbs[arg], lang)), True
+        return Answer(present.action_label(verbs[arg], lang)), True
 
     async def _save(self, tx: Tx, row: TableRow, seat: int, sel: Selection) -> None:
         selection.save(row, seat, sel)
@@ -205,7 +205,7 @@ class ToggleTurns:
         and Back, or first the joker question."""
         prop = sel.proposal
         assert prop is not None
-        shown = presentation(row.game)
+        present = presentation(row.game)
         user_id = seats[seat].user_id or 0
         lang = await tx.user_lang(user_id)
         melds_text = table_str(prop.table)
@@ -213,12 +213,12 @@ class ToggleTurns:
             "game": row.game, "proposal": True, "cards": [card_str(c) for c in prop.cards], "table": melds_text,
             "table_kinds": [meld_kind(m) for m in prop.table], "changed": _changed(table_str(state.table), melds_text),
         }
-        lines = ["🃏 " + t(lang, "Your lay-down: {cards}", cards=shown.lay_text(prop.cards)),
+        lines = ["🃏 " + t(lang, "Your lay-down: {cards}", cards=present.lay_text(prop.cards)),
                  t(lang, "✨ marks the melds that change.")]
         if prop.asks:
             meld, pos, *options = prop.asks[0]
             lines.append("❓ " + t(lang, "Which card does the joker in {meld} stand for?",
-                                  meld=shown.lay_text(prop.table[meld])))
+                                  meld=present.lay_text(prop.table[meld])))
             markup = joker_keyboard(row.id, row.version, options, lang)
         else:
             lines.append(t(lang, "Confirm to lay it down, or go back to your hand."))
@@ -232,7 +232,7 @@ class ToggleTurns:
             else:
                 await out.edit_picture(tx, user_id, slot, picture, caption, markup, priority=out.REPLY)
             return
-        text = "\n".join([*lines[:1], *shown.proposal_lines(view, lang), *lines[1:]])
+        text = "\n".join([*lines[:1], *present.proposal_lines(view, lang), *lines[1:]])
         if new:
             await out.send_text(tx, user_id, text, markup, slot=slot, priority=out.REPLY)
         else:
