@@ -22,14 +22,16 @@ from bot.presentation import (
     WHITE,
     Box,
     Drawn,
+    GameWords,
     Layout,
     card_image,
     card_width,
     draw_fitted,
     num,
-    t,
     title,
 )
+
+t = GameWords("karusele").t  # the game's own catalog (games/karusele/locale), then the bot's
 
 H = 620
 HEADER = (0, 0, TABLE_W, 52)
