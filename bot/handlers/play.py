@@ -67,14 +67,14 @@ async def pick(query: CallbackQuery, callback_data: Pick, tables: Tables, actor:
 
 
 async def capture(query: CallbackQuery, callback_data: Cap, tables: Tables, actor: Actor, update_id: int) -> None:
-    """The Karusele capture builder: toggle a table card, or take the chosen cards."""
+    """A capture hand's builder: toggle a table card, or take the chosen cards."""
     answer = await tables.capture(callback_data.t, callback_data.v, callback_data.c, callback_data.m,
                                   bool(callback_data.go), actor, actor.lang, update_id)
     await _answered(query, callback_data.t, answer, tables, actor, update_id)
 
 
 async def rummy(query: CallbackQuery, callback_data: Toggle, tables: Tables, actor: Actor, update_id: int) -> None:
-    """A rummy hand (issue 16): toggle a card, lay down, confirm, settle a joker, or a verb."""
+    """A toggle hand: toggle a card, lay down, confirm, settle a joker, or a verb."""
     if not _from_own_dm(query, actor):
         await _refuse(query, actor)
         return

@@ -148,7 +148,7 @@ class Presentation:
 
     def menu_buttons(self, table_id: int, version: int, actions: Sequence[str],
                      lang: str) -> list[list[InlineKeyboardButton]]:
-        """The game's own rows under a second step (Karusele: the capture builder)."""
+        """The game's own rows under a second step (a capture hand: the button that opens its builder)."""
         return []
 
     # -- the table message --------------------------------------------------------------------

@@ -60,7 +60,7 @@ def selected_action(legal: Sequence[str], verb: str, mask: int) -> int | None:
 def group_actions(legal: Sequence[str], game: str = "") -> list[list[int]]:
     """Indices of ``legal`` grouped by their first two words, in first-seen order (multi-select
     verbs are left out: they get one button that opens the card-by-card choice). A game's
-    ``Presentation.group_key`` may group differently (Karusele: by the hand card)."""
+    ``Presentation.group_key`` may group differently (e.g. by the hand card)."""
     multi = multi_select_verbs(legal, game)
     custom = presentation(game).group_key if game else None
     groups: dict[str, list[int]] = {}
@@ -120,7 +120,7 @@ def _play_rows(game: str, table_id: int, version: int, legal: Sequence[str], lan
     for i in groups[group]:
         buttons.append(_button(shown.action_label(legal[i], lang), _pack(_MOVE, table_id, version, i)))
     rows = _rows(buttons)
-    # a game's own rows under a second step (Karusele: the capture builder)
+    # a game's own rows under a second step (a capture hand: its builder)
     rows += [[b.model_dump(mode="json", exclude_none=True) for b in row]
              for row in shown.menu_buttons(table_id, version, [legal[i] for i in groups[group]], lang)]
     rows.append([_button("« " + t(lang, "Back"), _pack(_MENU, table_id, version, -1))])
