@@ -35,11 +35,11 @@ from PIL import Image  # noqa: E402
 
 from bot.render import examples as ex  # noqa: E402
 from bot.render.canvas import CanvasLayout  # noqa: E402
-from bot.render.grid import layout_grid  # noqa: E402
 from bot.render.layout import Layout, emoji_palette, fixed_palette, has_emoji, to_png  # noqa: E402
 from bot.render.png import encode as png_encode  # noqa: E402
 from bot.render.standings import layout_standings  # noqa: E402
 from bot.render.table import layout_table  # noqa: E402
+from games.carnival.grid import layout_grid  # noqa: E402
 
 TARGET_MS = 10.0
 TARGET_BYTES = 60_000
@@ -139,9 +139,10 @@ def all_pictures() -> dict[str, Callable[[], Layout]]:
     emoji = ex.NAMES_6
     pictures: dict[str, Callable[[], Layout]] = {
         "table 3 players (joker)": lambda: layout_table(ex.table_example(3), ["Ann", "Борис", "Chen"]),
-        "table 6 players (Carnival pair)": lambda: layout_table(ex.table_example(6, carnival=True), plain),
+        "table 6 players (Carnival pair)": lambda: layout_table(ex.table_example(6, carnival=True), plain,
+                                                                pair_kind=ex.PAIR),
         "table 7 players": lambda: layout_table(ex.table_example(7), [*plain, "Gus"]),
-        "table 6, emoji names": lambda: layout_table(ex.table_example(6, carnival=True), emoji),
+        "table 6, emoji names": lambda: layout_table(ex.table_example(6, carnival=True), emoji, pair_kind=ex.PAIR),
         "grid 6 players, 4 quarters": lambda: layout_grid(full, plain, None),
         "grid 6, emoji names": lambda: layout_grid(full, emoji, None),
         "standings 6": lambda: layout_standings(plain, full["totals"]),

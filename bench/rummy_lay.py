@@ -8,7 +8,7 @@ against the fake Bot API of ``tests/fakebot``. A 4-player Machiavelli table is o
 then, per position, the table's state is replaced by a random mid-game position of
 ``engine.melds.positions.random_position`` (about 90 table cards; 1-6 cards added from the hand: half
 feasible, a quarter barely feasible or not, a quarter random), the player's selection is made with the
-toggle presses (``RummyTurns.rummy(..., "on", i)``), and the clock runs around ``RummyTurns.rummy(..., "lay")``
+toggle presses (``ToggleTurns.toggle(..., "on", i)``), and the clock runs around ``ToggleTurns.toggle(..., "lay")``
 only (after two warm-up presses): checks, the solver, the proposal stored and its picture spec queued,
 in one transaction up to its COMMIT. Drawing the picture happens later in the outbox and is not
 counted (the answer does not wait for it). The process also runs the fake server and the outbox, so
@@ -92,7 +92,7 @@ async def run(positions: int, seed: int) -> dict[str, object]:
                 await ann.press(lobby, "▶️ Start")
                 await settle(fake, app)
                 assert app.services is not None
-                core, rummies = app.services.core, app.services.rummies
+                core, toggles = app.services.core, app.services.toggles
                 async with app.store.read() as tx:
                     last = await tx.last_table(group.id, 0)
                     assert last is not None
@@ -114,9 +114,9 @@ async def run(positions: int, seed: int) -> dict[str, object]:
                     for c in added:
                         i = next(j for j, h in enumerate(hand) if h == c and j not in taken)
                         taken.append(i)
-                        await rummies.rummy(table_id, version, "on", i, actor, "en")
+                        await toggles.toggle(table_id, version, "on", i, actor, "en")
                     started = time.perf_counter()
-                    answer = await rummies.rummy(table_id, version, "lay", 0, actor, "en")
+                    answer = await toggles.toggle(table_id, version, "lay", 0, actor, "en")
                     if k < WARMUP:  # the first press pays one-time costs (imports, caches)
                         continue
                     times.append(1000 * (time.perf_counter() - started))

@@ -32,10 +32,11 @@ from bot.league.service import League
 from bot.logs import last_error
 from bot.retry import Backoff, EveryMinute
 from bot.services.ai_seats import AiSeats
-from bot.services.capture import CaptureBuilder
 from bot.services.clocks import ClockService
 from bot.services.core import TableCore
 from bot.services.deadlines import Clock
+from bot.services.hands.capture import CaptureBuilder
+from bot.services.hands.toggle import ToggleTurns, toggle_forced
 from bot.services.hints import Hints
 from bot.services.lobby import LobbyService
 from bot.services.outbox import Outbox, RateLimiter
@@ -47,7 +48,6 @@ from bot.services.presence import PresenceService
 from bot.services.publish import Publisher
 from bot.services.reports import Reports
 from bot.services.retention import Retention
-from bot.services.rummy_turns import RummyTurns, rummy_forced
 from bot.services.seats import SeatService
 from bot.shared_limits import RedisLimiter, SharedLimitMiddleware
 from bot.store.backend import Backend
@@ -93,7 +93,7 @@ class Services:
     reports: Reports
     hints: Hints
     builder: CaptureBuilder
-    rummies: RummyTurns
+    toggles: ToggleTurns
     league: League
     clock: Plug[TurnClock]  # the clocks as moves see them (empty: no clocks)
     clocks: ClockService | None
@@ -102,7 +102,7 @@ class Services:
         """The names handlers ask for (aiogram injects a handler's parameters by name)."""
         return {"replies": self.core, "play": self.play, "people": self.people, "lobby": self.lobby,
                 "seats": self.seats, "presence": self.presence, "reports": self.reports, "hints": self.hints,
-                "builder": self.builder, "rummies": self.rummies, "league": self.league, "clocks": self.clocks}
+                "builder": self.builder, "toggles": self.toggles, "league": self.league, "clocks": self.clocks}
 
     async def stop(self) -> None:
         """Stop what runs on its own: the clocks' scheduler, the league's season clock, the AI loops."""
@@ -125,7 +125,7 @@ def build_services(store: Store, outbox: Outbox, bot_username: str, *, ai_delay:
     turn_clock: Plug[TurnClock] = Plug()
     league = League(store, outbox, pictures is not None)
     publisher = Publisher(core, turn_clock, pictures, ping_after)
-    play = Play(core, publisher, ai or AiSeats(), turn_clock, ai_delay, forced=(rummy_forced,),
+    play = Play(core, publisher, ai or AiSeats(), turn_clock, ai_delay, forced=(toggle_forced,),
                 finished=(league.table_finished,))
     people = People(core, publisher)
     lobby = LobbyService(core, publisher, play, turn_clock, bot_username)
@@ -138,7 +138,7 @@ def build_services(store: Store, outbox: Outbox, bot_username: str, *, ai_delay:
         reports=Reports(core, publisher, lobby, people),
         hints=Hints(core, play.ai),
         builder=CaptureBuilder(core, play),
-        rummies=RummyTurns(core, play, publisher),
+        toggles=ToggleTurns(core, play, publisher),
         league=league, clock=turn_clock, clocks=clocks)
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 SheetKind = Literal["grid", "sheet", "none"]
+HandKind = Literal["buttons", "toggle", "capture"]
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,10 @@ class Declaration:
     rest (Calabrasella's ``soloist``, Variety's ``attackers``): partnerships that change every deal.
     ``quick``: house rules for a short game, as typed after ``/new GAME`` (``key=value``): what the
     conformance test and demos play.
+    ``hand``: the kind of hand a player acts with in the DM: ``buttons`` (one button per legal move,
+    grouped), ``toggle`` (hand cards toggled on and off, then a lay-down the bot proposes and the player
+    confirms) or ``capture`` (move buttons plus a card-by-card capture builder). The bot picks the hand's
+    UI by this, never by the game's id.
     """
 
     id: str
@@ -69,6 +74,7 @@ class Declaration:
     deal_side: str = ""
     options: tuple[Option, ...] = field(default=())
     quick: tuple[tuple[str, str], ...] = ()
+    hand: HandKind = "buttons"
 
     def teams_of(self, options: Mapping[str, Any], n: int) -> list[list[int]]:
         """The seats rated together: the declared partnerships when they apply, else each seat alone."""

@@ -286,7 +286,8 @@ def test_the_game_is_registered(game_id: str) -> None:
 def test_presentation(game_id: str) -> None:
     """The presentation exists for chat games (and is refused by name for the others), and answers for
     every action, event and view of a random game in both languages."""
-    from bot.presentation import NoPresentation, Presentation, presentation
+    from bot.presentation import NoPresentation, Presentation
+    from bot.presentation.registry import presentation
 
     if not declared(game_id).chat_table:
         with pytest.raises(NoPresentation):
@@ -317,6 +318,29 @@ def test_presentation(game_id: str) -> None:
             for lang in ("en", "ru"):
                 line = shown.event_line(event, names, lang)
                 assert line is None or (isinstance(line, str) and line and "<&>" not in line)
+
+
+def test_the_declared_hand_is_served(game_id: str) -> None:
+    """The declaration's kind of hand (``hand``) is what the presentation and the state serve: a toggle hand's
+    verbs, words and rummy state; a capture hand's own builder; move buttons otherwise."""
+    from bot.presentation import Presentation
+    from bot.presentation.registry import presentation
+    from engine.rummy.base import RummyState
+
+    needs_chat_table(game_id)
+    kind = declared(game_id).hand
+    shown = presentation(game_id)
+    game = get_game(game_id)
+    state = game.new(game.min_players, seed=5, options=quick_options(game_id))
+    builds = type(shown).builder_press is not Presentation.builder_press
+    assert builds == (kind == "capture"), f"{game_id}: hand={kind!r}, own builder: {builds}"
+    assert bool(shown.toggle_verbs) == (kind == "toggle")
+    assert isinstance(state, RummyState) == (kind == "toggle")
+    if kind == "toggle":
+        assert isinstance(state, RummyState)
+        assert all(shown.verb_label(verb, "ru") for verb in shown.toggle_verbs)
+        hand = state.hands[state.to_act or 0]
+        assert shown.lay_text(hand[:3])
 
 
 def test_pictures(game_id: str) -> None:

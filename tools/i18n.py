@@ -44,10 +44,21 @@ def _extracted(folder: Path) -> list[str | tuple[str, str]]:
         folder, method_map=[("**.py", "python")], keywords=KEYWORDS)]
 
 
+def _folders(game: str) -> list[Path]:
+    """Where the msgids of a catalog are used: a game's package, or for the bot's catalog the bot and the
+    family packages (``games/rummies``: words several games share, translated in the bot's catalog)."""
+    if game:
+        return [ROOT / "games" / game]
+    import games
+
+    families = sorted(p.parent for p in (ROOT / "games").glob("*/__init__.py") if p.parent.name not in games.REGISTERED)
+    return [ROOT / "bot", *families]
+
+
 def msgids(game: str = "") -> list[str]:
     """The msgids of the bot (``game`` empty) or of one game's package."""
     found: dict[str, None] = {}
-    for message in _extracted(ROOT / "games" / game if game else ROOT / "bot"):
+    for message in (m for folder in _folders(game) for m in _extracted(folder)):
         if isinstance(message, str) and message:
             found[message] = None
     for message in game_extra_msgids(game) if game else extra_msgids():
@@ -58,7 +69,7 @@ def msgids(game: str = "") -> list[str]:
 def plural_msgids(game: str = "") -> list[tuple[str, str]]:
     """(singular, plural) of every ``nt(...)`` call."""
     found: dict[tuple[str, str], None] = {}
-    for message in _extracted(ROOT / "games" / game if game else ROOT / "bot"):
+    for message in (m for folder in _folders(game) for m in _extracted(folder)):
         if isinstance(message, tuple) and len(message) == 2 and all(message):
             found[(str(message[0]), str(message[1]))] = None
     return list(found)

@@ -17,6 +17,7 @@ from bot.services.types import Actor, Answer, Where
 from bot.ui import words
 from bot.ui.i18n import t
 from engine.core import GameError, all_games, get_game
+from games import REGISTERED
 
 COMMANDS = (
     ("new", "open a table: /new carnival quarters=1"),
@@ -79,7 +80,7 @@ async def games(message: Message, replies: Replies, actor: Actor, where: Where |
 
 async def rules(message: Message, command: CommandObject, replies: Replies, actor: Actor, where: Where | None) -> None:
     lang = where.lang if where else actor.lang
-    game_id = (command.args or "").strip().lower() or "carnival"
+    game_id = (command.args or "").strip().lower() or REGISTERED[0]  # the house game
     if game_id == "league":
         await _say(replies, message, actor, where, league_rules(lang))
         return

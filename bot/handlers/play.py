@@ -6,12 +6,11 @@ from aiogram import Router
 from aiogram.types import CallbackQuery
 
 from bot.handlers.lobby import _answer_press
-from bot.rummy.callbacks import Rum
-from bot.services.capture import CaptureBuilder
+from bot.services.hands.capture import CaptureBuilder
+from bot.services.hands.toggle import ToggleTurns
 from bot.services.play import Play
-from bot.services.rummy_turns import RummyTurns
 from bot.services.types import Actor, Answer
-from bot.ui.callbacks import Cap, Menu, Move, Pick
+from bot.ui.callbacks import Cap, Menu, Move, Pick, Toggle
 from bot.ui.i18n import t
 
 
@@ -36,7 +35,7 @@ async def _keyboard_tables(play: Play, update_id: int) -> set[int]:
             data = button.get("callback_data") if isinstance(button, dict) else None
             if not isinstance(data, str):
                 continue
-            for factory in (Move, Menu, Pick, Cap, Rum):
+            for factory in (Move, Menu, Pick, Cap, Toggle):
                 try:
                     found.add(factory.unpack(data).t)
                     break
@@ -72,19 +71,19 @@ async def pick(query: CallbackQuery, callback_data: Pick, play: Play, actor: Act
 
 async def capture(query: CallbackQuery, callback_data: Cap, builder: CaptureBuilder, play: Play, actor: Actor,
                   update_id: int) -> None:
-    """The Karusele capture builder: toggle a table card, or take the chosen cards."""
+    """A capture hand's builder: toggle a table card, or take the chosen cards."""
     answer = await builder.capture(callback_data.t, callback_data.v, callback_data.c, callback_data.m,
                                    bool(callback_data.go), actor, actor.lang, update_id)
     await _answered(query, callback_data.t, answer, play, actor, update_id)
 
 
-async def rummy(query: CallbackQuery, callback_data: Rum, play: Play, rummies: RummyTurns, actor: Actor,
-                update_id: int) -> None:
-    """A rummy hand (issue 16): toggle a card, lay down, confirm, settle a joker, or a verb."""
+async def toggle(query: CallbackQuery, callback_data: Toggle, play: Play, toggles: ToggleTurns, actor: Actor,
+                 update_id: int) -> None:
+    """A toggle hand: toggle a card, lay down, confirm, settle a joker, or a verb."""
     if not _from_own_dm(query, actor):
         await _refuse(query, actor)
         return
-    answer = await rummies.rummy(callback_data.t, callback_data.v, callback_data.op, callback_data.a, actor,
+    answer = await toggles.toggle(callback_data.t, callback_data.v, callback_data.op, callback_data.a, actor,
                                  actor.lang, update_id)
     await _answered(query, callback_data.t, answer, play, actor, update_id)
 
@@ -106,5 +105,5 @@ def router() -> Router:
     router.callback_query.register(menu, Menu.filter())
     router.callback_query.register(pick, Pick.filter())
     router.callback_query.register(capture, Cap.filter())
-    router.callback_query.register(rummy, Rum.filter())
+    router.callback_query.register(toggle, Toggle.filter())
     return router

@@ -1,4 +1,4 @@
-"""Sample league pictures (for ``python -m bot.render.gallery`` and the render tests): hard names, both languages."""
+"""Sample league pictures (for ``python -m bot.gallery`` and the render tests): hard names, both languages."""
 
 from __future__ import annotations
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from bot.render.grid import quarter_note
 from bot.render.sheet import SheetStyle
 from bot.render.standings import places
 from bot.render.words import cards_count, game_name, num, words
@@ -20,7 +19,8 @@ from engine.cards import pretty_text
 LIMIT = 1024
 
 
-def _name(names: list[str], seat: Any, width: int = 32) -> str:
+def caption_name(names: list[str], seat: Any, width: int = 32) -> str:
+    """A seat's name for a caption: neutralised, cut to ``width``, escaped ("?" for no seat)."""
     if not isinstance(seat, int) or seat < 0:
         return "?"
     raw = plain_name(names[seat]) if seat < len(names) else f"P{seat + 1}"
@@ -29,7 +29,7 @@ def _name(names: list[str], seat: Any, width: int = 32) -> str:
     return html.escape(raw)
 
 
-def _cap(lines: list[str]) -> str:
+def fit_caption(lines: list[str]) -> str:
     """Join lines, dropping lines from the end (keeping the first) until the text fits the limit."""
     text = "\n".join(lines)
     while len(text) > LIMIT and len(lines) > 2:
@@ -48,7 +48,9 @@ def _cards(cards: list[str]) -> str:
     return " ".join(pretty_text(c) for c in cards)
 
 
-def caption_table(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
+def caption_table(view: dict[str, Any], names: list[str], lang: str = "en", pair_kind: str | None = None) -> str:
+    """The table's facts as the picture's caption; a trick of ``pair_kind`` (a game's doubled trick) is
+    called a pair."""
     w = words(lang)
     n = int(view.get("players") or len(names))
     head = [f"<b>{html.escape(game_name(view.get('game'), lang))}</b>"]
@@ -75,13 +77,14 @@ def caption_table(view: dict[str, Any], names: list[str], lang: str = "en") -> s
         if isinstance(scores, list) and seat < len(scores):
             parts.append(f"{w['score']} {num(scores[seat])}")
         mark = " (D)" if view.get("dealer") == seat else ""
-        lines.append(f"{seat + 1}. {_name(names, seat)}{mark}: " + ", ".join(parts))
+        lines.append(f"{seat + 1}. {caption_name(names, seat)}{mark}: " + ", ".join(parts))
     trick = view.get("trick")
     finished = False
     if not (trick and trick.get("plays")) and view.get("last_trick") and view["last_trick"].get("plays"):
         trick, finished = view["last_trick"], True
     if trick and trick.get("plays"):
-        label = w["last_trick"] if finished else (w["pair"] if trick.get("kind") == "carnival" else w["trick"])
+        paired = bool(pair_kind) and trick.get("kind") == pair_kind
+        label = w["last_trick"] if finished else (w["pair"] if paired else w["trick"])
         plays = []
         for i, play in enumerate(trick["plays"]):
             extra = []
@@ -90,43 +93,23 @@ def caption_table(view: dict[str, Any], names: list[str], lang: str = "en") -> s
             if play.get("place") in ("over", "under"):
                 extra.append(w[play["place"]])
             tail = f" ({', '.join(extra)})" if extra else ""
-            plays.append(f"{_name(names, play.get('seat'))} {_cards(play.get('cards') or [])}{tail}")
+            plays.append(f"{caption_name(names, play.get('seat'))} {_cards(play.get('cards') or [])}{tail}")
         line = f"<b>{label}</b>: " + "; ".join(plays)
         if finished:
-            line += f" → {w['won_by']} {_name(names, trick.get('winner'))}"
+            line += f" → {w['won_by']} {caption_name(names, trick.get('winner'))}"
         elif trick.get("best") is not None:
-            line += f" ({w['best']}: {_name(names, trick.get('best'))})"
+            line += f" ({w['best']}: {caption_name(names, trick.get('best'))})"
         lines.append(line)
     actor = view.get("to_act")
     if isinstance(actor, int) and not view.get("over"):
         verb = {"bid": w["to_bid"], "play": w["to_play"]}.get(view.get("phase") or "", w["to_act"])
-        line = f"▶ {_name(names, actor)} {verb}"
+        line = f"▶ {caption_name(names, actor)} {verb}"
         if view.get("phase") == "bid" and view.get("forbidden_bid") is not None:
             line += f" ({w['not_bid']} {view['forbidden_bid']})"
         lines.append(line)
     elif view.get("over"):
         lines.append(f"<b>{w['game_over']}</b>")
-    return _cap(lines)
-
-
-def caption_grid(sheet: dict[str, Any], names: list[str], lang: str = "en", totals: list[int] | None = None) -> str:
-    w = words(lang)
-    n = int(sheet.get("players") or len(names))
-    deals = sheet.get("deals", [])
-    lines = [f"<b>{html.escape(game_name('carnival', lang))} · {w['score_grid']}</b>"
-             + (f" · {w['after_deal']} {len(deals)}" if deals else "")]
-    for result in sheet.get("quarter_results", []):
-        parts = []
-        for seat in range(n):
-            note = quarter_note(result["raw"][seat], result["premium"][seat], result["penalty"][seat], lang)
-            final = num(result["final"][seat])
-            parts.append(f"{_name(names, seat, 20)} {final}" + (f" ({note})" if note != final else ""))
-        lines.append(f"{result['quarter']} {w['q_short']}: " + ", ".join(parts))
-    totals = list(totals) if totals is not None else sheet.get("totals") or []  # running, as on the picture
-    if totals:
-        lines.append(f"<b>{w['total']}</b>: " + ", ".join(
-            f"{_name(names, s, 24)} {num(totals[s])}" for s in range(min(n, len(totals)))))
-    return _cap(lines)
+    return fit_caption(lines)
 
 
 def caption_standings(names: list[str], totals: list[int], lang: str = "en", title: str | None = None) -> str:
@@ -137,19 +120,19 @@ def caption_standings(names: list[str], totals: list[int], lang: str = "en", tit
     lines = [f"<b>{html.escape(head if len(head) <= 100 else head[:99] + '…')}</b>"]
     for seat in order:
         crown = " 🏆" if ranks[seat] == 1 else ""
-        lines.append(f"{ranks[seat]}. {_name(names, seat)}: {num(totals[seat])}{crown}")
-    return _cap(lines)
+        lines.append(f"{ranks[seat]}. {caption_name(names, seat)}: {num(totals[seat])}{crown}")
+    return fit_caption(lines)
 
 
 def caption_sheet(style: SheetStyle, sheet: dict[str, Any], names: list[str], totals: list[int],
                   lang: str = "en") -> str:
-    """The score sheet of a non-Carnival trick game: the latest deals that fit, then the totals."""
+    """The generic score sheet of a trick game: the latest deals that fit, then the totals."""
     w = words(lang)
     deals = [d for d in sheet.get("deals", []) if isinstance(d.get("points"), list)]
     head = f"<b>{html.escape(style.sheet_title(lang))} · {w['score_grid']}</b>"
     if deals:
         head += f" · {w['after_deal']} {len(deals)}"
-    total = f"<b>{w['total']}</b>: " + ", ".join(f"{_name(names, s, 24)} {num(t)}" for s, t in enumerate(totals))
+    total = f"<b>{w['total']}</b>: " + ", ".join(f"{caption_name(names, s, 24)} {num(t)}" for s, t in enumerate(totals))
     rows: list[str] = []
     budget = LIMIT - len(head) - len(total) - 2
     for deal in reversed(deals):  # the latest deals matter most: keep those that fit
@@ -159,10 +142,10 @@ def caption_sheet(style: SheetStyle, sheet: dict[str, Any], names: list[str], to
             parts = []
             for seat, pts in enumerate(deal["points"]):
                 mark = style.sheet_mark(deal, seat)
-                parts.append(f"{_name(names, seat, 16)} {num(pts)}" + (f" ({mark})" if mark else ""))
+                parts.append(f"{caption_name(names, seat, 16)} {num(pts)}" + (f" ({mark})" if mark else ""))
             line = f"{html.escape(style.sheet_row_label(deal, lang))}: " + ", ".join(parts)
         if len(line) + 1 > budget:
             break
         rows.insert(0, line)
         budget -= len(line) + 1
-    return _cap([head, *rows, total])
+    return fit_caption([head, *rows, total])

@@ -20,6 +20,9 @@ NAMES_6 = [
 ]
 
 
+PAIR = "carnival"  # the engine's ``kind`` of a Carnival pair trick: draw the examples with ``pair_kind=PAIR``
+
+
 def carnival_points(bid: int, took: int) -> int:
     """Seed scoring (RULES.md 1.2), only to make plausible synthetic sheets."""
     if took == bid:

@@ -58,27 +58,12 @@ def fixed_palette() -> Image.Image:
 @lru_cache(maxsize=1)
 def _palettes() -> tuple[Image.Image, list[int]]:
     """The fixed palette, and the RGB values of a smaller one (``BASE_COLOURS``) from the same samples
-    that pictures with emoji complete with the emoji's own colours."""
-    from bot.render.cards import card_back, card_image
+    that pictures with emoji complete with the emoji's own colours (``bot/render/palette_data.py``)."""
+    from bot.render.palette_data import BASE, FIXED
 
-    samples = list(_sample_images())
-    faces = ["AS", "10H", "KD", "QC", "JK", "J11", "J15", "J20", "BR"]  # every ink colour a face uses
-    strip = Image.new("RGB", (90 * len(faces) + 90, 116), (14, 84, 52))
-    for i, face in enumerate(faces):
-        im = card_image(face, 116)
-        strip.paste(im, (90 * i, 0), im)
-    back = card_back(116)
-    strip.paste(back, (90 * len(faces), 0), back)
-    samples.append(strip)
-    width = max(im.width for im in samples)
-    sheet = Image.new("RGB", (width, sum(im.height for im in samples)), (14, 84, 52))
-    y = 0
-    for im in samples:
-        sheet.paste(im.convert("RGB"), (0, y))
-        y += im.height
-    base = sheet.quantize(BASE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    return (sheet.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE),
-            _rgb_entries(base, BASE_COLOURS))
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(list(FIXED))
+    return palette, list(BASE)
 
 
 BASE_COLOURS = 192  # the rest of the 256 go to the emoji of a picture
@@ -121,22 +106,6 @@ def _palette_for(size: tuple[int, int], pixels: bytes) -> Image.Image:
     palette = Image.new("P", (1, 1))
     palette.putpalette(_palettes()[1] + _rgb_entries(own, extra))
     return palette
-
-
-def _sample_images() -> list[Image.Image]:
-    from bot.render import examples
-    from bot.render.grid import layout_grid
-    from bot.render.standings import layout_standings
-    from bot.render.table import layout_table
-
-    names = ["Alice", "Борис Длинноимённый", "Chen", "Daria", "Екатерина", "Frank"]
-    return [
-        layout_table(examples.table_example(6, carnival=True), names).image,
-        layout_table(examples.last_trick_example(4), names).image,
-        layout_grid(examples.sheet_example(6, 24), names, current_deal=None).image,
-        layout_grid(examples.sheet_example(4, 5), names, current_deal=6).image,
-        layout_standings(names, [120, 80, 80, -40, 10, 300]).image,
-    ]
 
 
 def to_png(img: Image.Image, emoji: Sequence[Box] = ()) -> bytes:

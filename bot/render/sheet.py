@@ -1,11 +1,10 @@
-"""The score sheet of the trick games other than Carnival (Oh Hell, Klaberjass, Calabrasella, Variety).
+"""The generic score sheet of a game whose declaration says ``score_sheet="sheet"``.
 
 One column per player, one row per finished deal, the running totals at the bottom with the
 leader highlighted. Each cell holds the deal's points and, on its left, a small mark where the
-game's sheet has one ("bid/took" in Oh Hell, "★" for the Klaberjass maker...). The row label carries
+game's sheet has one (a bid and the tricks taken, a star for the maker...). The row label carries
 the deal's own facts (hand size, contract, trump). What goes in the marks, labels and legend is the
-game's (``SheetStyle``, implemented by its presentation). The paper look, fonts and text fitting are
-the Carnival grid's (``grid.py``).
+game's (``SheetStyle``, implemented by its presentation). The paper look is ``palette.py``'s.
 """
 
 from __future__ import annotations
@@ -14,7 +13,8 @@ from typing import Any, Protocol
 
 from PIL import Image, ImageDraw
 
-from bot.render.grid import (
+from bot.render.layout import Drawn, Layout
+from bot.render.palette import (
     GREY,
     HEAD,
     INK,
@@ -29,7 +29,6 @@ from bot.render.grid import (
     WIN,
     wrap2,
 )
-from bot.render.layout import Drawn, Layout
 from bot.render.text import Box, draw_fitted
 from bot.render.words import num, words
 
@@ -38,7 +37,7 @@ LEGEND_H = 26
 
 
 class SheetStyle(Protocol):
-    """A game's columns of the sheet (its ``Presentation`` implements this: ``bot/presentation.py``)."""
+    """A game's columns of the sheet (its ``Presentation`` implements this: ``bot/presentation/base.py``)."""
 
     def sheet_title(self, lang: str) -> str: ...
 

@@ -118,8 +118,9 @@ def plate_box(slot: tuple[int, int, bool]) -> tuple[int, int, int, int]:
 
 
 class _Painter:
-    def __init__(self, view: dict[str, Any], names: list[str], lang: str) -> None:
+    def __init__(self, view: dict[str, Any], names: list[str], lang: str, pair_kind: str | None) -> None:
         self.view = view
+        self.pair_kind = pair_kind
         self.n = int(view.get("players") or len(names))
         self.names = [names[i] if i < len(names) else f"P{i + 1}" for i in range(self.n)]
         self.w = words(lang)
@@ -243,7 +244,7 @@ class _Painter:
             tag.append(self.w["leads"])
             if trick.get("lead_mode") in ("high", "low"):
                 tag.append(self.w[trick["lead_mode"]])
-            if trick.get("kind") == "carnival":
+            if self.pair_kind and trick.get("kind") == self.pair_kind:
                 tag.append(self.w["pair_short"] + " ×2")
         if entry.get("place") in ("over", "under"):
             tag.append(self.w[entry["place"]])
@@ -276,7 +277,7 @@ class _Painter:
             else:
                 lead = trick.get("leader")
                 label = w["trick"]
-                if trick.get("kind") == "carnival":
+                if self.pair_kind and trick.get("kind") == self.pair_kind:
                     label = f"{w['pair']} (×2)"
                 if isinstance(lead, int) and lead < self.n:
                     label += f": {self.short(lead)} {w['leads']}"
@@ -302,9 +303,11 @@ class _Painter:
                       bold=kind == "to_act", align="left", min_size=14 if kind == "clock" else 16)
 
 
-def layout_table(view: dict[str, Any], names: list[str], lang: str = "en") -> CanvasLayout:
-    """Draw the table for ``view``; returns the image plus every text box and card drawn."""
-    p = _Painter(view, names, lang)
+def layout_table(view: dict[str, Any], names: list[str], lang: str = "en",
+                 pair_kind: str | None = None) -> CanvasLayout:
+    """Draw the table for ``view``; returns the image plus every text box and card drawn. A trick whose
+    ``kind`` is ``pair_kind`` (a game's doubled trick) is marked as a pair (×2)."""
+    p = _Painter(view, names, lang, pair_kind)
     p.header()
     slots = seat_slots(p.n)
     trick, finished = _shown_trick(view)
@@ -316,9 +319,9 @@ def layout_table(view: dict[str, Any], names: list[str], lang: str = "en") -> Ca
     return p.layout
 
 
-def render_table(view: dict[str, Any], names: list[str], lang: str = "en") -> bytes:
+def render_table(view: dict[str, Any], names: list[str], lang: str = "en", pair_kind: str | None = None) -> bytes:
     """PNG of the table for the group: the trick, seats, bids, tricks, trump; never a hidden card."""
-    return layout_table(view, names, lang).png()
+    return layout_table(view, names, lang, pair_kind).png()
 
 
 __all__ = ["layout_table", "render_table", "seat_slots"]

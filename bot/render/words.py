@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from bot.ui.i18n import t
+from bot.ui.i18n import nt, t
+from bot.ui.words import title
 
 PICTURE_WORDS: dict[str, str] = {  # key -> English msgid (Russian in bot/locales)
     "game": "Game",
@@ -62,8 +63,6 @@ def game_name(game: str | None, lang: str) -> str:
     """The game's one name (its declaration's title, as everywhere in the bot)."""
     if not game:
         return words(lang)["game"]
-    from bot.ui.words import title
-
     return title(game, lang)
 
 
@@ -74,6 +73,4 @@ def num(value: int) -> str:
 
 def cards_count(n: int, lang: str) -> str:
     """"1 card", "3 карты", "5 карт": the plural from the gettext catalogs (ngettext)."""
-    from bot.ui.i18n import nt
-
     return nt(lang, "{n} card", "{n} cards", n)

@@ -7,6 +7,7 @@ information about other hands.
 
 from __future__ import annotations
 
+from bot.presentation.registry import presentation
 from bot.services.ai_seats import AiSeats
 from bot.services.core import TableCore
 from bot.services.types import Actor
@@ -32,5 +33,5 @@ class Hints:
                 continue
             action = await self.ai.choose(state, mine, row.seed ^ row.version, "normal")
             return "💡 " + t(lang, "At {table}, I would play: {move}", table=words.title(row.game, lang),
-                            move=words.action_label(row.game, action, lang))
+                            move=presentation(row.game).action_label(action, lang))
         return t(lang, "It is not your turn at any table.")

@@ -1,16 +1,56 @@
-"""Which pictures the group gets, and drawing them (Pillow, in bot/render).
+"""Which pictures the group gets, and drawing them (Pillow: bot/render, and each game's presentation).
 
-Services describe a picture as plain data (``{"kind": "table", "view": ..., "names": ..., "lang": ...}``)
-and the outbox draws it when it is about to send it (see ``outbox.send_picture``).
+Services describe a picture as plain data (a spec: ``{"kind": "table", "view": ..., "names": ..., "lang":
+...}``, one ``TypedDict`` per kind below) and the outbox draws it when it is about to send it (see
+``outbox.send_picture``). Specs are stored with the outbox rows as JSON, so they stay plain dicts.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, TypedDict, cast
 
 import games
+from bot.presentation.registry import presentation
 from bot.ui.names import plain_name
-from bot.ui.words import present
+
+
+class TablePicture(TypedDict):
+    """The table as the group sees it (``view`` names its game)."""
+
+    kind: Literal["table"]
+    view: dict[str, Any]
+    names: list[str]
+    lang: str
+
+
+class _GridPictureBase(TypedDict):
+    kind: Literal["grid"]
+    sheet: dict[str, Any]
+    names: list[str]
+    lang: str
+
+
+class GridPicture(_GridPictureBase, total=False):
+    """A deal's score picture (``game`` missing: a spec queued before specs named their game)."""
+
+    game: str
+    totals: list[int] | None
+    current: Any
+
+
+class StandingsPicture(TypedDict):
+    """The final places."""
+
+    kind: Literal["standings"]
+    names: list[str]
+    totals: list[int]
+    lang: str
+
+
+def _older_grid_game() -> str:
+    """The game of a grid spec that names none: before specs named their game, only the one game whose
+    score picture is a grid of its own (``score_sheet="grid"``) had one."""
+    return next(d.id for d in games.declarations() if d.score_sheet == "grid")
 
 
 class Pictures:
@@ -21,15 +61,15 @@ class Pictures:
         return games.declaration(game).table_picture
 
     def has_grid(self, game: str) -> bool:
-        """Games with a score picture: Carnival its grid, the other trick games the generic sheet."""
+        """Games with a score picture: a game's own (``grid``) or the generic sheet."""
         return games.declaration(game).score_sheet != "none"
 
     def table_caption(self, view: dict[str, Any], names: list[str], lang: str) -> str:
-        return present(view["game"]).table_caption(view, names, lang)
+        return presentation(view["game"]).table_caption(view, names, lang)
 
     def grid_caption(self, sheet: dict[str, Any], names: list[str], lang: str, game: str,
                      totals: list[int] | None = None) -> str:
-        return present(game).score_caption(sheet, names, lang, totals)
+        return presentation(game).score_caption(sheet, names, lang, totals)
 
     def standings_caption(self, names: list[str], totals: list[int], lang: str) -> str:
         from bot.render import caption_standings
@@ -44,13 +84,16 @@ class Pictures:
         spec = {**spec, "names": [plain_name(n) for n in spec.get("names") or []]}  # no RTL tricks in pictures
         kind = spec["kind"]
         if kind == "table":
-            return present(spec["view"]["game"]).draw_table(spec["view"], spec["names"], spec["lang"])
+            table = cast(TablePicture, spec)
+            return presentation(table["view"]["game"]).draw_table(table["view"], table["names"], table["lang"])
         if kind == "grid":
-            game = spec.get("game", "carnival")  # pictures queued before specs named their game were grids
-            return present(game).draw_score(spec["sheet"], spec["names"], spec["lang"], spec.get("totals"),
-                                                    spec.get("current"))
+            grid = cast(GridPicture, spec)
+            game = grid.get("game") or _older_grid_game()
+            return presentation(game).draw_score(grid["sheet"], grid["names"], grid["lang"], grid.get("totals"),
+                                                 grid.get("current"))
         if kind == "standings":
-            return render_standings(spec["names"], spec["totals"], spec["lang"])
+            standings = cast(StandingsPicture, spec)
+            return render_standings(standings["names"], standings["totals"], standings["lang"])
         if kind.startswith("league_"):  # the league's pictures (bot/render/league.py)
             from bot.render.league import render_league
 

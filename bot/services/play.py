@@ -14,10 +14,12 @@ from typing import Any
 
 import games
 from bot import codec
+from bot.presentation.registry import presentation
 from bot.services import events as game_log
 from bot.services.ai_seats import AiSeats
 from bot.services.core import TableCore
 from bot.services.handover import on_autopilot
+from bot.services.hands.buttons import selected_action, selection_candidates
 from bot.services.ports import ForcedRule, Plug, TableFinished, TablePublisher, TurnClock
 from bot.services.presence import is_paused
 from bot.services.publish import mark_pressed
@@ -27,7 +29,6 @@ from bot.store.contract import StoreTx as Tx
 from bot.store.rows import SeatRow, TableRow
 from bot.ui import words
 from bot.ui.i18n import t
-from bot.ui.keyboards import selected_action, selection_candidates
 from engine.core import State
 from engine.events import json_events
 
@@ -101,7 +102,7 @@ class Play:
         self.core.outbox.wake()
         if self.ai_due(row, seats, state):
             self.schedule_ai(table_id)
-        return Answer(words.action_label(row.game, action, lang))
+        return Answer(presentation(row.game).action_label(action, lang))
 
     async def menu(self, table_id: int, version: int, group: int, actor: Actor, lang: str) -> Answer:
         """The second step of a choice (joker over or under ...): swap the hand keyboard."""
@@ -147,7 +148,7 @@ class Play:
             return Answer()
         if self.ai_due(row, seats, state):
             self.schedule_ai(table_id)
-        return Answer(words.action_label(row.game, action, lang))
+        return Answer(presentation(row.game).action_label(action, lang))
 
     async def pressed_keyboard(self, update_id: int) -> list[list[Any]]:
         """The rows of buttons of the message a press came from, as Telegram sent them with the press (the

@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from bot.presentation.registry import presentation
 from bot.ui import words
 from bot.ui.i18n import t
 from engine.events import json_events
@@ -33,7 +34,7 @@ def public_lines(game: str, options: dict[str, Any], seed: int, names: Sequence[
     lines: list[str] = []
     for seat, action in actions:
         for event in json_events(state.act(int(seat), str(action))):
-            line = words.event_line(game, event, names, lang)
+            line = presentation(game).event_line(event, names, lang)
             if line:
                 lines.append(plain(line))
     return lines

@@ -15,24 +15,20 @@ import time
 from typing import Any
 
 import games
-from bot.rummy import is_rummy
-from bot.rummy.marks import mark_view
+from bot.presentation.registry import hand_kind, presentation
 from bot.services import outbox as out
 from bot.services.clock_lines import clock_line
 from bot.services.core import TableCore
+from bot.services.hands.buttons import pick_keyboard, play_markup
+from bot.services.hands.toggle_hand import toggle_hand
 from bot.services.pictures import Pictures
 from bot.services.ports import Plug, TurnClock
-from bot.services.rummy_hand import rummy_hand
 from bot.services.slots import hand_slot
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import SeatRow, TableRow
 from bot.ui import words
 from bot.ui.clip import visible_units
 from bot.ui.i18n import t
-from bot.ui.keyboards import (
-    pick_keyboard,
-    play_markup,
-)
 from engine.core import State
 from engine.events import json_view
 
@@ -73,13 +69,12 @@ class Publisher:
     async def publish(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State,
                        events: list[dict[str, Any]], mover: int | None, chat_lang: str) -> None:
         names = [s.name for s in seats]
-        view = json_view(state.view(None))
-        if is_rummy(row.game):  # issue 16: the melds the last lay-down changed, marked on the table
-            view = mark_view(row, view, events)
+        present = presentation(row.game)
+        view = present.mark_view(json_view(state.view(None)), events, row.ui.extra)  # e.g. the melds a lay-down changed
         lines: list[str] = []
         results: list[str] = []
         for event in events:
-            line = words.event_line(row.game, event, names, chat_lang)
+            line = present.event_line(event, names, chat_lang)
             if line:
                 (results if event.get("type") in RESULTS else lines).append(line)
         if games.declaration(row.game).forced_moves_play:  # games of forced moves: a line per round
@@ -127,7 +122,7 @@ class Publisher:
                              lang: str, lines: list[str], results: list[str]) -> bool:
         """The one group message of this deal (or chapter), edited as cards fall; True when it is new."""
         deal = view.get("deal_no", 0)
-        chapter = words.present(row.game).table_chapter(view)  # games without deals: when to post a fresh table
+        chapter = presentation(row.game).table_chapter(view)  # games without deals: when to post a fresh table
         key = f"{deal}:{chapter}" if chapter is not None else f"{deal}"
         old = row.ui.table_key
         fresh = key != old
@@ -166,7 +161,7 @@ class Publisher:
             else:
                 await out.edit_picture(tx, row.chat_id, slot, picture, caption, thread_id=row.thread_id)
             return fresh
-        table = "\n".join([*words.table_lines(view, names, lang), clock_line(row, lang)]).rstrip("\n")
+        table = "\n".join([*presentation(row.game).table_lines(view, names, lang), clock_line(row, lang)]).rstrip("\n")
         text = with_recent(table, head + recent, TEXT_LIMIT)  # the clock under the table
         if fresh and slot.startswith("lobby:"):
             await out.edit_text(tx, row.chat_id, slot, text, thread_id=row.thread_id, priority=priority)
@@ -207,13 +202,12 @@ class Publisher:
                             live: bool, new: bool = False, group: int | None = None,
                             pick: tuple[str, int] | None = None) -> None:
         assert seat.user_id is not None
-        if is_rummy(row.game):  # issue 16: the toggle hand (bot/services/rummy_hand.py)
-            now = self.now()
-            await rummy_hand(tx, row, seat, state, names, live, new, now)
+        if hand_kind(row.game) == "toggle":  # the toggle hand (bot/services/hands/toggle_hand.py)
+            await toggle_hand(tx, row, seat, state, names, live, new, self.now())
             return
         lang = await tx.user_lang(seat.user_id)
         view = json_view(state.view(seat.seat))
-        text = words.hand_text(view, names, lang, await tx.chat_title(row.chat_id), live)
+        text = presentation(row.game).hand_text(view, names, lang, await tx.chat_title(row.chat_id), live)
         if live and (line := clock_line(row, lang, self.now())):
             text += "\n" + line  # the control and the time left
         markup: dict[str, Any] | None = None

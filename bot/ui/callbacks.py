@@ -40,14 +40,30 @@ class Pick(CallbackData, prefix="pk"):
 
 
 class Cap(CallbackData, prefix="cp"):
-    """Building a Karusele capture card by card: the hand card and the table cards chosen so far
-    travel in the data (bit j: the j-th card the capture may add, in table order)."""
+    """Building a capture card by card (the declaration's ``hand="capture"``): the hand card and the
+    table cards chosen so far travel in the data (bit j: the j-th card the capture may add, in table order)."""
 
     t: int
     v: int
     c: str  # the hand card, e.g. "J15"
     m: int = 0  # the chosen cards
     go: int = 0  # 1: submit the capture
+
+
+class Toggle(CallbackData, prefix="rm"):
+    """A press on a toggle hand (the declaration's ``hand="toggle"``): ``on``/``off`` card ``a``; ``lay``
+    (ask the solver); ``ok`` confirm proposal ``a``; ``back``; ``hint``; ``undo`` (clear the selection);
+    ``jk`` joker meaning choice ``a``; ``pg`` hand page ``a``; ``do`` the presentation's verb number ``a``.
+    The selection itself lives on the server (``bot/services/hands/selection.py``): a button carries one
+    card index or choice, well inside 64 bytes whatever the hand's size."""
+
+    t: int  # table id
+    v: int  # table version the keyboard was made for
+    op: str
+    a: int = 0
+
+
+TOGGLE_OPS = frozenset({"on", "off", "lay", "ok", "back", "hint", "undo", "jk", "pg", "do"})
 
 
 class TakeSeat(CallbackData, prefix="ts"):

@@ -79,7 +79,7 @@ def nt(lang: str, singular: str, plural: str, n: int, /, **values: object) -> st
 
 class GameWords:
     """``t``/``nt`` for one game's words: its own catalog first, then the bot's. A game's present.py
-    binds them once (``t, nt = GameWords("oh_hell").pair()``) so the extractor finds its msgids."""
+    binds them once (``t, nt = GameWords(GAME).pair()``) so the extractor finds its msgids."""
 
     def __init__(self, game: str) -> None:
         self.game = game

@@ -2,22 +2,19 @@
 
 Everything that shows a user's name escapes it here (``name()``), so a name like ``<b>&Co``
 never breaks a message. Per-game words come from the game's presentation (``games/<id>/present.py``,
-see ``bot/presentation.py``); the ``trick_*`` functions here are the trick games' words it defaults to.
+see ``bot/presentation``); the ``trick_*`` functions here are the trick games' words it defaults to.
 """
 
 from __future__ import annotations
 
 import html
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import games
 from bot.ui.i18n import GameWords, nt, t
 from bot.ui.names import plain_name
 from engine.cards import SUIT_SYMBOLS, pretty_text
-
-if TYPE_CHECKING:
-    from bot.presentation import Presentation
 
 VERBS = {
     "pass": "Pass", "take": "Take", "schmeiss": "Schmeiss", "accept": "Accept", "refuse": "Refuse",
@@ -27,13 +24,6 @@ VERBS = {
 }
 
 PLACEMENT = {"over": "⬆", "under": "⬇", "high": "⬆", "low": "⬇"}
-
-
-def present(game: str) -> Presentation:
-    """The game's presentation (imported here, not at the top: presentations import this module)."""
-    from bot.presentation import presentation
-
-    return presentation(game)
 
 
 def title(game: str, lang: str) -> str:
@@ -61,26 +51,6 @@ def suit_symbol(letter: str | None) -> str:
 
 def cards(texts: Sequence[str]) -> str:
     return pretty_text(" ".join(texts))
-
-
-def action_label(game: str, action: str, lang: str) -> str:
-    """The text of a button for ``action``."""
-    return present(game).action_label(action, lang)
-
-
-def group_label(game: str, first_action: str, lang: str) -> str:
-    """The button that opens a second step (``play JK`` → 🃏)."""
-    return present(game).group_label(first_action, lang)
-
-
-def event_line(game: str, event: dict[str, Any], names: Sequence[str], lang: str) -> str | None:
-    """One log line for the group, or None for events the log does not show."""
-    return present(game).event_line(event, names, lang)
-
-
-def table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> list[str]:
-    """What the group (or a player) needs to know about the table now."""
-    return present(view["game"]).table_lines(view, names, lang)
 
 
 def trick_action_label(action: str, lang: str) -> str:
@@ -173,25 +143,6 @@ def trick_table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> 
         lines.append(t(lang, "Last trick: {cards} → {who}", cards=trick_text(last, names, lang),
                        who=seat_names(names, last.get("winner"))))
     return lines
-
-
-def hand_text(view: dict[str, Any], names: Sequence[str], lang: str, chat_title: str, live: bool) -> str:
-    """A player's DM: the table facts, their hand, and whether it is their turn."""
-    lines = [name(chat_title)] if chat_title else []
-    lines += table_lines(view, names, lang)
-    if view.get("hand") is not None:
-        lines.append("")
-        lines.append(t(lang, "Your hand: {cards}", cards=cards(view["hand"]) or "—"))
-    if view.get("over"):
-        lines.append(t(lang, "The game is over."))
-    elif live:
-        extra = ""
-        if view.get("forbidden_bid") is not None:
-            extra = " " + t(lang, "(you may not bid {n})", n=view["forbidden_bid"])
-        lines.append("👉 <b>" + t(lang, "Your turn.") + "</b>" + extra)
-    else:
-        lines.append(t(lang, "Waiting for {who}.", who=seat_names(names, view.get("to_act"))))
-    return "\n".join(lines)
 
 
 def standings_text(game: str, names: Sequence[str], totals: Sequence[int], lang: str) -> str:

@@ -5,10 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.presentation import ModuleWords
-from bot.ui import words
-from bot.ui.i18n import GameWords
-from bot.ui.shared_words import deal_head, mark, points, score_line, trick_lines, who
+from bot.presentation import GameWords, ModuleWords, deal_head, mark, points, score_line, trick_lines, who, words
 
 t = GameWords("calabrasella").t  # the game's own catalog (games/calabrasella/locale), then the bot's
 STAR = "★"  # the score sheet's mark

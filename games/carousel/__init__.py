@@ -6,7 +6,7 @@ DECLARATION = Declaration(
     id="carousel",
     title="Carousel",
     players=(2, 5),
-    score_sheet="sheet",  # the rummies (issue 16): bot/rummy draws the table and the penalty sheet
+    score_sheet="sheet",  # the rummies (issue 16): games/rummies draws the table and the penalty sheet
     table_picture=True,
     options=(
         Option(
@@ -17,4 +17,5 @@ DECLARATION = Declaration(
         Option('target', "the game ends when someone's total reaches this", choices=(150, 100, 50, 300)),
     ),
     quick=(("target", "50"),),
+    hand="toggle",
 )

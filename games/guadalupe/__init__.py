@@ -6,11 +6,12 @@ DECLARATION = Declaration(
     id="guadalupe",
     title="Guadalupe",
     players=(2, 5),
-    score_sheet="sheet",  # the rummies (issue 16): bot/rummy draws the table and the penalty sheet
+    score_sheet="sheet",  # the rummies (issue 16): games/rummies draws the table and the penalty sheet
     table_picture=True,
     options=(
         Option('deals', 'deals in the match (0: until the target)', choices=(1, 2, 3, 5)),
         Option('target', "the match ends when someone's penalties reach this (0: off)", choices=(0, 20, 50)),
     ),
     quick=(("deals", "1"),),
+    hand="toggle",
 )

@@ -13,4 +13,5 @@ DECLARATION = Declaration(
         Option('target', 'the game ends when a side reaches this'),
     ),
     quick=(("target", "10"),),
+    hand="capture",
 )

@@ -11,13 +11,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
-
-from bot.presentation import BuilderPress, ModuleWords
-from bot.ui import words
-from bot.ui.callbacks import Cap, Menu
-from bot.ui.i18n import GameWords
-from bot.ui.shared_words import deal_head, mark, points, score_line, totals, who
+from bot.presentation import (
+    BuilderPress,
+    Cap,
+    GameWords,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Menu,
+    ModuleWords,
+    deal_head,
+    fit_caption,
+    mark,
+    points,
+    score_line,
+    totals,
+    who,
+    words,
+)
 from engine.cards import parse_card, pretty
 from engine.core import IllegalAction, State
 from games.karusele.moves import (
@@ -32,6 +42,7 @@ from games.karusele.moves import (
     read_take,
     value,
 )
+from games.karusele.picture import render_karusele
 from games.karusele.rules import KaruseleState, table_item_view
 
 t = GameWords("karusele").t  # the game's own catalog (games/karusele/locale), then the bot's
@@ -253,7 +264,6 @@ class Karusele(ModuleWords):
     """Karusele: buttons grouped by hand card, the capture builder, its own table picture."""
 
     pick_verbs = PICK_VERBS
-    capture_builder = True
 
     def action_label(self, action: str, lang: str) -> str:
         return describe(action, lang)
@@ -296,15 +306,11 @@ class Karusele(ModuleWords):
                 builder_keyboard(table_id, version, card, state.table, mask, lang))
 
     def draw_table(self, view: dict[str, Any], names: list[str], lang: str) -> bytes:
-        from bot.render.karusele import render_karusele
-
         return render_karusele(view, names, lang)
 
     def table_caption(self, view: dict[str, Any], names: list[str], lang: str) -> str:
         """The table's own words, as the text table has them."""
-        from bot.render.captions import _cap
-
-        return _cap(table_lines(view, names, lang))
+        return fit_caption(table_lines(view, names, lang))
 
 
 PRESENTATION = Karusele("karusele", lines=table_lines, line=event_line)

@@ -5,10 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.presentation import ModuleWords
-from bot.ui import words
-from bot.ui.i18n import GameWords
-from bot.ui.shared_words import deal_head, mark, points, trick_lines, who
+from bot.presentation import GREEN, RED, GameWords, ModuleWords, deal_head, mark, points, trick_lines, who, words
 
 t = GameWords("klaberjass").t  # the game's own catalog (games/klaberjass/locale), then the bot's
 STAR = "★"  # the score sheet's mark
@@ -136,8 +133,6 @@ class KlaberjassPresentation(ModuleWords):
         """The maker's star red when the maker went bête."""
         mark, points_color, bold = super().sheet_colors(deal, seat)
         if not deal.get("annulled") and deal.get("maker") == seat:
-            from bot.render.grid import GREEN, RED
-
             return (RED if deal.get("result") == "bete" else GREEN), points_color, bold
         return mark, points_color, bold
 

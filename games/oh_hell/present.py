@@ -5,10 +5,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.presentation import ModuleWords
-from bot.ui import words
-from bot.ui.i18n import GameWords
-from bot.ui.shared_words import deal_head, mark, score_line, trick_lines, who
+from bot.presentation import (
+    GREEN,
+    GREY,
+    INK,
+    RED,
+    GameWords,
+    ModuleWords,
+    deal_head,
+    mark,
+    score_line,
+    trick_lines,
+    who,
+    words,
+)
 
 t = GameWords("oh_hell").t  # the game's own catalog (games/oh_hell/locale), then the bot's
 
@@ -88,8 +98,6 @@ class OhHellPresentation(ModuleWords):
         """A made bid's points in bold green."""
         if deal.get("annulled"):
             return super().sheet_colors(deal, seat)
-        from bot.render.grid import GREEN, GREY, INK, RED
-
         made = deal["bids"][seat] == deal["tricks"][seat]
         return GREY, GREEN if made else RED if deal["points"][seat] < 0 else INK, made
 

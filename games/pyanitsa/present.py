@@ -5,10 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.presentation import ModuleWords
-from bot.ui import words
-from bot.ui.i18n import GameWords
-from bot.ui.shared_words import mark, who
+from bot.presentation import GameWords, ModuleWords, mark, who, words
 
 t = GameWords("pyanitsa").t  # the game's own catalog (games/pyanitsa/locale), then the bot's
 

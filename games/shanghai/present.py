@@ -1,5 +1,5 @@
-"""Shanghai in the chat: the shared rummy presentation (bot/rummy/present.py)."""
+"""Shanghai in the chat: the shared rummy presentation (games/rummies/present.py)."""
 
-from bot.rummy.present import RummyPresentation
+from games.rummies.present import RummyPresentation
 
 PRESENTATION = RummyPresentation("shanghai")

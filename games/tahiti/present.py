@@ -1,5 +1,5 @@
-"""Tahiti in the chat: the shared rummy presentation (bot/rummy/present.py)."""
+"""Tahiti in the chat: the shared rummy presentation (games/rummies/present.py)."""
 
-from bot.rummy.present import RummyPresentation
+from games.rummies.present import RummyPresentation
 
 PRESENTATION = RummyPresentation("tahiti")

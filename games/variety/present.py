@@ -5,10 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.presentation import ModuleWords
-from bot.ui import words
-from bot.ui.i18n import GameWords
-from bot.ui.shared_words import deal_head, mark, points, score_line, trick_lines, who
+from bot.presentation import (
+    GREEN,
+    RED,
+    GameWords,
+    ModuleWords,
+    deal_head,
+    mark,
+    points,
+    score_line,
+    trick_lines,
+    who,
+    words,
+)
 
 t = GameWords("variety").t  # the game's own catalog (games/variety/locale), then the bot's
 STAR = "★"  # the score sheet's mark
@@ -111,8 +120,6 @@ class VarietyPresentation(ModuleWords):
         """The attackers' stars green when they won."""
         mark, points_color, bold = super().sheet_colors(deal, seat)
         if not deal.get("annulled") and seat in (deal.get("attackers") or []):
-            from bot.render.grid import GREEN, RED
-
             return (GREEN if deal.get("attackers_won") else RED), points_color, bold
         return mark, points_color, bold
 

@@ -9,7 +9,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from bot.ui import words
+from bot.presentation.registry import presentation
 from engine.core import State
 from engine.record import start
 from tests.fakebot.models import CallbackRecord, StoredMessage
@@ -64,7 +64,7 @@ def log_lines(game: str, events: list[list[dict[str, Any]]], names: list[str], l
         for event in move:
             if event.get("type") not in ("deal_end", "quarter_end", "game_over"):
                 continue
-            line = words.event_line(game, event, names, lang)
+            line = presentation(game).event_line(event, names, lang)
             if line:
                 lines.append(plain(line))
     return lines

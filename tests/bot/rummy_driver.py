@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.rummy.callbacks import Rum
+from bot.ui.callbacks import Toggle
 from tests.bot.harness import find, settle
 from tests.fakebot.models import StoredMessage
 from tests.fakebot.server import FakeTelegram
@@ -15,12 +15,12 @@ from tests.fakebot.users import FakeChat, FakeUser
 VERB_ORDER = (0, 3, 1, 2)  # draw, end, pass, knock (abandon never)
 
 
-def rum_buttons(message: StoredMessage) -> list[tuple[Rum, dict[str, Any]]]:
+def rum_buttons(message: StoredMessage) -> list[tuple[Toggle, dict[str, Any]]]:
     out = []
     for b in message.buttons:
         data = str(b.get("callback_data", ""))
         if data.startswith("rm:"):
-            out.append((Rum.unpack(data), b))
+            out.append((Toggle.unpack(data), b))
     return out
 
 
@@ -61,7 +61,7 @@ async def play_rummy(fake: FakeTelegram, app: Any, group: FakeChat, users: list[
         buttons = rum_buttons(message)
         ops = {data.op: (data, b) for data, b in buttons}
         data0 = buttons[0][0]
-        choice: tuple[Rum, dict[str, Any]] | None = None
+        choice: tuple[Toggle, dict[str, Any]] | None = None
         if "ok" in ops:
             choice = ops["ok"]
         elif "jk" in ops:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import games
-from bot.ui import words
+from bot.presentation.registry import presentation
 from engine.core import Event, get_game
 
 NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal"]
@@ -37,7 +37,7 @@ def test_every_event_has_a_line_or_none(game_id: str, lang: str) -> None:
     players, events = events_of(game_id)
     names = NAMES[:players]
     for event in events:
-        line = words.event_line(game_id, event, names, lang)
+        line = presentation(game_id).event_line(event, names, lang)
         assert line is None or (isinstance(line, str) and line.strip()), event
 
 
@@ -49,7 +49,7 @@ def test_a_deal_end_line_shows_the_deals_scores() -> None:
     """Carnival has no log line of its own for a deal's end: the common one shows ``scores``."""
     players, events = events_of("carnival")
     end: dict[str, Any] = next(e for e in events if e["type"] == "deal_end")
-    line = words.event_line("carnival", end, NAMES[:players], "en")
+    line = presentation("carnival").event_line(end, NAMES[:players], "en")
     assert line is not None
     assert numbers(line) == end["scores"]
 
@@ -59,7 +59,7 @@ def test_klaberjass_deal_end_line_shows_counted_points() -> None:
     ends = [e for e in events if e["type"] == "deal_end" and not e.get("annulled")]
     assert ends
     for end in ends:
-        line = words.event_line("klaberjass", end, NAMES[:2], "en")
+        line = presentation("klaberjass").event_line(end, NAMES[:2], "en")
         assert line is not None
         counted = f"{NAMES[0]} {end['counted'][0]}, {NAMES[1]} {end['counted'][1]}"
         assert counted in line, (line, end)

@@ -15,8 +15,8 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup
 
 from bot.json_session import JsonSession
+from bot.services.hands.buttons import play_markup
 from bot.services.outbox import EditText, SendText, markup_data
-from bot.ui.keyboards import play_markup
 from tests.fakebot import FakeTelegram, RateLimits
 
 LEGAL = ["play 7S", "play 8S", "play 9H", "play TD", "play JC", "play JK over", "play JK under"]

@@ -10,10 +10,10 @@ import pytest
 from aiogram.types import InlineKeyboardMarkup
 
 import games
+from bot.presentation.registry import presentation
+from bot.services.hands.buttons import group_actions, play_markup
 from bot.services.outbox import markup_data
 from bot.ui.callbacks import Cap, Menu, Move, Pick
-from bot.ui.keyboards import group_actions, play_markup
-from bot.ui.words import action_label
 from engine.core import get_game
 
 
@@ -51,7 +51,7 @@ def test_play_markup_is_the_models_json_with_the_packed_data(game_id: str) -> No
                         assert unpacked.pack() == data and unpacked.t == 7 and unpacked.v == n
                         if isinstance(unpacked, Move):
                             moves.append(unpacked.i)
-                            assert button["text"] == action_label(game_id, legal[unpacked.i], lang)
+                            assert button["text"] == presentation(game_id).action_label(legal[unpacked.i], lang)
                 if group is not None:
                     assert moves == groups[group]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.rummy.callbacks import Rum
+from bot.ui.callbacks import Toggle
 from engine.core import State, get_game
 from engine.rummy.base import RummyState
 from tests.bot.harness import running_bot, settle
@@ -84,14 +84,14 @@ async def test_forged_and_stale_presses_change_nothing(tmp_path):
             assert "✅7♥" in hand.button_texts
             boris_msg = boris.inbox()[-1]
             cases = [
-                (ann, hand, Rum(t=table_id, v=version, op="on", a=13), "not available"),  # no 14th card
-                (ann, hand, Rum(t=table_id, v=version, op="on", a=-1), "not available"),
-                (ann, hand, Rum(t=table_id, v=version - 1, op="on", a=1), "out of date"),  # an old keyboard
-                (ann, hand, Rum(t=table_id, v=version, op="zz", a=0), "not available"),
-                (ann, hand, Rum(t=table_id, v=version, op="ok", a=0), "out of date"),  # no proposal to confirm
-                (ann, hand, Rum(t=table_id, v=version, op="do", a=9), "not available"),
-                (ann, hand, Rum(t=table_id + 1, v=version, op="on", a=0), "not running"),  # another table
-                (boris, boris_msg, Rum(t=table_id, v=version, op="on", a=0), "не ваш ход"),  # not Boris's turn
+                (ann, hand, Toggle(t=table_id, v=version, op="on", a=13), "not available"),  # no 14th card
+                (ann, hand, Toggle(t=table_id, v=version, op="on", a=-1), "not available"),
+                (ann, hand, Toggle(t=table_id, v=version - 1, op="on", a=1), "out of date"),  # an old keyboard
+                (ann, hand, Toggle(t=table_id, v=version, op="zz", a=0), "not available"),
+                (ann, hand, Toggle(t=table_id, v=version, op="ok", a=0), "out of date"),  # no proposal to confirm
+                (ann, hand, Toggle(t=table_id, v=version, op="do", a=9), "not available"),
+                (ann, hand, Toggle(t=table_id + 1, v=version, op="on", a=0), "not running"),  # another table
+                (boris, boris_msg, Toggle(t=table_id, v=version, op="on", a=0), "не ваш ход"),  # not Boris's turn
             ]
             for user, message, data, says in cases:
                 record = await answered(fake, await user.press_data(message, data.pack()))

@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from bot.presentation.registry import presentation
 from bot.ui import words
 from tests.bot.harness import find, play_out, running_bot, settle
 from tests.bot.helpers import answered, db_rows, group_text, log_lines, plain, replay_log
@@ -55,9 +56,10 @@ async def test_a_game_through_a_429_storm_loses_nothing(tmp_path):
             table = [m for m in group.messages() if m.content.startswith(words.title("carnival", "en") + " · ")]
             # (the live table message: the table with its clock line, then the latest events)
             clock = "⏱ 1 d per move"  # issue 18: the table's time control (the default) under the table
-            table_text = "\n".join([*words.table_lines(state.view(None), names, "en"), clock])
+            table_text = "\n".join([*presentation("carnival").table_lines(state.view(None), names, "en"), clock])
             assert table[-1].content.startswith(plain(table_text))
-            assert plain(words.hand_text(state.view(0), names, "en", "Storm", False)) == ann.last_dm().content
+            hand = presentation("carnival").hand_text(state.view(0), names, "en", "Storm", False)
+            assert plain(hand) == ann.last_dm().content
             slots = dict(db_rows(db, "SELECT slot, message_id FROM slots WHERE chat_id = ?", ann.id))
             hand_n = json.loads(db_rows(db, "SELECT ui FROM tables WHERE id = 1")[0][0])["hand_n"]["0"]
             assert slots[f"h1:0:{hand_n}"] == ann.last_dm().message_id  # her newest hand message

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from bot.render import examples as ex
-from bot.render.grid import layout_grid
 from bot.render.layout import has_emoji, to_png
 from bot.render.table import layout_table
+from games.carnival.grid import layout_grid
 
 PLAIN = ["Ann", "Борис", "Chen", "Dora", "Екатерина", "Frank"]
 LONG = ["Борис Длинноимённый Третий", "Alexandra-Maximiliane", "👩‍👩‍👧 семья", "🇺🇦 Оксана", "X", "Жанна д'Арк 🎉🎉"]
@@ -87,7 +87,7 @@ def test_table_with_overlapping_cards_is_mapped_whole() -> None:
 def test_kept_grid_rows_are_the_rows_drawn_afresh() -> None:
     """The grid keeps its deal rows between pictures (``grid._deal_row``): a game's grids, one after another,
     are the grids drawn with nothing kept (same texts, same pixels), whichever rows came back."""
-    from bot.render import grid
+    from games.carnival import grid
 
     pictures = [(ex.sheet_example(4, deals), deals + 1, lang) for deals in (0, 3, 4, 9) for lang in ("en", "ru")]
     pictures.append((ex.sheet_example(4, 9, seed=7), 10, "en"))  # other scores in the same rows

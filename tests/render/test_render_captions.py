@@ -5,9 +5,10 @@ from __future__ import annotations
 import html
 import re
 
-from bot.render import caption_grid, caption_standings, caption_table
+from bot.render import caption_standings, caption_table
 from bot.render import examples as ex
 from bot.render.words import num
+from games.carnival.grid import caption_grid
 
 EVIL = ["<b>&Co", "Борис", "Chen 🎉", "a" * 300, "</b><i>x", "Eve"]
 

@@ -7,10 +7,10 @@ import io
 from PIL import Image, ImageChops, ImageStat
 
 from bot.render import examples as ex
-from bot.render.grid import layout_grid
 from bot.render.layout import to_png
 from bot.render.standings import layout_standings
 from bot.render.table import layout_table
+from games.carnival.grid import layout_grid
 
 PLAIN = ["Ann", "Борис", "Chen", "Dora", "Екатерина", "Frank"]
 
@@ -27,7 +27,7 @@ def mean_error(a: Image.Image, b: Image.Image) -> float:
 
 
 def test_fixed_palette_png_is_the_picture() -> None:
-    layout = layout_table(ex.table_example(6, carnival=True), PLAIN)
+    layout = layout_table(ex.table_example(6, carnival=True), PLAIN, pair_kind=ex.PAIR)
     image = decoded(to_png(layout.image))
     assert image.mode == "P" and image.size == layout.image.size
     assert mean_error(image, layout.image) < 2.0
@@ -35,7 +35,7 @@ def test_fixed_palette_png_is_the_picture() -> None:
 
 def test_emoji_palette_keeps_emoji_colours() -> None:
     """Emoji names: the palette adds colours taken from the emoji's boxes, and every colour of the emoji survives."""
-    layout = layout_table(ex.table_example(6, carnival=True), ex.NAMES_6)
+    layout = layout_table(ex.table_example(6, carnival=True), ex.NAMES_6, pair_kind=ex.PAIR)
     assert layout.png() != to_png(layout.image)  # the emoji path is the one taken
     image = decoded(layout.png())
     assert image.mode == "P"
@@ -56,7 +56,7 @@ def test_emoji_pictures_keep_every_pixel_close() -> None:
     50-100 per picture, the former palette from a reduced copy of the picture up to 3,600 in the grid)."""
     full = ex.sheet_example(6, 24)
     layouts = [
-        layout_table(ex.table_example(6, carnival=True), ex.NAMES_6),
+        layout_table(ex.table_example(6, carnival=True), ex.NAMES_6, pair_kind=ex.PAIR),
         layout_grid(full, ex.NAMES_6, None),
         layout_standings(ex.NAMES_6, full["totals"]),
     ]
@@ -69,7 +69,7 @@ def test_pictures_fit_the_size_budget() -> None:
     """Issue 14: at most 60 KB a picture (the largest kinds: 6-7 players, the full grid, emoji names)."""
     full = ex.sheet_example(6, 24)
     pictures = [
-        layout_table(ex.table_example(6, carnival=True), ex.NAMES_6).png(),
+        layout_table(ex.table_example(6, carnival=True), ex.NAMES_6, pair_kind=ex.PAIR).png(),
         layout_table(ex.table_example(7), [*PLAIN, "Gus"]).png(),
         layout_grid(full, ex.NAMES_6, None).png(),
         layout_grid(full, PLAIN, None).png(),

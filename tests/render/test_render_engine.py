@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.render import caption_grid, caption_table, layout_grid, layout_standings, layout_table
+from bot.render import caption_table, layout_standings, layout_table
+from games.carnival.grid import caption_grid, layout_grid
 
 engine = pytest.importorskip("engine")
 

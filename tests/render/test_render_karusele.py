@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from bot.render.karusele import layout_karusele
 from bot.services.pictures import Pictures
 from engine.ai.random import RandomPlayer
 from engine.core import get_game
+from games.karusele.picture import layout_karusele
 
 
 def _midgame(players: int, seed: int, want_build: bool = True) -> dict:

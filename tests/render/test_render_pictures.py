@@ -10,10 +10,8 @@ from PIL import Image
 from bot.render import (
     card_back,
     card_image,
-    layout_grid,
     layout_standings,
     layout_table,
-    render_grid,
     render_standings,
     render_table,
 )
@@ -23,6 +21,7 @@ from bot.render.layout import Layout
 from bot.render.standings import places
 from bot.render.text import ELLIPSIS, graphemes
 from bot.render.words import num
+from games.carnival.grid import layout_grid, render_grid
 
 LONG = "Александр Сергеевич Пушкин-Длинноимённый 🎉 and the rest of the very long name"
 NAMES = ["Ann", "Борис", "Chen 🎉🔥", LONG, "Daria & <Co>", "X" * 45, "👨‍👩‍👧🇷🇺 Ёж"]
@@ -210,8 +209,8 @@ def test_card_faces_cached_and_coloured() -> None:
 
 
 def test_no_trump_label_is_whole_and_one_quarter_draws_one_quarter() -> None:
-    from bot.render import caption_grid, layout_grid
     from bot.render.text import fit
+    from games.carnival.grid import caption_grid, layout_grid
 
     view = ex.last_trick_example(4)
     view = {**view, "trump": None, "trump_card": None}

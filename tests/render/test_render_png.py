@@ -9,16 +9,16 @@ from PIL import Image
 
 from bot.render import examples as ex
 from bot.render import png
-from bot.render.grid import layout_grid
 from bot.render.layout import fixed_palette
 from bot.render.table import layout_table
+from games.carnival.grid import layout_grid
 
 PLAIN = ["Ann", "Борис", "Chen", "Dora", "Екатерина", "Frank"]
 
 
 def pictures() -> list[Image.Image]:
     """Palette images as the pictures make them: a table mapped onto the palette, a grid drawn on it, odd sizes."""
-    table = layout_table(ex.table_example(6, carnival=True), PLAIN).image
+    table = layout_table(ex.table_example(6, carnival=True), PLAIN, pair_kind=ex.PAIR).image
     odd = Image.new("P", (3, 1))
     odd.putpalette([10, 20, 30, 200, 100, 0])  # a palette shorter than 256 entries
     odd.putpixel((1, 0), 1)

@@ -20,17 +20,17 @@ from PIL import Image, ImageChops, ImageStat
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bot.render import examples as ex  # noqa: E402
-from bot.render.grid import layout_grid  # noqa: E402
 from bot.render.layout import Layout  # noqa: E402
 from bot.render.standings import layout_standings  # noqa: E402
 from bot.render.table import layout_table  # noqa: E402
+from games.carnival.grid import layout_grid  # noqa: E402
 
 REFERENCE = Path(__file__).with_name("reference")
 PLAIN = ["Ann", "Борис", "Chen", "Dora", "Екатерина", "Frank", "Gus"]
 PICTURES: dict[str, Callable[[], Layout]] = {
     "table3_joker": lambda: layout_table(ex.table_example(3), PLAIN[:3]),
     "table7": lambda: layout_table(ex.table_example(7), PLAIN),
-    "table6_carnival_emoji": lambda: layout_table(ex.table_example(6, carnival=True), ex.NAMES_6),
+    "table6_carnival_emoji": lambda: layout_table(ex.table_example(6, carnival=True), ex.NAMES_6, pair_kind=ex.PAIR),
     "table4_last_trick": lambda: layout_table(ex.last_trick_example(4), ex.NAMES_6[:4]),
     "grid6_full_emoji": lambda: layout_grid(ex.sheet_example(6, 24), ex.NAMES_6, None),
     "grid3_current_deal": lambda: layout_grid(ex.sheet_example(3, 5), ex.NAMES_6[:3], current_deal=6),

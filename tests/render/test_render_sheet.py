@@ -6,9 +6,9 @@ import time
 
 import pytest
 
-from bot.presentation import presentation
+from bot.presentation.registry import presentation
 from bot.render import caption_sheet, layout_sheet, render_sheet
-from bot.render.grid import WIN
+from bot.render.palette import WIN
 from bot.render.words import num
 from bot.services.pictures import Pictures
 from engine.selfplay import play_game

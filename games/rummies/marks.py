@@ -1,6 +1,6 @@
 """Which melds the last move changed, so the table picture can mark them.
 
-The table row remembers the table as last published (``ui["rtable"]``); a lay-down's new melds
+The table's memory keeps the table as last published (``memory["rtable"]``); a lay-down's new melds
 are those not among the old ones (as a multiset: a double pack has identical melds). The marks
 stay until the next lay-down or deal, so a draw does not wipe what the last lay-down did."""
 
@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
-
-from bot.store.rows import TableRow
 
 
 def changed(old: Sequence[str], new: Sequence[str]) -> list[int]:
@@ -25,13 +23,14 @@ def changed(old: Sequence[str], new: Sequence[str]) -> list[int]:
     return out
 
 
-def mark_view(row: TableRow, view: dict[str, Any], events: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """``view`` with ``changed`` (meld indices) added; updates the row's memory of the table."""
+def mark_view(memory: dict[str, Any], view: dict[str, Any], events: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """``view`` with ``changed`` (meld indices) added; updates the table's ``memory`` (kept by the bot
+    with the table, saved with each move) of the table as last published."""
     table = list(view.get("table") or [])
-    old = row.ui.extra.get("rtable")
+    old = memory.get("rtable")
     if any(e.get("type") == "deal" for e in events) or old is None:
-        row.ui.extra["rchanged"] = []
+        memory["rchanged"] = []
     elif any(e.get("type") == "lay" for e in events):
-        row.ui.extra["rchanged"] = changed(old, table)
-    row.ui.extra["rtable"] = table
-    return {**view, "changed": list(row.ui.extra.get("rchanged") or [])}
+        memory["rchanged"] = changed(old, table)
+    memory["rtable"] = table
+    return {**view, "changed": list(memory.get("rchanged") or [])}

@@ -1,4 +1,6 @@
-"""Pieces the games' presentations share: names, point lists, the trick on the table."""
+"""The words a game's presentation may use (the kit's ``words``): names made safe for Telegram HTML,
+cards and suits as text, the game's title, and the pieces the games share (point lists, the trick on the
+table, the deal's head line). Everything else about words is the game's own (its catalog: ``GameWords``)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,12 @@ from typing import Any
 
 from bot.ui import words
 from bot.ui.i18n import t
+from bot.ui.words import cards, name, seat_names, suit, suit_symbol, title, trick_text
+
+__all__ = [
+    "cards", "deal_head", "mark", "name", "points", "score_line", "seat_names", "suit", "suit_symbol", "title",
+    "totals", "trick_lines", "trick_text", "who",
+]
 
 
 def who(names: Sequence[str], seat: int | None) -> str:

@@ -1,13 +1,14 @@
-"""A game's card-by-card builder (issue 13; Karusele's captures): a player picks the hand card, toggles
-table cards and confirms; the game's presentation checks each press and builds the action, the engine
-checks the capture. Every press passes the same checks as any play button
-(the table runs, the presser owns the seat, the version is current, it is their turn); the
-selection travels in the button's data, so nothing is stored until the capture is made."""
+"""A ``capture`` hand's card-by-card builder (the declaration's ``hand="capture"``): a player picks the hand
+card, toggles table cards and confirms; the game's presentation checks each press and builds the action, the
+engine checks the capture. Every press passes the same checks as any play button (the table runs, the presser
+owns the seat, the version is current, it is their turn); the selection travels in the button's data, so
+nothing is stored until the capture is made."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.presentation.registry import hand_kind, presentation
 from bot.services import outbox as out
 from bot.services.core import TableCore
 from bot.services.publish import mark_pressed
@@ -15,7 +16,6 @@ from bot.services.slots import hand_slot
 from bot.services.types import Actor, Answer
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import SeatRow, TableRow
-from bot.ui import words
 from bot.ui.i18n import t
 from engine.core import State
 from engine.events import json_view
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 
 class CaptureBuilder:
-    """The card-by-card builder of games whose presentation has one (``capture_builder``): every press
+    """The card-by-card builder of games with a ``capture`` hand: every press
     checked as a play button (``Play.turn``), then by the game (``builder_press``), then applied."""
 
     def __init__(self, core: TableCore, play: Play) -> None:
@@ -44,8 +44,8 @@ class CaptureBuilder:
                 if isinstance(checked, Answer):
                     return checked
                 row, seats, state, seat = checked
-                present = words.present(row.game)
-                if not present.capture_builder:
+                present = presentation(row.game)
+                if hand_kind(row.game) != "capture":
                     return Answer(t(lang, "That move is not available."), alert=True)
                 press = present.builder_press(state, seat, card, mask, submit, lang)
                 if press.refusal is not None:
@@ -60,7 +60,7 @@ class CaptureBuilder:
         if action is None:
             return Answer()
         self.play.schedule_ai(table_id)
-        return Answer(words.action_label(row.game, action, lang))
+        return Answer(presentation(row.game).action_label(action, lang))
 
     async def _builder_message(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State, seat: int,
                                card: str, mask: int) -> None:
@@ -70,8 +70,9 @@ class CaptureBuilder:
         user_lang = await tx.user_lang(user.user_id)
         names = [s.name for s in seats]
         view = json_view(state.view(seat))
-        text = words.hand_text(view, names, user_lang, await tx.chat_title(row.chat_id), True)
-        line, markup = words.present(row.game).builder_keyboard(state, row.id, row.version, card, mask, user_lang)
+        shown = presentation(row.game)
+        text = shown.hand_text(view, names, user_lang, await tx.chat_title(row.chat_id), True)
+        line, markup = shown.builder_keyboard(state, row.id, row.version, card, mask, user_lang)
         text += "\n\n🧩 " + line
         # The seat's current hand message (numbered per deal AND per turn ping), the one whose "Back" and
         # moves edit it: not a slot named by the deal, which made the builder a second message of its own.

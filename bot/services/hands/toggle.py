@@ -1,44 +1,45 @@
-"""The rummy turn in the DM (issue 16): toggle hand cards, ask the solver to lay them down, look at
-the proposed table, settle an ambiguous joker, confirm; or draw, pass, knock, end the turn.
+"""A toggle hand's turn in the DM (the declaration's ``hand="toggle"``): toggle hand cards, ask the solver to lay
+them down, look at the proposed table, settle an ambiguous joker, confirm; or draw, pass, knock, end the turn.
 
-Every press passes the checks of any play button (the table runs, the presser owns the seat, the
-version is current, it is their turn) and is one transaction. The selection and the proposal are
-kept in the table row (``bot/rummy/selection.py``), so a restart loses nothing and applies nothing
-half-way: the only move is Confirm, which plays the proposal's explicit lay-down (the engine checks
-it again) exactly once; a Confirm pressed twice finds the version moved on.
+Every press passes the checks of any play button (the table runs, the presser owns the seat, the version is
+current, it is their turn) and is one transaction. The selection and the proposal are kept in the table row
+(``bot/services/hands/selection.py``), so a restart loses nothing and applies nothing half-way: the only move
+is Confirm, which plays the proposal's explicit lay-down (the engine checks it again) exactly once; a Confirm
+pressed twice finds the version moved on. The rules questions go to the engine's state
+(``engine.rummy.base.RummyState``: may the seat lay down, the canonical lay-down), the words to the game's
+presentation.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.rummy import is_rummy, jokers, selection
-from bot.rummy import words as rwords
-from bot.rummy.callbacks import OPS
-from bot.rummy.keyboard import PAGE, VERBS, joker_keyboard, proposal_keyboard
-from bot.rummy.marks import changed
-from bot.rummy.selection import Proposal, Selection
+from bot.presentation.registry import hand_kind, presentation
 from bot.services import outbox as out
 from bot.services.core import TableCore
+from bot.services.hands import jokers, selection
+from bot.services.hands.selection import Proposal, Selection
+from bot.services.hands.toggle_hand import toggle_hand
+from bot.services.hands.toggle_keyboard import PAGE, joker_keyboard, proposal_keyboard
 from bot.services.publish import Publisher, mark_pressed
-from bot.services.rummy_hand import rummy_hand
 from bot.services.types import Actor, Answer
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import SeatRow, TableRow
-from bot.ui import words
+from bot.ui.callbacks import TOGGLE_OPS
 from bot.ui.i18n import nt, t
 from engine.cards import card_str
 from engine.core import IllegalAction, State
 from engine.rummy.base import RummyState, lay_text, meld_kind, parse_lay, table_str
-from engine.rummy.largest import largest_lay
 
 if TYPE_CHECKING:
     from bot.services.play import Play
 
 
-def rummy_forced(game: str, state: State) -> bool:
-    """A rummy move nobody could choose otherwise (a must-meld draw, a pass): the table plays it."""
-    return is_rummy(game) and isinstance(state, RummyState) and state.forced_action() is not None
+def toggle_forced(game: str, state: State) -> bool:
+    """A toggle hand's move nobody could choose otherwise (a must-meld draw, a pass): the table plays it."""
+    return hand_kind(game) == "toggle" and isinstance(state, RummyState) and state.forced_action() is not None
 
 
 def proposal_slot(row: TableRow, seat: int, sel: Selection) -> str:
@@ -49,8 +50,8 @@ def _not_available(lang: str) -> Answer:
     return Answer(t(lang, "That move is not available."), alert=True)
 
 
-class RummyTurns:
-    """The rummy presses; built by ``Tables`` with the core, the play service (its turn checks, moves
+class ToggleTurns:
+    """The toggle hands' presses; built by ``Tables`` with the core, the play service (its turn checks, moves
     and AI loop) and the publisher (its pictures)."""
 
     def __init__(self, core: TableCore, play: Play, publisher: Publisher) -> None:
@@ -58,10 +59,10 @@ class RummyTurns:
         self.play = play
         self.publisher = publisher
 
-    async def rummy(self, table_id: int, version: int, op: str, arg: int, actor: Actor, lang: str,
-                    update_id: int | None = None) -> Answer:
-        """One press on a rummy hand, proposal or joker question."""
-        if op not in OPS:
+    async def toggle(self, table_id: int, version: int, op: str, arg: int, actor: Actor, lang: str,
+                     update_id: int | None = None) -> Answer:
+        """One press on a toggle hand, proposal or joker question."""
+        if op not in TOGGLE_OPS:
             return _not_available(lang)
         moved = False
         async with self.core.lock(table_id):
@@ -72,7 +73,7 @@ class RummyTurns:
                 if isinstance(checked, Answer):
                     return checked
                 row, seats, state, seat = checked
-                if not is_rummy(row.game) or not isinstance(state, RummyState):
+                if hand_kind(row.game) != "toggle" or not isinstance(state, RummyState):
                     return _not_available(lang)
                 sel = selection.load(row, seat)
                 answer, moved = await self._op(tx, row, seats, state, seat, sel, op, arg, lang)
@@ -86,6 +87,7 @@ class RummyTurns:
         hand = state.hands[seat]
         names = [s.name for s in seats]
         user = seats[seat]
+        present = presentation(row.game)
         if op in ("on", "off", "undo", "hint", "pg"):
             before = sel.proposal
             shown = (list(sel.chosen), sel.page)
@@ -103,7 +105,7 @@ class RummyTurns:
             else:
                 if not state.may_lay():
                     return Answer(t(lang, "You may not lay cards down now."), alert=True), False
-                best = hint_cards(state)
+                best = present.hint(state, seat)
                 if not best:
                     return Answer(t(lang, "Nothing goes down now."), alert=True), False
                 sel.replace(_indices(hand, list(best)))
@@ -135,19 +137,20 @@ class RummyTurns:
             try:
                 state.canonical_action(action)
             except IllegalAction as exc:
-                return Answer(rwords.reason(exc.reason, lang), alert=True), False
+                return Answer(present.refusal(exc.reason, lang), alert=True), False
             await out.clear_keyboard(tx, user.user_id or 0, proposal_slot(row, seat, sel))
             mark_pressed(row, seat)
             await self.play.apply(tx, row, seats, state, seat, action)
-            return Answer(words.action_label(row.game, action, lang)), True
+            return Answer(present.action_label(action, lang)), True
         # op == "do": a verb
-        if not 0 <= arg < len(VERBS) or not state.is_legal(seat, VERBS[arg]):
+        verbs = present.toggle_verbs
+        if not 0 <= arg < len(verbs) or not state.is_legal(seat, verbs[arg]):
             return _not_available(lang), False
         if sel.proposal is not None:
             await out.clear_keyboard(tx, user.user_id or 0, proposal_slot(row, seat, sel))
         mark_pressed(row, seat)
-        await self.play.apply(tx, row, seats, state, seat, VERBS[arg])
-        return Answer(words.action_label(row.game, VERBS[arg], lang)), True
+        await self.play.apply(tx, row, seats, state, seat, verbs[arg])
+        return Answer(present.action_label(verbs[arg], lang)), True
 
     async def _save(self, tx: Tx, row: TableRow, seat: int, sel: Selection) -> None:
         selection.save(row, seat, sel)
@@ -165,7 +168,7 @@ class RummyTurns:
         try:
             action = state.canonical_action("lay " + " ".join(card_str(c) for c in chosen))
         except IllegalAction as exc:
-            return Answer(rwords.reason(exc.reason, lang), alert=True)
+            return Answer(presentation(row.game).refusal(exc.reason, lang), alert=True)
         cards, table = parse_lay(action)
         assert table is not None
         asks = jokers.ambiguous(state.variant, state.table, cards, table)
@@ -187,7 +190,7 @@ class RummyTurns:
         try:
             action = state.canonical_action(lay_text(prop.cards, table))
         except IllegalAction as exc:
-            return Answer(rwords.reason(exc.reason, lang), alert=True)
+            return Answer(presentation(row.game).refusal(exc.reason, lang), alert=True)
         _, settled = parse_lay(action)
         assert settled is not None
         prop.table = settled
@@ -202,19 +205,20 @@ class RummyTurns:
         and Back, or first the joker question."""
         prop = sel.proposal
         assert prop is not None
+        present = presentation(row.game)
         user_id = seats[seat].user_id or 0
         lang = await tx.user_lang(user_id)
         melds_text = table_str(prop.table)
         view: dict[str, Any] = {
             "game": row.game, "proposal": True, "cards": [card_str(c) for c in prop.cards], "table": melds_text,
-            "table_kinds": [meld_kind(m) for m in prop.table], "changed": changed(table_str(state.table), melds_text),
+            "table_kinds": [meld_kind(m) for m in prop.table], "changed": _changed(table_str(state.table), melds_text),
         }
-        lines = ["🃏 " + t(lang, "Your lay-down: {cards}", cards=rwords.meld_text(prop.cards)),
+        lines = ["🃏 " + t(lang, "Your lay-down: {cards}", cards=present.lay_text(prop.cards)),
                  t(lang, "✨ marks the melds that change.")]
         if prop.asks:
             meld, pos, *options = prop.asks[0]
             lines.append("❓ " + t(lang, "Which card does the joker in {meld} stand for?",
-                                  meld=rwords.meld_text(prop.table[meld])))
+                                  meld=present.lay_text(prop.table[meld])))
             markup = joker_keyboard(row.id, row.version, options, lang)
         else:
             lines.append(t(lang, "Confirm to lay it down, or go back to your hand."))
@@ -228,7 +232,7 @@ class RummyTurns:
             else:
                 await out.edit_picture(tx, user_id, slot, picture, caption, markup, priority=out.REPLY)
             return
-        text = "\n".join([*lines[:1], *rwords.table_text(view, lang, 3000), *lines[1:]])
+        text = "\n".join([*lines[:1], *present.proposal_lines(view, lang), *lines[1:]])
         if new:
             await out.send_text(tx, user_id, text, markup, slot=slot, priority=out.REPLY)
         else:
@@ -236,17 +240,7 @@ class RummyTurns:
 
     async def _hand(self, tx: Tx, row: TableRow, seat: SeatRow, state: State, names: list[str]) -> None:
         """Redraw the live hand after a toggle (the same message, edited)."""
-        await rummy_hand(tx, row, seat, state, names, live=True, now=self.publisher.now())
-
-
-def hint_cards(state: RummyState) -> list[int]:
-    """The cards of the largest lay-down that goes now (the AI's own choice: the solver's best subset,
-    or, when a game's rule refuses that, the largest lay-down of the engine's sample)."""
-    lay = largest_lay(state)
-    if lay is None:
-        lays = [a for a in state.legal_actions() if a.startswith("lay ")]
-        lay = max(lays, key=lambda a: (len(parse_lay(a)[0]), a)) if lays else None
-    return parse_lay(lay)[0] if lay is not None else []
+        await toggle_hand(tx, row, seat, state, names, live=True, now=self.publisher.now())
 
 
 def _indices(hand: list[int], cards: list[int]) -> list[int]:
@@ -261,3 +255,15 @@ def _indices(hand: list[int], cards: list[int]) -> list[int]:
 def _at(sel: Selection, serial: int) -> Selection:
     """A selection naming an older serial (to address that proposal's message)."""
     return Selection(sel.version, sel.chosen, serial)
+
+
+def _changed(old: Sequence[str], new: Sequence[str]) -> list[int]:
+    """Indices of ``new`` melds that ``old`` did not hold (a multiset: a double pack has identical melds)."""
+    left = Counter(old)
+    found: list[int] = []
+    for i, meld in enumerate(new):
+        if left[meld] > 0:
+            left[meld] -= 1
+        else:
+            found.append(i)
+    return found

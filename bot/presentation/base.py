@@ -2,23 +2,24 @@
 
 Each game with a chat table has ``games/<id>/present.py`` defining ``PRESENTATION``, an instance of a
 subclass of ``Presentation``. The bot asks it for every per-game word and picture (button labels, log
-lines, the table text, the score sheet's columns and legend, the table picture, keyboard grouping, when
-to post a fresh table message); what a game does not override is the trick-game default. The registry
-(``presentation(game)``) imports the module named by ``games.REGISTERED``; a game without one, or one
-that defines the wrong thing, is an error, never a silent default.
+lines, the table and hand texts, the score sheet's columns and legend, the table picture, keyboard
+grouping, when to post a fresh table message, the words of its kind of hand); what a game does not
+override is the trick-game default. The registry (``bot/presentation/registry.py``) finds it.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import games
+from bot.render.captions import caption_sheet, caption_table
+from bot.render.palette import INK, RED, STRONG
+from bot.render.sheet import render_sheet
+from bot.render.table import render_table
 from bot.ui import words
-from bot.ui.i18n import GameWords
+from bot.ui.i18n import GameWords, t
 from games.declaration import Declaration
 
 if TYPE_CHECKING:
@@ -44,24 +45,46 @@ class Presentation:
     """Defaults are the trick games' words and pictures; a game overrides what differs.
 
     ``pick_verbs``: the verbs whose many card sets are chosen card by card (None: any verb with more
-    than ``keyboards.MULTI_SELECT_OVER`` actions; an empty set: never). ``capture_builder``: the game's
-    captures may be built card by card (Karusele's builder, ``bot/services/capture.py``)."""
+    than ``MULTI_SELECT_OVER`` actions; an empty set: never). The kind of hand (the declaration's
+    ``hand``) says which of the hand methods below the bot calls: ``builder_*`` for a ``capture`` hand,
+    ``toggle_verbs``, ``verb_label``, ``refusal``, ``lay_text``, ``proposal_lines``, ``hint`` for a
+    ``toggle`` hand."""
 
     pick_verbs: frozenset[str] | None = None
-    capture_builder: bool = False  # Karusele's card-by-card capture (bot/services/capture.py) applies
 
-    # -- the card-by-card builder (games with ``capture_builder``) ----------------------------------
+    # -- the card-by-card builder (a ``capture`` hand) -------------------------------------------------
     def builder_press(self, state: State, seat: int, card: str, mask: int, submit: bool, lang: str) -> BuilderPress:
         """Checks a builder press (``card`` from the seat's hand, the table cards of ``mask`` chosen) against
         the state; on ``submit``, the action it builds. Games without a builder refuse every press."""
-        from bot.ui.i18n import t
-
         return BuilderPress(refusal=t(lang, "That move is not available."))
 
     def builder_keyboard(self, state: State, table_id: int, version: int, card: str, mask: int,
                          lang: str) -> tuple[str, InlineKeyboardMarkup]:
         """The builder's line (under the hand text) and keyboard for a press ``builder_press`` let through."""
         raise NoPresentation(f"{self.game} has no card-by-card builder")
+
+    # -- the toggle hand (a ``toggle`` hand: cards toggled, a lay-down proposed and confirmed) ----------
+    toggle_verbs: tuple[str, ...] = ()  # the moves besides a lay-down, one button each (in this order)
+
+    def verb_label(self, verb: str, lang: str) -> str:
+        """The button of a toggle hand's verb."""
+        return self.action_label(verb, lang)
+
+    def refusal(self, reason: str, lang: str) -> str:
+        """One line saying why the engine refused a lay-down (its reason), in ``lang``."""
+        return reason
+
+    def lay_text(self, cards: Sequence[int]) -> str:
+        """Cards of a lay-down or a meld (engine ints) as text."""
+        raise NoPresentation(f"{self.game} has no toggle hand")
+
+    def proposal_lines(self, view: dict[str, Any], lang: str) -> list[str]:
+        """The proposed table as text lines (when the bot sends no pictures)."""
+        raise NoPresentation(f"{self.game} has no toggle hand")
+
+    def hint(self, state: State, seat: int) -> list[int]:
+        """The cards (engine ints) the Hint button selects: the best lay-down now (empty: none)."""
+        return []
 
     def __init__(self, game: str) -> None:
         self.game = game
@@ -89,6 +112,26 @@ class Presentation:
         """What a house rule does, in ``lang`` (the declaration's description)."""
         return self.words.t(lang, self.declaration.option(key).description)
 
+    def hand_text(self, view: dict[str, Any], names: Sequence[str], lang: str, chat_title: str, live: bool,
+                  chosen: Sequence[int] = ()) -> str:
+        """A player's DM: the table facts, their hand, and whether it is their turn (``chosen``: the hand
+        cards a toggle hand has selected)."""
+        lines = [words.name(chat_title)] if chat_title else []
+        lines += self.table_lines(view, names, lang)
+        if view.get("hand") is not None:
+            lines.append("")
+            lines.append(t(lang, "Your hand: {cards}", cards=words.cards(view["hand"]) or "—"))
+        if view.get("over"):
+            lines.append(t(lang, "The game is over."))
+        elif live:
+            extra = ""
+            if view.get("forbidden_bid") is not None:
+                extra = " " + t(lang, "(you may not bid {n})", n=view["forbidden_bid"])
+            lines.append("👉 <b>" + t(lang, "Your turn.") + "</b>" + extra)
+        else:
+            lines.append(t(lang, "Waiting for {who}.", who=words.seat_names(names, view.get("to_act"))))
+        return "\n".join(lines)
+
     # -- keyboards --------------------------------------------------------------------------
     def group_key(self, action: str) -> str:
         """Actions with the same key share one button that opens a second step (default: the first two
@@ -105,7 +148,7 @@ class Presentation:
 
     def menu_buttons(self, table_id: int, version: int, actions: Sequence[str],
                      lang: str) -> list[list[InlineKeyboardButton]]:
-        """The game's own rows under a second step (Karusele: the capture builder)."""
+        """The game's own rows under a second step (a capture hand: the button that opens its builder)."""
         return []
 
     # -- the table message --------------------------------------------------------------------
@@ -114,40 +157,34 @@ class Presentation:
         fresh table message rather than an edit (None: one message per deal)."""
         return None
 
+    def mark_view(self, view: dict[str, Any], events: Sequence[dict[str, Any]],
+                  memory: dict[str, Any]) -> dict[str, Any]:
+        """The public view to show after ``events``, with what the game marks on it (the rummies: the melds
+        the last lay-down changed). ``memory``: the table's own notes, saved with the table; a game keeps
+        its keys there. Default: the view as it is."""
+        return view
+
     # -- pictures -----------------------------------------------------------------------------
     def draw_table(self, view: dict[str, Any], names: list[str], lang: str) -> bytes:
         """PNG of the table (games whose declaration says ``table_picture``)."""
-        from bot.render import render_table
-
         return render_table(view, names, lang)
 
     def table_caption(self, view: dict[str, Any], names: list[str], lang: str) -> str:
-        from bot.render import caption_table
-
         return caption_table(view, names, lang)
 
     def draw_score(self, sheet: dict[str, Any], names: list[str], lang: str, totals: list[int] | None = None,
                    current: Any = None) -> bytes:
-        """PNG of the score sheet, as the declaration's ``score_sheet`` kind says."""
-        from bot.render import render_grid, render_sheet
-
-        kind = self.declaration.score_sheet
-        if kind == "grid":
-            return render_grid(sheet, names, current, lang, totals)
-        if kind == "sheet":
+        """PNG of the score sheet: the generic sheet (``score_sheet="sheet"``); a game whose declaration says
+        ``grid`` draws its own score picture (it overrides this)."""
+        if self.declaration.score_sheet == "sheet":
             return render_sheet(self, sheet, names, _totals(sheet, totals), lang)
-        raise NoPresentation(f"{self.game} declares no score sheet")
+        raise NoPresentation(f"{self.game} declares no score sheet of the generic kind")
 
     def score_caption(self, sheet: dict[str, Any], names: list[str], lang: str,
                       totals: list[int] | None = None) -> str:
-        from bot.render import caption_grid, caption_sheet
-
-        kind = self.declaration.score_sheet
-        if kind == "grid":
-            return caption_grid(sheet, names, lang, totals)
-        if kind == "sheet":
+        if self.declaration.score_sheet == "sheet":
             return caption_sheet(self, sheet, names, _totals(sheet, totals), lang)
-        raise NoPresentation(f"{self.game} declares no score sheet")
+        raise NoPresentation(f"{self.game} declares no score sheet of the generic kind")
 
     # -- the generic score sheet's columns (bot/render/sheet.py) ----------------------------------
     def sheet_title(self, lang: str) -> str:
@@ -167,8 +204,6 @@ class Presentation:
 
     def sheet_colors(self, deal: dict[str, Any], seat: int) -> tuple[Any, Any, bool]:
         """(mark colour, points colour, points bold) of a seat's cell."""
-        from bot.render.grid import INK, RED, STRONG
-
         return STRONG, RED if deal["points"][seat] < 0 else INK, False
 
     def sheet_legend(self, lang: str) -> str | None:
@@ -205,24 +240,3 @@ class ModuleWords(Presentation):
 
 def _totals(sheet: dict[str, Any], totals: list[int] | None) -> list[int]:
     return list(totals if totals is not None else sheet.get("totals") or [])
-
-
-@cache
-def presentation(game: str) -> Presentation:
-    """The presentation of ``game`` (``games/<game>/present.py: PRESENTATION``); NoPresentation when the
-    game is unknown, has no chat table yet, or its module is missing or defines something else."""
-    try:
-        declared = games.declaration(game)
-    except games.UnknownGame as exc:
-        raise NoPresentation(str(exc)) from None
-    try:
-        module = importlib.import_module(f"games.{game}.present")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"games.{game}.present":
-            raise
-        why = "" if declared.chat_table else " (its declaration says: no chat table yet)"
-        raise NoPresentation(f"games/{game}/present.py is missing{why}") from None
-    found = getattr(module, "PRESENTATION", None)
-    if not isinstance(found, Presentation) or found.game != game:
-        raise NoPresentation(f"games/{game}/present.py must define PRESENTATION, a Presentation for {game!r}")
-    return found

@@ -16,14 +16,12 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.render import fonts
-from bot.render.cards import card_image, card_width
-from bot.render.layout import to_png
-from bot.render.text import draw_fitted, text_width
-from bot.rummy.words import grouped, parse_table
-from bot.ui.i18n import nt, t
+from bot.presentation import card_image, card_width, draw_fitted, nt, t, text_width, title, to_png
+from bot.presentation import font as font_of
+from bot.presentation import name as html_name
 from engine import melds
 from engine.cards import card_str, pretty
+from games.rummies.words import grouped, parse_table
 
 W = 1000
 MARGIN = 16
@@ -73,7 +71,7 @@ def _joker_tag(img: Image.Image, x: int, y: int, h: int, meaning: int) -> None:
     cw = card_width(h)
     text = pretty(meaning)
     size = max(10, round(h * 0.24))
-    font = fonts.font(size, True)
+    font = font_of(size, True)
     box = (x + 2, y + round(h * 0.58), x + max(cw - 2, round(font.getlength(text)) + 8), y + round(h * 0.58) + size + 6)
     draw.rounded_rectangle(box, radius=4, fill=WHITE, outline=GOLD, width=2)
     color = RED if card_str(meaning)[-1] in "HD" else BLACK
@@ -82,8 +80,6 @@ def _joker_tag(img: Image.Image, x: int, y: int, h: int, meaning: int) -> None:
 
 def _header(view: dict[str, Any], names: Sequence[str], lang: str) -> list[tuple[str, bool]]:
     """Header lines: (text, highlighted)."""
-    from bot.ui.words import title
-
     head = title(view.get("game", ""), lang)
     if view.get("proposal"):
         cards = " ".join(pretty(melds.parse_table_card(c)) for c in view.get("cards", []))
@@ -106,7 +102,7 @@ def layout_table(view: dict[str, Any], names: Sequence[str], lang: str = "en") -
     groups = grouped(table, kinds)
     changed = set(view.get("changed") or [])
     head = _header(view, names, lang)
-    title_font = fonts.font(26, True)
+    title_font = font_of(26, True)
     # chips flow in rows under the title
     chips: list[tuple[str, bool, int, int]] = []
     x, y = MARGIN, MARGIN + 40
@@ -132,7 +128,7 @@ def layout_table(view: dict[str, Any], names: Sequence[str], lang: str = "en") -
         draw.rounded_rectangle((cx, cy, cx + w, cy + 30), radius=8, fill=GOLD if hot else PLATE)
         draw_fitted(img, (cx, cy, cx + w, cy + 30), text, 20, BLACK if hot else WHITE, bold=True, align="left",
                     pad=10)
-    label_font = fonts.font(18, True)
+    label_font = font_of(18, True)
     words_for = {"set": t(lang, "Sets"), "run": t(lang, "Runs"), "single": t(lang, "Loose cards")}
     for kind, ly in labels:
         draw.text((MARGIN, ly + 2), words_for.get(kind, kind), font=label_font, fill=SOFT)
@@ -189,8 +185,6 @@ def sheet_rows(game: str, sheet: dict[str, Any], n: int, lang: str) -> list[tupl
 
 
 def layout_sheet(game: str, sheet: dict[str, Any], names: Sequence[str], lang: str = "en") -> Image.Image:
-    from bot.ui.words import title
-
     n = len(names)
     rows = sheet_rows(game, sheet, n, lang)
     left, col = 150, max(110, min(200, (W - 150 - 2 * MARGIN) // max(n, 1)))
@@ -199,10 +193,10 @@ def layout_sheet(game: str, sheet: dict[str, Any], names: Sequence[str], lang: s
     height = head_h + row_h * max(len(rows), 1) + 60
     img = Image.new("RGB", (width, height), PAPER)
     draw = ImageDraw.Draw(img)
-    big, small, name_font = fonts.font(22, True), fonts.font(15), fonts.font(18, True)
+    big, small, name_font = font_of(22, True), font_of(15), font_of(18, True)
     lowest = bool(sheet.get("lowest_wins") or "penalties" in sheet)
     caption = t(lang, "penalty points (lowest wins)") if lowest else t(lang, "points (highest wins)")
-    draw.text((MARGIN, MARGIN), f"{title(game, lang)} · {caption}", font=fonts.font(24, True), fill=INK)
+    draw.text((MARGIN, MARGIN), f"{title(game, lang)} · {caption}", font=font_of(24, True), fill=INK)
     for s, name in enumerate(names):
         x = MARGIN + left + s * col
         draw_fitted(img, (x, 50, x + col - 6, 86), name, 18, INK, bold=True, align="left", pad=6)
@@ -230,11 +224,9 @@ def render_sheet(game: str, sheet: dict[str, Any], names: Sequence[str], lang: s
 
 
 def sheet_caption(game: str, sheet: dict[str, Any], names: Sequence[str], lang: str) -> str:
-    from bot.ui import words
-
     lowest = "penalties" in sheet
     totals = sheet.get("penalties") if lowest else sheet.get("totals", [])
-    parts = ", ".join(f"{words.name(nm)} {v}" for nm, v in zip(names, totals or [], strict=False))
-    head = f"<b>{words.title(game, lang)}</b>: " + t(lang, "score sheet")
+    parts = ", ".join(f"{html_name(nm)} {v}" for nm, v in zip(names, totals or [], strict=False))
+    head = f"<b>{title(game, lang)}</b>: " + t(lang, "score sheet")
     return head + "\n" + (t(lang, "Penalties: {totals}", totals=parts) if lowest
                           else t(lang, "Totals: {totals}", totals=parts))

@@ -11,16 +11,30 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.render.cards import card_image, card_width
-from bot.render.layout import Drawn, Layout
-from bot.render.table import FELT, FELT_DARK, GOLD, MARGIN, PLATE, SOFT, WHITE, W
-from bot.render.text import Box, draw_fitted
-from bot.render.words import num
-from bot.ui.i18n import t
-from bot.ui.words import title
+from bot.presentation import (
+    FELT,
+    FELT_DARK,
+    GOLD,
+    MARGIN,
+    PLATE,
+    SOFT,
+    TABLE_W,
+    WHITE,
+    Box,
+    Drawn,
+    GameWords,
+    Layout,
+    card_image,
+    card_width,
+    draw_fitted,
+    num,
+    title,
+)
+
+t = GameWords("karusele").t  # the game's own catalog (games/karusele/locale), then the bot's
 
 H = 620
-HEADER = (0, 0, W, 52)
+HEADER = (0, 0, TABLE_W, 52)
 TABLE = (62, 420)  # y range of the felt with the table's cards
 PLATES = (432, 608)
 CARD_H = 104
@@ -31,7 +45,7 @@ class _Painter:
     def __init__(self, view: dict[str, Any], names: list[str], lang: str) -> None:
         self.view, self.names, self.lang = view, names, lang
         self.n = int(view.get("players") or len(names))
-        self.img = Image.new("RGB", (W, H), FELT)
+        self.img = Image.new("RGB", (TABLE_W, H), FELT)
         self.draw = ImageDraw.Draw(self.img)
         self.layout = Layout(self.img)
 
@@ -59,23 +73,23 @@ class _Painter:
         parts.append(t(self.lang, "stock {n}", n=v.get("stock_count", 0)))
         if v.get("target"):
             parts.append(t(self.lang, "game to {n}", n=v["target"]))
-        right = W - MARGIN
+        right = TABLE_W - MARGIN
         if v.get("clock") and not v.get("over"):  # issue 18: the table's time control, set by the bot
-            right = W * 5 // 8
-            self.text("clock", (right, 0, W - MARGIN, 52), str(v["clock"]), 20, WHITE, align="right")
+            right = TABLE_W * 5 // 8
+            self.text("clock", (right, 0, TABLE_W - MARGIN, 52), str(v["clock"]), 20, WHITE, align="right")
         self.text("header", (MARGIN, 0, right, 52), " · ".join(parts), 24, WHITE, bold=True, align="left")
 
     def table(self) -> None:
         items = self.view.get("table") or []
         y0, y1 = TABLE
-        self.draw.rounded_rectangle((MARGIN, y0, W - MARGIN, y1), radius=14, fill=FELT_DARK)
+        self.draw.rounded_rectangle((MARGIN, y0, TABLE_W - MARGIN, y1), radius=14, fill=FELT_DARK)
         if not items:
-            self.text("empty", (MARGIN, y0, W - MARGIN, y1), "—", 28, SOFT)
+            self.text("empty", (MARGIN, y0, TABLE_W - MARGIN, y1), "—", 28, SOFT)
             return
         rows = [items[i:i + PER_ROW] for i in range(0, len(items), PER_ROW)][:2]
         row_h = (y1 - y0) // 2
         cw = card_width(CARD_H)
-        slot = (W - 2 * MARGIN) // PER_ROW
+        slot = (TABLE_W - 2 * MARGIN) // PER_ROW
         for r, row in enumerate(rows):
             top = y0 + 8 + r * row_h if len(rows) > 1 else y0 + (y1 - y0 - CARD_H - 40) // 2
             for i, item in enumerate(row):
@@ -96,7 +110,7 @@ class _Painter:
     def plates(self) -> None:
         v = self.view
         y0, y1 = PLATES
-        width = (W - 2 * MARGIN) // max(self.n, 1)
+        width = (TABLE_W - 2 * MARGIN) // max(self.n, 1)
         captured = v.get("captured") or []
         counts = v.get("hand_counts") or []
         scores = v.get("scores") or []

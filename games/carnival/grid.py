@@ -9,63 +9,56 @@ Paper colours (dark ink on cream) read well in both Telegram themes.
 
 from __future__ import annotations
 
+import html
 from functools import lru_cache
 from typing import Any
 
-from bot.render.canvas import RGB, Canvas, CanvasLayout
-from bot.render.layout import Drawn
-from bot.render.text import ELLIPSIS, Box, fit, text_width
-from bot.render.words import game_name, num, words
+from bot.presentation import (
+    CURRENT,
+    GREEN,
+    GREY,
+    HEAD,
+    INK,
+    LINE,
+    NAME_H,
+    PAD,
+    PAPER,
+    QROW_H,
+    RED,
+    RGB,
+    ROW_H,
+    STRONG,
+    SUB_H,
+    SUMMARY,
+    TITLE_H,
+    TOTAL_H,
+    WIN,
+    Box,
+    Canvas,
+    CanvasLayout,
+    Drawn,
+    caption_name,
+    fit_caption,
+    num,
+    picture_words,
+    text_width,
+    title,
+    wrap2,
+)
 from engine.cards import SUIT_SYMBOLS
 
-PAPER = (251, 248, 238)
-HEAD = (228, 236, 230)
-LINE = (150, 160, 155)
-STRONG = (60, 70, 65)
-INK = (25, 30, 28)
-GREY = (110, 115, 112)
-GREEN = (20, 125, 60)
-RED = (195, 35, 40)
-CURRENT = (255, 228, 130)
-SUMMARY = (236, 240, 246)
-WIN = (255, 214, 90)
-PAD = 12
-TITLE_H = 46
-NAME_H = 44
-SUB_H = 22
-ROW_H = 26
-QROW_H = 44
-TOTAL_H = 38
+GAME = "carnival"
 LEFT_W = 70
 
 
 def quarter_note(raw: int, premium: int, penalty: int, lang: str) -> str:
     """The seed's summary: "−8; pen.−60", "45; prem.60", or just the raw total."""
-    w = words(lang)
+    w = picture_words(lang)
     if penalty:
         return f"{num(raw)}; {w['penalty']}{num(penalty)}"
     if premium:
         return f"{num(raw)}; {w['premium']}{num(premium)}"
     return num(raw)
-
-
-def wrap2(name: str, size: int, width: int) -> list[str]:
-    """A name on one line if it fits, else on two (split at a space when possible, the rest ellipsized)."""
-    if text_width(name, size, True) <= width:
-        return [name]
-    small = size - 2
-    words_ = name.split(" ")
-    first, rest = "", ""
-    for i in range(len(words_), 0, -1):
-        candidate = " ".join(words_[:i])
-        if text_width(candidate, small, True) <= width:
-            first = candidate
-            rest = " ".join(words_[i:])
-            break
-    if not first or not rest:
-        first = fit(name, small, width, True).rstrip(ELLIPSIS)
-        rest = name[len(first):]
-    return [first, fit(rest.strip(), small, width, True)]
 
 
 def _hand_sizes(sheet: dict[str, Any], quarters: int) -> list[int]:
@@ -109,7 +102,7 @@ def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
     n = int(sheet.get("players") or len(names))
     names = [names[i] if i < len(names) else f"P{i + 1}" for i in range(n)]
     quarters = max(1, int(sheet.get("quarters") or 4))  # quarters=1 draws one quarter, not four
-    w = words(lang)
+    w = picture_words(lang)
     pair_w = max(104, min(200, (900 - LEFT_W - 2 * PAD) // n))
     bid_w = round(pair_w * 0.38)
     width = 2 * PAD + LEFT_W + n * pair_w
@@ -134,10 +127,10 @@ def layout_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
 
     # title
     deals = sheet.get("deals", [])
-    title = f"{game_name('carnival', lang)} · {w['score_grid']}"
+    title_text = f"{title(GAME, lang)} · {w['score_grid']}"
     if deals:
-        title += f" · {w['after_deal']} {len(deals)}"
-    text("title", (PAD, 0, width - PAD, TITLE_H), title, 22, INK, PAPER, bold=True, align="left")
+        title_text += f" · {w['after_deal']} {len(deals)}"
+    text("title", (PAD, 0, width - PAD, TITLE_H), title_text, 22, INK, PAPER, bold=True, align="left")
     # header: names over their column pair, then "bid | pts"
     y = TITLE_H
     draw.rectangle((PAD, y, width - PAD, y + NAME_H + SUB_H), fill=HEAD)
@@ -229,3 +222,24 @@ def render_grid(sheet: dict[str, Any], names: list[str], current_deal: int | Non
                 totals: list[int] | None = None) -> bytes:
     """PNG of the score grid (see ``layout_grid``)."""
     return layout_grid(sheet, names, current_deal, lang, totals).png()
+
+
+def caption_grid(sheet: dict[str, Any], names: list[str], lang: str = "en", totals: list[int] | None = None) -> str:
+    """The grid's facts as the picture's caption: each quarter's result, the running totals."""
+    w = picture_words(lang)
+    n = int(sheet.get("players") or len(names))
+    deals = sheet.get("deals", [])
+    lines = [f"<b>{html.escape(title(GAME, lang))} · {w['score_grid']}</b>"
+             + (f" · {w['after_deal']} {len(deals)}" if deals else "")]
+    for result in sheet.get("quarter_results", []):
+        parts = []
+        for seat in range(n):
+            note = quarter_note(result["raw"][seat], result["premium"][seat], result["penalty"][seat], lang)
+            final = num(result["final"][seat])
+            parts.append(f"{caption_name(names, seat, 20)} {final}" + (f" ({note})" if note != final else ""))
+        lines.append(f"{result['quarter']} {w['q_short']}: " + ", ".join(parts))
+    totals = list(totals) if totals is not None else sheet.get("totals") or []  # running, as on the picture
+    if totals:
+        lines.append(f"<b>{w['total']}</b>: " + ", ".join(
+            f"{caption_name(names, s, 24)} {num(totals[s])}" for s in range(min(n, len(totals)))))
+    return fit_caption(lines)

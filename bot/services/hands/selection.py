@@ -1,9 +1,9 @@
-"""A player's selection of hand cards and their pending lay-down proposal, kept server-side in the
-table row's ``ui`` (saved in the same transaction as each press: a restart finds it as it was, and
+"""A toggle hand's state: a player's selection of hand cards and their pending lay-down proposal, kept server-
+side in the table row's ``ui`` (saved in the same transaction as each press: a restart finds it as it was, and
 nothing is applied until Confirm, which is one move transaction).
 
-A selection belongs to one table version: any move changes the hand, so an older selection is
-simply empty. Card indices point into the seat's hand as the engine sorts it at that version.
+A selection belongs to one table version: any move changes the hand, so an older selection is simply empty.
+Card indices point into the seat's hand as the engine sorts it at that version.
 """
 
 from __future__ import annotations

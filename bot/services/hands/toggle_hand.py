@@ -1,16 +1,17 @@
-"""A rummy player's DM hand (issue 16): the table in short, the hand as toggle buttons, the verbs.
+"""A toggle hand in the DM (the declaration's ``hand="toggle"``): the table in short, the hand as toggle
+buttons, the verbs; the words are the game's presentation's.
 
-Its own module because both publishing (every change re-sends hands) and the rummy turn (every toggle
+Its own module because both publishing (every change re-sends hands) and the toggle turn (every toggle
 redraws the hand) write it, and neither should depend on the other.
 """
 
 from __future__ import annotations
 
-from bot.rummy import selection
-from bot.rummy import words as rwords
-from bot.rummy.keyboard import VERBS, hand_keyboard
+from bot.presentation.registry import presentation
 from bot.services import outbox as out
 from bot.services.clock_lines import clock_line
+from bot.services.hands import selection
+from bot.services.hands.toggle_keyboard import hand_keyboard
 from bot.services.slots import hand_slot
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import SeatRow, TableRow
@@ -19,20 +20,21 @@ from engine.events import json_view
 from engine.rummy.base import RummyState
 
 
-async def rummy_hand(tx: Tx, row: TableRow, seat: SeatRow, state: State, names: list[str], live: bool,
-                     new: bool = False, now: float | None = None) -> None:
+async def toggle_hand(tx: Tx, row: TableRow, seat: SeatRow, state: State, names: list[str], live: bool,
+                      new: bool = False, now: float | None = None) -> None:
     """Send (``new``) or edit the seat's hand message; ``now`` is the clocks' time (issue 18)."""
     assert seat.user_id is not None and isinstance(state, RummyState)
+    shown = presentation(row.game)
     lang = await tx.user_lang(seat.user_id)
     view = json_view(state.view(seat.seat))
     sel = selection.load(row, seat.seat)
-    text = rwords.hand_text(view, names, lang, await tx.chat_title(row.chat_id), live, sel.chosen)
+    text = shown.hand_text(view, names, lang, await tx.chat_title(row.chat_id), live, sel.chosen)
     if live and (line := clock_line(row, lang, now)):
         text += "\n" + line  # issue 18: the control and the time left
     markup = None
     if live:
-        markup = hand_keyboard(row.id, row.version, view.get("hand") or [], sel, legal_verbs(row, state, seat.seat),
-                               state.may_lay(), lang)
+        markup = hand_keyboard(shown, row.id, row.version, view.get("hand") or [], sel,
+                               legal_verbs(row, state, seat.seat, shown.toggle_verbs), state.may_lay(), lang)
     slot = hand_slot(row, seat.seat)
     priority = out.REPLY if live else out.GAME
     if new:
@@ -41,11 +43,11 @@ async def rummy_hand(tx: Tx, row: TableRow, seat: SeatRow, state: State, names: 
         await out.edit_text(tx, seat.user_id, slot, text, markup, priority=priority)
 
 
-def legal_verbs(row: TableRow, state: RummyState, seat: int) -> list[str]:
-    """The verbs legal now, remembered per version (whether ``pass`` is legal may take the solver)."""
+def legal_verbs(row: TableRow, state: RummyState, seat: int, verbs: tuple[str, ...]) -> list[str]:
+    """The ``verbs`` legal now, remembered per version (whether ``pass`` is legal may take the solver)."""
     memo = row.ui.extra.get("rverbs") or {}
     if memo.get("v") == row.version and memo.get("s") == seat:
         return list(memo["verbs"])
-    verbs = [v for v in VERBS if state.is_legal(seat, v)]
-    row.ui.extra["rverbs"] = {"v": row.version, "s": seat, "verbs": verbs}
-    return verbs
+    legal = [v for v in verbs if state.is_legal(seat, v)]
+    row.ui.extra["rverbs"] = {"v": row.version, "s": seat, "verbs": legal}
+    return legal

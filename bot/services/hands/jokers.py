@@ -1,5 +1,5 @@
-"""Jokers whose meaning the player should choose: a joker laid from the hand that could stand for
-more than one card in its meld (``5♥ 6♥ 🃏`` is 4♥ or 7♥; ``7♠ 7♥ 🃏`` is 7♦ or 7♣). The solver
+"""A toggle hand's joker question: jokers whose meaning the player should choose: a joker laid from the hand that
+could stand for more than one card in its meld (``5♥ 6♥ 🃏`` is 4♥ or 7♥; ``7♠ 7♥ 🃏`` is 7♦ or 7♣). The solver
 picks one; the player may want the other (it decides what a later real card releases)."""
 
 from __future__ import annotations

@@ -8,9 +8,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.ui import words
-from bot.ui.clip import clip_html
-from bot.ui.i18n import nt, t
+from bot.presentation import clip_html, nt, t, words
 from engine import melds
 from engine.cards import pretty, pretty_text
 from engine.rummy.base import is_lay, parse_lay

@@ -1,7 +1,9 @@
-"""Write one example of every picture to a folder, for a reviewer: ``python -m bot.render.gallery OUT_DIR``.
+"""Write one example of every picture to a folder, for a reviewer: ``python -m bot.gallery OUT_DIR``.
 
-Also writes each caption next to its picture (``.txt``). When the Carnival engine is present,
-adds a table and a grid from a real game played by random players.
+Also writes each caption next to its picture (``.txt``). A developer's tool: the examples
+(``bot/render/examples.py``) are Carnival's views, drawn through Carnival's presentation (the game whose
+score picture is a grid of its own, found in the registry), plus a table and a grid of a real game
+played by random players.
 """
 
 from __future__ import annotations
@@ -11,13 +13,15 @@ from pathlib import Path
 
 from PIL import Image
 
+import games
+from bot.presentation.registry import presentation
 from bot.render import examples as ex
-from bot.render.captions import caption_grid, caption_standings, caption_table
+from bot.render.captions import caption_standings
 from bot.render.cards import ALL_FACES, card_back, card_image, card_width
-from bot.render.grid import render_grid
 from bot.render.layout import to_png
 from bot.render.standings import render_standings
-from bot.render.table import render_table
+
+GAME = next(d.id for d in games.declarations() if d.score_sheet == "grid")  # the examples' game
 
 
 def faces_sheet(height: int = 120, cols: int = 13) -> Image.Image:
@@ -33,11 +37,11 @@ def faces_sheet(height: int = 120, cols: int = 13) -> Image.Image:
 
 
 def real_game(players: int, steps: int, seed: int = 7):
-    """A Carnival state after ``steps`` random actions, or None without the engine."""
+    """A state of the examples' game after ``steps`` random actions, or None without the engine."""
     try:
         from engine import get_game
         from engine.ai.random import RandomPlayer
-        game = get_game("carnival")
+        game = get_game(GAME)
     except Exception:
         return None
     state = game.new(players, seed=seed)
@@ -60,6 +64,20 @@ def main(out: Path) -> None:
         written.append(path)
         if caption is not None:
             (out / f"{name}.txt").write_text(caption + "\n", encoding="utf-8")
+
+    shown = presentation(GAME)
+
+    def render_table(view: dict, names: list[str], lang: str = "en") -> bytes:
+        return shown.draw_table(view, names, lang)
+
+    def caption_table(view: dict, names: list[str], lang: str = "en") -> str:
+        return shown.table_caption(view, names, lang)
+
+    def render_grid(sheet: dict, names: list[str], current: int | None = None, lang: str = "en") -> bytes:
+        return shown.draw_score(sheet, names, lang, None, current)
+
+    def caption_grid(sheet: dict, names: list[str], lang: str = "en") -> str:
+        return shown.score_caption(sheet, names, lang)
 
     v3 = ex.table_example(3)
     save("table_3_joker_en", render_table(v3, ex.NAMES_3), caption_table(v3, ex.NAMES_3))
@@ -105,5 +123,5 @@ def main(out: Path) -> None:
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:
-        sys.exit("usage: python -m bot.render.gallery OUT_DIR")
+        sys.exit("usage: python -m bot.gallery OUT_DIR")
     main(Path(sys.argv[1]))
