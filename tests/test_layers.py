@@ -2,7 +2,8 @@
 functions and under ``TYPE_CHECKING`` too, since each one is a dependency somebody must keep working.
 
 - a game's rules (``games/*/rules.py``, ``games/*/ai.py`` and the modules of its package they import)
-  import only the engine, the standard library, pydantic, and their own game or family package;
+  import only the engine, the standard library, pydantic and typing_extensions, and their own game or family
+  package;
 - a game's presentation (``present.py``, and every module of ``games/`` that imports the bot: a game's
   own pictures, a family's presentation) imports only the kit (``bot.presentation``), the engine, its own
   game or family package, the standard library and Pillow;
@@ -32,6 +33,8 @@ import games
 ROOT = Path(__file__).resolve().parents[1]
 STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
 KIT = "bot.presentation"
+# What a game's rules may import beside the engine: the options' validation and the typed shapes.
+RULES_LIBRARIES = frozenset({"pydantic", "typing_extensions"})
 # Developer examples that draw sample pictures of one game by name (the gallery's and tests' sample views):
 # not what a player sees, and each names its game once, where the sample is made.
 EXAMPLES = frozenset({"bot/render/examples.py", "bot/league/examples.py"})
@@ -128,7 +131,7 @@ def test_rules_import_only_the_engine() -> None:
     for path in rules_modules():
         own = own_packages(path)
         for name in imports_of(path):
-            ok = (root(name) in STDLIB or root(name) == "pydantic" or under(name, "engine")
+            ok = (root(name) in STDLIB or root(name) in RULES_LIBRARIES or under(name, "engine")
                   or any(under(name, pkg) for pkg in own))
             if not ok:
                 bad.append(f"{rel(path)} imports {name}")
