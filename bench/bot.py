@@ -38,7 +38,7 @@ returns: it adds the answerCallbackQuery HTTP round trip.
 
 Bot API calls per move = every call the bot made to the fake from the start of play until the outbox is empty
 again after the last move, divided by the moves played (warm-up included; menu presses, which are not moves, are
-reported). answerCallbackQuery (one per press) is counted and shown apart: the issue's target of at most 2 calls
+reported). answerCallbackQuery (one per press) is counted and shown apart: the target of at most 2 calls
 a move (the table message edit and the mover's hand) is about messages, so it is judged without it.
 
 By default everything runs in one process on one event loop: the fake server, the simulated users and the
@@ -109,7 +109,7 @@ class Config:
     pictures: bool = False  # the group's table as a picture, drawn by the outbox at delivery
     driver: str = "inline"  # the store's SQLite driver: inline (sqlite3 on the loop) or thread (aiosqlite)
     profile: str | None = None  # write a cProfile of the event loop thread during play to this file
-    backlog: int = 0  # pending outbox rows queued for one extra chat before play (issue 9, item 10)
+    backlog: int = 0  # pending outbox rows queued for one extra chat before play (a backlog must not slow other chats)
     telegram: bool = False  # Telegram's limits in the fake and the bot's own pacing at production values
     freeze: bool = True  # gc.freeze() after start, as ``python -m bot`` does (bot/heap.py)
     split: bool = False  # the fake server and the players in a child process; updates by long polling
@@ -866,7 +866,7 @@ def report(r: dict[str, Any]) -> str:
                  f"outbox left {r['outbox_left'] or 'empty'}")
     p99 = r["commit_ms"].get("p99", float("nan"))
     scale = "" if cfg["tables"] >= TARGET_TABLES else f" (only {cfg['tables']} tables: not the target's load)"
-    lines += ["", "targets (issue 3):",
+    lines += ["", "targets:",
               f"    p99 update -> commit < {TARGET_P99_MS:.0f} ms at {TARGET_TABLES} tables: {p99:.2f} ms  "
               f"{'PASS' if p99 < TARGET_P99_MS else 'MISS'}{scale}",
               f"    <= {TARGET_CALLS_PER_MOVE:.0f} Bot API message calls per move (answerCallbackQuery apart): "

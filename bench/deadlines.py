@@ -1,4 +1,4 @@
-"""Deadline benchmark (issue 18): stored deadlines and one scheduler, on a real SQLite file.
+"""Deadline benchmark: stored deadlines and one scheduler, on a real SQLite file.
 
 Run from the repository root::
 

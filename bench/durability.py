@@ -5,7 +5,7 @@ Run from the repository root::
     python bench/durability.py               # 2000 commits each, on a temp file next to ./data
     python bench/durability.py --commits 500 --dir /some/disk
 
-A move's transaction (bot/services/tables.py) writes the action, the table snapshot and a few outbox
+A move's transaction (``Play.apply``, bot/services/play.py) writes the action, the table snapshot and a few outbox
 rows, then COMMITs. With the default inline driver the commit runs on the event loop, so its fsync
 is time the loop is blocked. The transaction here writes the same kind and size of rows through the
 real ``Store``; the store is reopened for each mode on a fresh file. Modes:

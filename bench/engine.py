@@ -3,7 +3,7 @@ Carnival's clone/JSON costs, and Oh Hell against OpenSpiel.
 
 Run from the repository root: ``python bench/engine.py [--seconds S] [--json]``. Prints numbers; it is not a
 test and asserts nothing. CPU time (``time.process_time``) is reported beside wall time because the
-machine may be shared; the targets refer to one core, i.e. CPU time: issue 14, on the fast path, a 6-player
+machine may be shared; the targets refer to one core, i.e. CPU time: on the fast path, a 6-player
 Carnival game <= 10 ms and a Karusele action <= 30 µs; earlier, a clone under 20 µs.
 
 Both paths play uniform random games with the same loop on different seeds (so one path's run never warms a

@@ -1,4 +1,5 @@
-"""The bot's hot path in one run (issues 14 and 18): the numbers the issues name, side by side.
+"""The bot's hot path in one run: the numbers its targets name (CPU per move, p99, late
+answers, memory, pictures), side by side.
 
 Run from the repository root (about 10 minutes; use ``nice``, the machine may be shared)::
 
@@ -132,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     p99 = r1["commit_ms"].get("p99", float("nan"))
     lines = [
         "",
-        f"== the bot's hot path (issues 14, 18); load average before {' '.join(f'{x:.2f}' for x in load0)}, "
+        f"== the bot's hot path; load average before {' '.join(f'{x:.2f}' for x in load0)}, "
         f"after {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} CPUs)",
         (f"CPU per move at {small} tables: {r1['cpu_ms_per_move']:.2f} ms (the bot's process alone; the fake's "
          f"process {r1['fake_cpu_ms_per_move']:.2f} ms)" if split else

@@ -1,4 +1,4 @@
-"""Karusele capture costs (issue 13): checking a written capture exactly, the builder's "still
+"""Karusele capture costs: checking a written capture exactly, the builder's "still
 completable?" marks, and the bounded sample of moves, on random tables of 8 to 20 items.
 
 Run from the repository root: ``python bench/karusele_captures.py [--positions N] [--json]``. Prints

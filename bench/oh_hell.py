@@ -17,7 +17,7 @@ shared machine slows all of them alike); the median round is reported.
   first three);
 - OpenSpiel, simulated: the fourth's deals made the same way inside its timing (a generator seeded once with the
   same int, each pack shuffled by the same code, here a pack of OpenSpiel's card ids: the same permutation, so
-  the same deals), fed through its chance nodes. Until issue 14 this loop was fed the packs shuffled outside
+  the same deals), fed through its chance nodes. This loop was once fed the packs shuffled outside
   the timing while ours shuffled inside, which charged ours ~8 us a deal (~15%) of work OpenSpiel skipped.
 
 Both sides do the same work per step: one "is it over?" (our ``current`` attribute, OpenSpiel's

@@ -8,7 +8,7 @@ the timed ones (the cold first render is printed too). Repeating one picture fin
 each picture brings something new (a play, a deal's row), drawn once: along a trick as it is played, keeping
 the cards saved ~11% of a table picture where repeating one picture shows ~15%. The spread between median
 and p95 here is the shared machine, not the collector: with gc.freeze() or gc disabled it was the same.
-Targets (issue 14): every picture <= 10 ms CPU at the 95th percentile and <= 60 KB.
+Targets: every picture <= 10 ms CPU at the 95th percentile and <= 60 KB.
 
 The second table times only the encoding step of each picture (an RGB image to bytes) in every candidate
 format: palette PNG (our fixed palette, completed with the emoji's colours when there are emoji) written by

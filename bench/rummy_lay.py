@@ -1,4 +1,4 @@
-"""Rummy Lay down benchmark (issue 16): how long a Lay down press takes to answer, the proposal
+"""Rummy Lay down benchmark: how long a Lay down press takes to answer, the proposal
 picture queued, with about 90 cards on a Machiavelli table.
 
 Run from the repository root: ``nice -n 10 python bench/rummy_lay.py [--positions 60] [--json]``.
@@ -13,7 +13,7 @@ only (after two warm-up presses): checks, the solver, the proposal stored and it
 in one transaction up to its COMMIT. Drawing the picture happens later in the outbox and is not
 counted (the answer does not wait for it). The process also runs the fake server and the outbox, so
 the figures are pessimistic. Prints
-p50/p90/p99/max in ms and the load average; asserts nothing. The issue's target: p99 <= 300 ms.
+p50/p90/p99/max in ms and the load average; asserts nothing. The target: p99 <= 300 ms.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ Run from the repository root (PostgreSQL at KOZYR_TEST_PG_URL, default postgresq
     python3 bench/scale.py                 # 1,000 tables, 10 s per phase and setup
     python3 bench/scale.py --seconds 5 --tables 200
 
-What a "move" is here: the transaction a move makes in the bot (bot/services/tables.py), through the real
+What a "move" is here: the transaction a move makes in the bot (``Play.press``, bot/services/play.py), through the real
 stores (bot/store/sqlite.py, bot/store/postgres.py): mark the update handled, read the table (on PostgreSQL
 ``FOR UPDATE``: the per-table serialisation between workers), count and append the action, save the table's
 version and a ~3 KB snapshot, queue the group's edit (merged per table), COMMIT durably. Not included: the

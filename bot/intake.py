@@ -121,7 +121,7 @@ class Intake:
         except Exception:
             # A bug, not a crash: handling it again would fail again. Log it and let it go.
             log.exception("update %d failed", update.update_id)
-        # Bookkeeping, not fsynced on its own (README, "Durability"): power loss may hand the update over
+        # Bookkeeping, not fsynced on its own (docs/operations.md, "Durability"): power loss may hand the update over
         # again, and a move's own durable transaction has marked its update id, so it is not applied twice.
         # Handlers that end together share this transaction (bot/store/batch.py).
         update_id = update.update_id

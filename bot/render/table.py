@@ -292,7 +292,7 @@ class _Painter:
         elif not lines and v.get("phase") == "play":
             lines.append(("trick_label", w["waiting"]))
         if v.get("clock") and not v.get("over"):
-            lines.append(("clock", str(v["clock"])))  # issue 18: the table's time control, set by the bot
+            lines.append(("clock", str(v["clock"])))  # the table's time control, set by the bot
         if not lines:
             return
         band = (y1 - y0 - 16) // len(lines)

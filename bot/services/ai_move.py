@@ -1,5 +1,5 @@
-"""The move the table plays for a player whose time ran out: the AI's (``engine.ai.choose_action``,
-issue 19), else (should the AI fail) a random legal move; the caller says which in the group.
+"""The move the table plays for a player whose time ran out: the AI's (``engine.ai.choose_action``),
+else (should the AI fail) a random legal move; the caller says which in the group.
 
 The deadline's move is chosen inside the deadline's transaction on the event loop, so it plays the
 heuristic level ("easy": well under a millisecond), not the search, which would hold the loop for

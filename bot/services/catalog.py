@@ -1,8 +1,8 @@
 """Which of the engine's games the bot can seat today.
 
-The manipulation rummies are complete in the engine (issue 15) but have no table in the chat yet: their
-DM hand (toggle your cards, the solver lays them out) and meld picture come with issue 16. Until then
-``/new`` refuses them with a clear line and ``/games`` does not offer them; ``/rules`` still explains them.
+A game whose declaration says ``chat_table=False`` is one the engine plays but the chat cannot seat yet
+(say, a game whose DM hand or table picture is not written): ``/new`` refuses it with a clear line and
+``/games`` does not offer it; ``/rules`` still explains it.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """A seat whose player missed too many deadlines: the AI plays it for the rest of the game
 ("autopilot"), or until someone who is not seated takes it (table option ``absent=replace``).
 
-Kept apart so the lead can point ``hand_to_ai`` at issue 11's "hand the seat to an AI" later;
-here the seat stays the player's in the record and ``TableUi.autopilot`` lists it."""
+Its own module because moves (``on_autopilot``, bot/services/play.py) and the clocks (``hand_to_ai``) both
+need it, and neither should import the other; the seat stays the player's in the record and
+``TableUi.autopilot`` lists it."""
 
 from __future__ import annotations
 

@@ -82,7 +82,8 @@ LOG_LIMIT = 3500  # a merged log message stays well under Telegram's 4096 charac
 # Replies to commands and turn pings go first (someone is waiting for them); then the game's news
 # (a new deal, a result, the end, people joining or leaving); then edits of the live table message,
 # which merge so only the newest state is ever sent; last, chatter (/games, /help, /rules, /top), which
-# expires when it could no longer matter. See the README's "What the group sees".
+# expires when it could no longer matter. See docs/operations.md, "What the group and the
+# players see".
 REPLY, GAME, TABLE, CHATTER = 0, 1, 2, 3
 CHATTER_TTL = 60.0  # seconds after which an unsent chatter reply is dropped
 SLOT_METHODS = ("edit", "edit_photo", "delete")  # the calls on the message a slot names

@@ -67,7 +67,7 @@ TOGGLE_OPS = frozenset({"on", "off", "lay", "ok", "back", "hint", "undo", "jk", 
 
 
 class TakeSeat(CallbackData, prefix="ts"):
-    """Taking over a seat an absent player lost (issue 18, ``absent=replace``)."""
+    """Taking over a seat an absent player lost (the clock's ``absent=replace``)."""
 
     t: int
     s: int  # the seat

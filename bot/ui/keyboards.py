@@ -23,7 +23,7 @@ def lobby_keyboard(table_id: int, lang: str, has_options: bool) -> InlineKeyboar
     if has_options:
         last.insert(0, b("⚙️ " + t(lang, "House rules"), "opts"))
     rows.append(last)
-    rows.append([clock_button(table_id, lang)])  # issue 18: the time control
+    rows.append([clock_button(table_id, lang)])  # the table's time control (bot/ui/clock_keyboards.py)
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 

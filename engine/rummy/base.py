@@ -303,7 +303,7 @@ class RummyState(LaySampler, State):
         self._next_turn()
         return events
 
-    # -- questions the bot asks (issue 16) ------------------------------------------------------------
+    # -- questions the bot asks (the toggle hand) ------------------------------------------------------------
     def may_lay(self) -> bool:
         """May the seat to act lay cards down now (the turn structure; the cards are checked apart)?"""
         return self.phase != "over" and self.turn is not None and self._may_lay()

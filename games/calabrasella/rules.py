@@ -528,7 +528,7 @@ class CalabrasellaState(State):
             assert d["soloist_points"] + d["partner_points"] == TOTAL
             assert sum(d["tricks"]) == TRICKS
 
-    # -- AI: determinised search (issue 19) -------------------------------------------------
+    # -- AI: determinised search --------------------------------------------------------
     def determinize(self, seat: int, rng: random.Random) -> CalabrasellaState:
         """Other hands, the widow while face down and the soloist's discards (for the partners) dealt
         afresh. Kept: the asked card in the soloist's hand, the returned card in the holder's (for the

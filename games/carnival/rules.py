@@ -992,7 +992,7 @@ class CarnivalState(TurnIsCurrent, State):
             assert all(0 <= b <= size for b in bids) and sum(bids) != size, f"deal {i + 1}: bids {bids}"
             assert sum(tricks) == size and min(tricks) >= 0, f"deal {i + 1}: tricks {tricks} != hand size"
 
-    # -- AI: determinised search (issue 19) -------------------------------------------------
+    # -- AI: determinised search --------------------------------------------------------
     def determinize(self, seat: int, rng: random.Random) -> CarnivalState:
         """Other hands and the stock dealt afresh from the unseen cards. Voids come from the visible
         tricks (in play and the last one): off the led suit and off trumps means no unpaired card of

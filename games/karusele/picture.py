@@ -74,7 +74,7 @@ class _Painter:
         if v.get("target"):
             parts.append(t(self.lang, "game to {n}", n=v["target"]))
         right = TABLE_W - MARGIN
-        if v.get("clock") and not v.get("over"):  # issue 18: the table's time control, set by the bot
+        if v.get("clock") and not v.get("over"):  # the table's time control, set by the bot
             right = TABLE_W * 5 // 8
             self.text("clock", (right, 0, TABLE_W - MARGIN, 52), str(v["clock"]), 20, WHITE, align="right")
         self.text("header", (MARGIN, 0, right, 52), " · ".join(parts), 24, WHITE, bold=True, align="left")

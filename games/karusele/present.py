@@ -1,7 +1,7 @@
 """Karusele words: pick a hand card, then one of its captures or builds (``describe`` puts each in
 words), or build a capture card by card; the table with its builds, the stock, what everyone has captured.
 
-The capture builder (issue 13): the second step of a hand card offers its few largest captures
+The capture builder: the second step of a hand card offers its few largest captures
 as one-press shortcuts and a button that opens the builder, where the player toggles table cards
 (a mark shows which would leave no way to finish the capture) and confirms; the engine checks
 the capture and a refusal is shown translated."""

@@ -15,7 +15,7 @@ Actions (canonical text; cards in ``engine.cards`` notation):
   (by size). A court card takes one court of its rank (``take JS JD``) or all three
   (``take JS JD JH JC``). A number card takes every table card or build equal to its value,
   plus any disjoint sum groups the player chooses (at least one group or equal card in all);
-  it need not take every group that fits (the product decision of issue 13, over RULES.md 7.3).
+  it need not take every group that fits (a product decision, over RULES.md 7.3).
   Legality is checked on the cards written (``_karusele_moves.read_take``), in any order and
   grouping; single loose cards written apart are grouped by the engine. A set of cards is one
   move: ``act`` applies it under its canonical text.
@@ -601,7 +601,7 @@ class KaruseleState(TurnIsCurrent, State):
         else:
             assert self.turn is not None and self.hands[self.turn], "the seat to act has no card"
 
-    # -- AI: determinised search (issue 19) -------------------------------------------------
+    # -- AI: determinised search --------------------------------------------------------
     def determinize(self, seat: int, rng: random.Random) -> KaruseleState:
         """Other hands and the stock dealt afresh from the unseen cards (everything captured or on
         the table was seen face up)."""

@@ -620,7 +620,7 @@ class KlaberjassState(State):
             assert d["card_points"][0] + d["card_points"][1] + LAST_TRICK + d["out_of_play_points"] == TOTAL
             assert d["tricks"][0] + d["tricks"][1] == TRICKS
 
-    # -- AI: determinised search (issue 19) -------------------------------------------------
+    # -- AI: determinised search --------------------------------------------------------
     def determinize(self, seat: int, rng: random.Random) -> KlaberjassState:
         """The opponent's hand, both undealt threes and the stock (but the bottom card, once shown)
         dealt afresh. Kept: the cards he declared in sequences and the card he took with the dix

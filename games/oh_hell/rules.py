@@ -781,7 +781,7 @@ class OhHellState(TurnIsCurrent, State):
                 assert sum(d["bids"]) != d["hand_size"], "the hook was broken"
         assert [sum(d["points"][s] for d in self.history) for s in range(n)] == self.totals
 
-    # -- AI: determinised search (issue 19) -------------------------------------------------
+    # -- AI: determinised search --------------------------------------------------------
     def determinize(self, seat: int, rng: random.Random) -> OhHellState:
         """Other hands dealt afresh from the unseen cards, keeping the voids the play so far shows."""
         from engine.ai.sampling import Slot, deal_hidden, hide_future, merge_voids, voids_from_trick

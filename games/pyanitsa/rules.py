@@ -187,7 +187,7 @@ class PyanitsaState(State):
         except (CardError, TypeError, AttributeError) as exc:
             raise GameError(f"explicit deal: {exc}") from None
         seen: set[int] = set()
-        for card in [c for pile in self.piles for c in pile] + self.aside:  # issue 13: no joker, no card twice
+        for card in [c for pile in self.piles for c in pile] + self.aside:  # a plain pack: no joker, no card twice
             if card >= JOKER:
                 raise GameError(f"explicit deal: piles: {card_str(card)} is a joker: Pyanitsa has none")
             if card in seen:

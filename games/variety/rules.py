@@ -533,7 +533,7 @@ class VarietyState(TurnIsCurrent, State):
                 assert d["points"][s] == expected
         assert [sum(d["points"][s] for d in self.history) for s in range(PLAYERS)] == self.totals
 
-    # -- AI: determinised search (issue 19) -------------------------------------------------
+    # -- AI: determinised search --------------------------------------------------------
     def determinize(self, seat: int, rng: random.Random) -> VarietyState:
         """Other hands dealt afresh from the unseen cards, keeping the voids the visible tricks show
         (the trick in play and the last one: the state keeps no older trick order)."""

@@ -6,7 +6,7 @@ DECLARATION = Declaration(
     id="vatican",
     title="Vatican",
     players=(2, 5),
-    score_sheet="sheet",  # the rummies (issue 16): games/rummies draws the table and the penalty sheet
+    score_sheet="sheet",  # the rummies: games/rummies draws the table and the penalty sheet
     table_picture=True,
     hand="toggle",
 )

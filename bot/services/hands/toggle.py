@@ -51,8 +51,8 @@ def _not_available(lang: str) -> Answer:
 
 
 class ToggleTurns:
-    """The toggle hands' presses; built by ``Tables`` with the core, the play service (its turn checks, moves
-    and AI loop) and the publisher (its pictures)."""
+    """The toggle hands' presses; built by ``build_services`` (bot/app.py) with the core, the play service (its
+    turn checks, moves and AI loop) and the publisher (its pictures and the clocks' time)."""
 
     def __init__(self, core: TableCore, play: Play, publisher: Publisher) -> None:
         self.core = core

@@ -22,7 +22,7 @@ from engine.rummy.base import RummyState
 
 async def toggle_hand(tx: Tx, row: TableRow, seat: SeatRow, state: State, names: list[str], live: bool,
                       new: bool = False, now: float | None = None) -> None:
-    """Send (``new``) or edit the seat's hand message; ``now`` is the clocks' time (issue 18)."""
+    """Send (``new``) or edit the seat's hand message; ``now`` is the clocks' time (for the time left)."""
     assert seat.user_id is not None and isinstance(state, RummyState)
     shown = presentation(row.game)
     lang = await tx.user_lang(seat.user_id)
@@ -30,7 +30,7 @@ async def toggle_hand(tx: Tx, row: TableRow, seat: SeatRow, state: State, names:
     sel = selection.load(row, seat.seat)
     text = shown.hand_text(view, names, lang, await tx.chat_title(row.chat_id), live, sel.chosen)
     if live and (line := clock_line(row, lang, now)):
-        text += "\n" + line  # issue 18: the control and the time left
+        text += "\n" + line  # the table's time control and the time left
     markup = None
     if live:
         markup = hand_keyboard(shown, row.id, row.version, view.get("hand") or [], sel,

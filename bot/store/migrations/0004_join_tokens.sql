@@ -1,4 +1,4 @@
--- issue 9: the secret in a table's Join link (t.me/<bot>?start=j<token>); a table id alone is guessable.
+-- The secret in a table's Join link (t.me/<bot>?start=j<token>); a table id alone is guessable.
 CREATE TABLE join_tokens (
     token       TEXT PRIMARY KEY,
     table_id    INTEGER NOT NULL UNIQUE

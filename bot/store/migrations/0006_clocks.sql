@@ -1,4 +1,4 @@
--- issue 18: time controls and stored deadlines (one row per table that has a clock), and each
+-- Time controls and stored deadlines (one row per table that has a clock), and each
 -- user's time zone and quiet hours. The scheduler reads only rows whose ``due`` has come
 -- (clocks_due), never every table.
 CREATE TABLE clocks (
