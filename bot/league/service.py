@@ -319,7 +319,7 @@ class League:
         return closed
 
     async def table_finished(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State) -> None:
-        """The table service's "table finished" event (bot/app.py subscribes this): every table played to
+        """The play service's "table finished" event (bot/app.py subscribes this): every table played to
         its end is a match, recorded and rated in the final move's transaction (in its own savepoint)."""
         await record_finished(tx, row, seats, state)
 

@@ -286,7 +286,8 @@ class Outbox:
         # Seconds from the commit of a change to its delivery in a group (the group view's lag).
         self.group_lags: deque[float] = deque(maxlen=100_000)
         # Called (in the transaction that keeps the row as failed) when a user's DM answers 403:
-        # ``(tx, user_id, blocked)``; the tables service tells the groups where they play.
+        # ``(tx, user_id, blocked)``; the people service (``People.user_unreachable``)
+        # tells the groups where they play.
         self.on_unreachable: Callable[[Tx, int, bool], Awaitable[None]] | None = None
 
     def wake(self) -> None:

@@ -2,7 +2,8 @@
 
 ``choose_action`` is the one door the bot and the arena use: a state, a seat, a level, a seed and a
 thinking budget in, a legal action out. It is pure and synchronous (the bot runs it in a worker
-thread). Games search cannot handle (no ``determinize`` or no deal counter) fall back to the heuristic.
+process, or a thread: ``KOZYR_AI_WORKER``). Games search cannot handle (no ``determinize`` or no deal
+counter) fall back to the heuristic.
 What the AI knows of a game is the game's (``games/<id>/ai.py: KNOWLEDGE``, a ``Knowledge`` read through
 the registry); nothing here names a game.
 """
