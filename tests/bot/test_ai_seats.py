@@ -181,43 +181,42 @@ def test_an_unknown_default_level_is_refused():
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_hint_in_the_dm_suggests_a_legal_move_only_to_the_player_to_act(fake, tmp_path):
+async def test_hint_in_the_dm_suggests_a_legal_move_only_to_the_player_to_act(fake, app, db):
     from tests.bot.harness import live_hand, play_buttons
 
     ann = fake.user(first_name="Ann", language_code="en")
     bob = fake.user(first_name="Bob", language_code="ru")
     group = fake.group("Cards", members=[ann, bob], creator=ann)
-    async with running_bot(fake, tmp_path / "k.sqlite3") as app:
-        for user in (ann, bob):
-            await user.start_bot()
+    for user in (ann, bob):
+        await user.start_bot()
+    await settle(fake, app)
+    await bob.send("/hint")
+    await settle(fake, app)
+    assert bob.last_dm().content == "Сейчас ни за одним столом не ваш ход."
+    await ann.send(group, "/new oh_hell hand_sizes=3")
+    lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
+    await settle(fake, app)
+    await bob.press(lobby, "✋ Join")
+    await settle(fake, app)
+    await ann.press(lobby, "🤖 Add AI")
+    await settle(fake, app)
+    await ann.press(lobby, "▶️ Start")
+    await settle(fake, app)
+    for _ in range(4):  # a few turns: bids, then card plays
+        user, hand = live_hand([ann, bob])
+        other = bob if user is ann else ann
+        await user.send("/hint")
+        await other.send("/hint")
         await settle(fake, app)
-        await bob.send("/hint")
+        labels = [b["text"] for b in play_buttons(hand)]
+        said = user.last_dm().content
+        assert said.startswith("💡") and ("Oh Hell" in said or "Черт побери" in said), said
+        assert any(said.endswith(": " + label) for label in labels), (said, labels)
+        assert "💡" not in other.last_dm().content
+        await user.press(hand, labels[0])
         await settle(fake, app)
-        assert bob.last_dm().content == "Сейчас ни за одним столом не ваш ход."
-        await ann.send(group, "/new oh_hell hand_sizes=3")
-        lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
-        await settle(fake, app)
-        await bob.press(lobby, "✋ Join")
-        await settle(fake, app)
-        await ann.press(lobby, "🤖 Add AI")
-        await settle(fake, app)
-        await ann.press(lobby, "▶️ Start")
-        await settle(fake, app)
-        for _ in range(4):  # a few turns: bids, then card plays
-            user, hand = live_hand([ann, bob])
-            other = bob if user is ann else ann
-            await user.send("/hint")
-            await other.send("/hint")
-            await settle(fake, app)
-            labels = [b["text"] for b in play_buttons(hand)]
-            said = user.last_dm().content
-            assert said.startswith("💡") and ("Oh Hell" in said or "Черт побери" in said), said
-            assert any(said.endswith(": " + label) for label in labels), (said, labels)
-            assert "💡" not in other.last_dm().content
-            await user.press(hand, labels[0])
-            await settle(fake, app)
-        before = len(group.messages())
-        await bob.send(group, "/hint")
-        await settle(fake, app)
-        told = group.messages()[before:]
-        assert len(told) == 1 and "private chat" in told[0].content and "💡" not in told[0].content
+    before = len(group.messages())
+    await bob.send(group, "/hint")
+    await settle(fake, app)
+    told = group.messages()[before:]
+    assert len(told) == 1 and "private chat" in told[0].content and "💡" not in told[0].content

@@ -142,25 +142,24 @@ def test_every_game_has_rules_in_both_languages():
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_rules_command_sends_each_text(fake, tmp_path):
+async def test_rules_command_sends_each_text(fake, app, db):
     ann = fake.user(first_name="Ann", language_code="en")
     ivan = fake.user(first_name="Иван", language_code="ru")
-    async with running_bot(fake, tmp_path / "k.sqlite3") as app:
-        for user in (ann, ivan):
-            await user.start_bot()
-        await settle(fake, app)
-        for game in all_games():
-            for user, lang in ((ann, "en"), (ivan, "ru")):
-                path = ROOT / "games" / game.id / "texts" / f"rules.{lang}.txt"
-                if not path.exists():
-                    continue  # the test above reports it
-                await user.send(f"/rules {game.id}")
-                await settle(fake, app)
-                reply = user.inbox()[-1].content
-                expected = _plain(path.read_text(encoding="utf-8").strip())
-                assert reply.split() == expected.split(), f"/rules {game.id} in {lang}"
-        bad = [c for c in fake.errors if "not modified" not in (c.description or "")]
-        assert not bad, bad
+    for user in (ann, ivan):
+        await user.start_bot()
+    await settle(fake, app)
+    for game in all_games():
+        for user, lang in ((ann, "en"), (ivan, "ru")):
+            path = ROOT / "games" / game.id / "texts" / f"rules.{lang}.txt"
+            if not path.exists():
+                continue  # the test above reports it
+            await user.send(f"/rules {game.id}")
+            await settle(fake, app)
+            reply = user.inbox()[-1].content
+            expected = _plain(path.read_text(encoding="utf-8").strip())
+            assert reply.split() == expected.split(), f"/rules {game.id} in {lang}"
+    bad = [c for c in fake.errors if "not modified" not in (c.description or "")]
+    assert not bad, bad
 
 
 def test_every_msgid_has_a_russian_translation():

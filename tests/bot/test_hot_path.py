@@ -416,7 +416,7 @@ async def test_handled_updates_are_not_kept_in_memory(fake, tmp_path: Path) -> N
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_a_press_is_modeled_without_the_pressed_messages_keyboard(fake, tmp_path: Path) -> None:
+async def test_a_press_is_modeled_without_the_pressed_messages_keyboard(fake, app, db: Path) -> None:
     """Telegram sends the keyboard of the pressed message with every press; modeling it was most of an
     update's cost, and only a press on an out-of-date keyboard reads it (from the inbox, which keeps the
     update as received: the next test). The handler gets the update without it, and the
@@ -425,35 +425,34 @@ async def test_a_press_is_modeled_without_the_pressed_messages_keyboard(fake, tm
 
     users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
     group = fake.group("People", members=users[1:], creator=users[0])
-    async with running_bot(fake, tmp_path / "k.sqlite3") as app:
-        await start_carnival(fake, app, users, group)
-        stored: list[str] = []
-        app.store._db._db.set_trace_callback(
-            lambda sql: stored.append(sql) if sql.startswith("INSERT INTO inbox") else None)
-        handled: list[Update] = []
-        feed = app.dispatcher.feed_update
+    await start_carnival(fake, app, users, group)
+    stored: list[str] = []
+    app.store._db._db.set_trace_callback(
+        lambda sql: stored.append(sql) if sql.startswith("INSERT INTO inbox") else None)
+    handled: list[Update] = []
+    feed = app.dispatcher.feed_update
 
-        async def watched(bot: Any, update: Update, **kwargs: Any) -> Any:
-            handled.append(update)
-            return await feed(bot, update, **kwargs)
+    async def watched(bot: Any, update: Update, **kwargs: Any) -> Any:
+        handled.append(update)
+        return await feed(bot, update, **kwargs)
 
-        app.dispatcher.feed_update = watched  # type: ignore[method-assign]
-        live = live_hand(users)
-        assert live is not None
-        user, message = live
-        data = next(str(b["callback_data"]) for b in play_buttons(message)
-                    if str(b["callback_data"]).startswith("mv:"))
-        table_id = int(data.split(":")[1])
-        before = await version_of(app, table_id)
-        assert message.to_api()["reply_markup"]["inline_keyboard"], "Telegram sends the keyboard with the press"
-        sent = await user.press_data(message, data)
-        await settle(fake, app)
-        assert [u.callback_query.data for u in handled if u.callback_query] == [sent.data]
-        query = handled[0].callback_query
-        assert query is not None and query.message is not None and query.message.reply_markup is None
-        assert len(stored) == 1 and '"callback_query"' in stored[0] and '"message_id"' in stored[0]
-        assert data in stored[0].split('"reply_markup":', 1)[1], "the inbox keeps the update as received"
-        assert await version_of(app, table_id) > before, "the move was made"
+    app.dispatcher.feed_update = watched  # type: ignore[method-assign]
+    live = live_hand(users)
+    assert live is not None
+    user, message = live
+    data = next(str(b["callback_data"]) for b in play_buttons(message)
+                if str(b["callback_data"]).startswith("mv:"))
+    table_id = int(data.split(":")[1])
+    before = await version_of(app, table_id)
+    assert message.to_api()["reply_markup"]["inline_keyboard"], "Telegram sends the keyboard with the press"
+    sent = await user.press_data(message, data)
+    await settle(fake, app)
+    assert [u.callback_query.data for u in handled if u.callback_query] == [sent.data]
+    query = handled[0].callback_query
+    assert query is not None and query.message is not None and query.message.reply_markup is None
+    assert len(stored) == 1 and '"callback_query"' in stored[0] and '"message_id"' in stored[0]
+    assert data in stored[0].split('"reply_markup":', 1)[1], "the inbox keeps the update as received"
+    assert await version_of(app, table_id) > before, "the move was made"
 
 
 async def version_of(app: App, table_id: int) -> int:

@@ -171,63 +171,62 @@ async def test_league_commands_pictures_admin_tools_and_isolation(fake, tmp_path
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_a_table_across_the_season_boundary_counts_where_it_ended_and_the_season_closes(fake, tmp_path, now):
+@pytest.mark.bot(KOZYR_PICTURES=True)
+async def test_a_table_across_the_season_boundary_counts_where_it_ended_and_the_season_closes(fake, app, db, now):
     ann = fake.user(first_name="Ann", username="ann_k")
     bob = fake.user(first_name="Bob", username="bob_k")
     group = fake.group("Cards", members=[bob], creator=ann)
-    db = tmp_path / "k.sqlite3"
-    async with running_bot(fake, db, KOZYR_PICTURES=True) as app:
-        for user in (ann, bob):
-            await user.start_bot()
+    for user in (ann, bob):
+        await user.start_bot()
+    await settle(fake, app)
+    now[0] = NOV_15
+    await play_table(fake, app, group, ann, [bob])
+    # A table with Flip buttons starts on 30 November just before midnight...
+    now[0] = 1796083140.0  # 2026-11-30 23:59 UTC
+    before = last_id(group)
+    await ann.send(group, "/new pyanitsa max_rounds=4 flip=button")
+    lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons) and m.message_id > before)
+    await settle(fake, app)
+    await bob.press(lobby, "✋ Join")
+    await settle(fake, app)
+    await ann.press(lobby, "▶️ Start")
+    await settle(fake, app)
+    # ...and ends in December.
+    now[0] = 1796083260.0  # 2026-12-01 00:01 UTC
+    assert db_rows(db, "SELECT status FROM tables ORDER BY id DESC LIMIT 1") == [("playing",)]
+    for _ in range(200):  # press Flip until the game ends
+        if any("🏁" in m.content for m in newest(group, before)):
+            break
+        found = live_hand([ann, bob])
+        assert found is not None, "nobody can move but the game is not over"
+        user, hand = found
+        flip = play_buttons(hand)[0]["callback_data"]
+        await answered(fake, await user.press(hand, lambda b, d=flip: b.get("callback_data") == d))
         await settle(fake, app)
-        now[0] = NOV_15
-        await play_table(fake, app, group, ann, [bob])
-        # A table with Flip buttons starts on 30 November just before midnight...
-        now[0] = 1796083140.0  # 2026-11-30 23:59 UTC
-        before = last_id(group)
-        await ann.send(group, "/new pyanitsa max_rounds=4 flip=button")
-        lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons) and m.message_id > before)
-        await settle(fake, app)
-        await bob.press(lobby, "✋ Join")
-        await settle(fake, app)
-        await ann.press(lobby, "▶️ Start")
-        await settle(fake, app)
-        # ...and ends in December.
-        now[0] = 1796083260.0  # 2026-12-01 00:01 UTC
-        assert db_rows(db, "SELECT status FROM tables ORDER BY id DESC LIMIT 1") == [("playing",)]
-        for _ in range(200):  # press Flip until the game ends
-            if any("🏁" in m.content for m in newest(group, before)):
-                break
-            found = live_hand([ann, bob])
-            assert found is not None, "nobody can move but the game is not over"
-            user, hand = found
-            flip = play_buttons(hand)[0]["callback_data"]
-            await answered(fake, await user.press(hand, lambda b, d=flip: b.get("callback_data") == d))
-            await settle(fake, app)
-        assert db_rows(db, "SELECT season FROM league_matches ORDER BY id") == [("2026-11",), ("2026-12",)]
-        top = await ask(fake, app, ann, group, "/top")
-        assert "Ann — " in top[0].content and "(1 games" in top[0].content  # December starts from scratch
-        dec = db_rows(db, "SELECT season, games FROM league_ratings WHERE game = '*' AND player = ?", ann.id)
-        assert sorted(dec) == [("2026-11", 1), ("2026-12", 1)]  # each season starts fresh
+    assert db_rows(db, "SELECT season FROM league_matches ORDER BY id") == [("2026-11",), ("2026-12",)]
+    top = await ask(fake, app, ann, group, "/top")
+    assert "Ann — " in top[0].content and "(1 games" in top[0].content  # December starts from scratch
+    dec = db_rows(db, "SELECT season, games FROM league_ratings WHERE game = '*' AND player = ?", ann.id)
+    assert sorted(dec) == [("2026-11", 1), ("2026-12", 1)]  # each season starts fresh
 
-        # The clock passed the end of November: the season is archived and its final table posted, once.
-        # (The season clock runs in the bot too, every minute; on a slow machine it may come first.)
-        assert app.league._job.running
-        assert await app.league.rollover() in (0, 1)
-        await settle(fake, app)
-        final = [m for m in group.messages() if "Season 2026-11 is over" in m.content]
-        assert len(final) == 1 and final[0].kind == "photo" and "Ann" in final[0].content
-        assert db_rows(db, "SELECT season FROM league_seasons") == [("2026-11",)]
-        assert await app.league.rollover() == 0
-        old = await ask(fake, app, bob, group, "/top pyanitsa 2026-11")
-        assert old[0].kind == "photo" and "Bob" in old[0].content
+    # The clock passed the end of November: the season is archived and its final table posted, once.
+    # (The season clock runs in the bot too, every minute; on a slow machine it may come first.)
+    assert app.league._job.running
+    assert await app.league.rollover() in (0, 1)
+    await settle(fake, app)
+    final = [m for m in group.messages() if "Season 2026-11 is over" in m.content]
+    assert len(final) == 1 and final[0].kind == "photo" and "Ann" in final[0].content
+    assert db_rows(db, "SELECT season FROM league_seasons") == [("2026-11",)]
+    assert await app.league.rollover() == 0
+    old = await ask(fake, app, bob, group, "/top pyanitsa 2026-11")
+    assert old[0].kind == "photo" and "Bob" in old[0].content
 
-        shown = await ask(fake, app, bob, group, "/league")
-        assert "League: seasons monthly; current season 2026-12; a league per topic: no" in shown[0].content
-        topics = await ask(fake, app, ann, group, "/league topics on")
-        assert "Each forum topic keeps its own league" in topics[0].content
-        # A chat with seasons of 10 days: the next match counts in a season named by its first day.
-        answer = await ask(fake, app, ann, group, "/league season 10")
-        assert "the current season is 2026-12-01+10d" in answer[0].content
-        wrong = await ask(fake, app, ann, group, "/league season fortnight")
-        assert "Seasons can be" in wrong[0].content
+    shown = await ask(fake, app, bob, group, "/league")
+    assert "League: seasons monthly; current season 2026-12; a league per topic: no" in shown[0].content
+    topics = await ask(fake, app, ann, group, "/league topics on")
+    assert "Each forum topic keeps its own league" in topics[0].content
+    # A chat with seasons of 10 days: the next match counts in a season named by its first day.
+    answer = await ask(fake, app, ann, group, "/league season 10")
+    assert "the current season is 2026-12-01+10d" in answer[0].content
+    wrong = await ask(fake, app, ann, group, "/league season fortnight")
+    assert "Seasons can be" in wrong[0].content

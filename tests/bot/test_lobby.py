@@ -327,32 +327,31 @@ async def test_settings_switch_the_dm_language_and_the_chat_language(fake, tmp_p
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_the_rummies_have_a_table_in_the_chat(fake, tmp_path):
+async def test_the_rummies_have_a_table_in_the_chat(fake, app, db, tmp_path):
     """Issue 16: every rummy opens a lobby with /new (with its match-length buttons), /games offers them
     and /rules explains them."""
     ann = fake.user(first_name="Ann")
     group = fake.group("Rummy club", members=[], creator=ann)
-    async with running_bot(fake, tmp_path / "k.sqlite3") as app:
-        await ann.start_bot()
-        await settle(fake, app)
+    await ann.start_bot()
+    await settle(fake, app)
 
-        async def say(text: str) -> str:
-            mark = last_id(group)
-            await ann.send(group, text)
-            await settle(fake, app)
-            return newest(group, mark)
+    async def say(text: str) -> str:
+        mark = last_id(group)
+        await ann.send(group, text)
+        await settle(fake, app)
+        return newest(group, mark)
 
-        listing = await say("/games")
-        for game in ("carousel", "machiavelli", "tahiti", "guadalupe", "vatican", "shanghai", "manipulation"):
-            assert game in listing
-        reply = await say("/new machiavelli")
-        assert "Machiavelli" in reply and "cannot be played" not in reply
-        assert db_rows(tmp_path / "k.sqlite3", "SELECT game FROM tables") == [("machiavelli",)]
-        lobby = group.messages()[-1]
-        await ann.press(lobby, "⚙️ House rules")
-        await settle(fake, app)
-        assert "deals: 1" in lobby.button_texts and "target: 0" in lobby.button_texts
-        await ann.press(lobby, "deals: 1")
-        await settle(fake, app)
-        assert "deals: 2" in lobby.button_texts
-        assert "Machiavelli" in await say("/rules machiavelli")
+    listing = await say("/games")
+    for game in ("carousel", "machiavelli", "tahiti", "guadalupe", "vatican", "shanghai", "manipulation"):
+        assert game in listing
+    reply = await say("/new machiavelli")
+    assert "Machiavelli" in reply and "cannot be played" not in reply
+    assert db_rows(tmp_path / "k.sqlite3", "SELECT game FROM tables") == [("machiavelli",)]
+    lobby = group.messages()[-1]
+    await ann.press(lobby, "⚙️ House rules")
+    await settle(fake, app)
+    assert "deals: 1" in lobby.button_texts and "target: 0" in lobby.button_texts
+    await ann.press(lobby, "deals: 1")
+    await settle(fake, app)
+    assert "deals: 2" in lobby.button_texts
+    assert "Machiavelli" in await say("/rules machiavelli")
