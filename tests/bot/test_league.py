@@ -10,7 +10,7 @@ import pytest
 
 from bot.league import clock
 from bot.league.recompute import check
-from tests.bot.harness import live_hand, play_buttons, running_bot, settle
+from tests.bot.harness import last_id, live_hand, play_buttons, running_bot, settle
 from tests.bot.helpers import answered, db_rows
 from tests.fakebot.ratelimit import RateLimits
 
@@ -28,11 +28,6 @@ def now():
 
 def newest(chat, after: int = 0):
     return [m for m in chat.messages() if m.message_id > after]
-
-
-def last_id(chat) -> int:
-    messages = chat.messages()
-    return messages[-1].message_id if messages else 0
 
 
 async def play_table(fake, app, group, creator, others, ais: int = 0, options: str = "max_rounds=6") -> None:

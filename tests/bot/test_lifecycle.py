@@ -12,7 +12,6 @@ import asyncio
 import os
 import shutil
 import signal
-import socket
 import sqlite3
 import subprocess
 from pathlib import Path
@@ -20,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from bot.store.migrate import latest
-from tests.bot.harness import find, live_hand, play_buttons
+from tests.bot.harness import find, free_port, live_hand, play_buttons
 from tests.bot.helpers import answered
 from tests.bot.procs import ROOT, BotProcess, bot_env, caught_up, db_value, ready
 from tests.fakebot.methods_msg import HANDLERS
@@ -235,17 +234,11 @@ async def test_help_prints_the_settings_and_starts_nothing(fake, tmp_path):
     assert fake.calls == [] and not (tmp_path / "k.sqlite3").exists()
 
 
-def closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.mark.slow
 @pytest.mark.fake(limits=RateLimits.loose())
 async def test_unreachable_telegram_is_retried_quietly_and_a_wrong_token_is_one_line(fake, tmp_path):
     env = bot_env(fake, tmp_path / "k.sqlite3", LOG_LEVEL="INFO",
-                  TELEGRAM_API_URL=f"http://127.0.0.1:{closed_port()}")
+                  TELEGRAM_API_URL=f"http://127.0.0.1:{free_port()}")  # a port nobody listens on
     process = await BotProcess.spawn(env, tmp_path / "down.log")
     try:
         # The first failure is logged; the retries after it (1 + 2 + 4 s) are not, within the minute.

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from bot.services.tables import rules_text
-from tests.bot.harness import find, live_hand, play_buttons, play_out, running_bot, settle
+from tests.bot.harness import find, last_id, live_hand, play_buttons, play_out, running_bot, settle
 from tests.bot.helpers import (
     answered,
     db_rows,
@@ -24,11 +24,6 @@ from tests.fakebot.ratelimit import RateLimits
 def newest(chat, after: int = 0) -> str:
     """Text of the bot's messages in ``chat`` newer than message id ``after``."""
     return "\n".join(m.content for m in chat.messages() if m.message_id > after)
-
-
-def last_id(chat) -> int:
-    messages = chat.messages()
-    return messages[-1].message_id if messages else 0
 
 
 @pytest.mark.fake(limits=RateLimits.loose())

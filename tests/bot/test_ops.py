@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -21,15 +20,9 @@ import pytest
 from bot.app import App
 from bot.store.migrate import SchemaTooNew, latest, migrations
 from bot.store.sqlite import Store
-from tests.bot.harness import find, running_bot, settings_for, settle
+from tests.bot.harness import find, free_port, running_bot, settings_for, settle
 from tests.bot.procs import ROOT
 from tests.fakebot.ratelimit import RateLimits
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
