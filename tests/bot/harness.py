@@ -117,35 +117,34 @@ def lobby_button(op: str, level: str = "") -> Callable[[dict[str, Any]], bool]:
 async def open_table_in(fake: FakeTelegram, app: App, game: str, humans: Sequence[FakeUser], ais: int = 0,
                         options: str = "", *, group: FakeChat | None = None, begin: bool = True) -> Table:
     """``humans[0]`` sends ``/new game options`` in ``group`` (by default a new group of the humans, the first
-    its creator), the others join, ``ais`` AI seats (the default level) sit down and the table begins
+    its creator), the others join, ``ais`` AI seats (the bot's default level) sit down and the table begins
     (``begin=False``: the lobby stays open). Whoever has not started the bot starts it first. Each press
-    is answered and the bot settled before the next, so the seats are in the order given."""
+    waits for the bot's answer, so the seats are taken in the order given; nothing waits for the group's
+    messages to be delivered (a test paced like Telegram would wait seconds): ``settle`` when it matters."""
     if group is None:
         group = fake.group(f"{game} table", members=list(humans[1:]), creator=humans[0])
-    for user in humans:
-        if not user.started:
-            await user.start_bot()
-    await settle(fake, app)
+    if not all(user.started for user in humans):
+        for user in humans:
+            if not user.started:
+                await user.start_bot()
+        await settle(fake, app)
     before = last_id(group)
     await humans[0].send(group, f"/new {game} {options}".strip())
-    lobby = await fake.wait_for_message(group, lambda m: lobby_button("join")(m.buttons[0]) if m.buttons else False,
+    lobby = await fake.wait_for_message(group, lambda m: any(map(lobby_button("join"), m.buttons)),
                                         after=before, timeout=20)
-    await settle(fake, app)
     for user in humans[1:]:
-        await answered(fake, await user.press(lobby, lobby_button("join")))
-        await settle(fake, app)
+        await answered(fake, await user.press(lobby, lobby_button("join")), timeout=20)
     for _ in range(ais):
-        await answered(fake, await humans[0].press(lobby, lobby_button("ai")))
-        await settle(fake, app)
+        await answered(fake, await humans[0].press(lobby, lobby_button("ai")), timeout=20)
     if begin:
-        await answered(fake, await humans[0].press(lobby, lobby_button("start")))
-        await settle(fake, app)
+        await answered(fake, await humans[0].press(lobby, lobby_button("start")), timeout=20)
     return Table(group, lobby, list(humans))
 
 
 async def start_carnival(fake: FakeTelegram, app: App, users: Sequence[FakeUser], group: FakeChat) -> None:
     """Everyone starts the bot; the first opens a Carnival table in the group, the others join, it starts."""
     await open_table_in(fake, app, "carnival", users, group=group)
+    await settle(fake, app)
 
 
 def last_id(chat: FakeChat) -> int:

@@ -15,7 +15,7 @@ import pytest
 
 from bot.services import outbox as out
 from bot.store.sqlite import Store
-from tests.bot.harness import find, live_hand, play_buttons, play_out, running_bot, settle
+from tests.bot.harness import find, live_hand, open_table_in, play_buttons, play_out, running_bot, settle
 from tests.bot.helpers import answered, db_rows, replay_log
 from tests.fakebot.ratelimit import RateLimits
 from tests.fakebot.server import FakeTelegram
@@ -27,28 +27,13 @@ MESSAGE_CALLS = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "se
                  "editMessageCaption", "sendDocument"}
 
 
-async def _table(fake: FakeTelegram, app, group, creator: FakeUser, others: list[FakeUser], ais: int = 0,
-                 game: str = "carnival quarters=1"):
-    await creator.send(group, f"/new {game}")
-    lobby = await fake.wait_for_message(group, lambda m: "✋ Join" in m.button_texts, timeout=20)
-    for user in others:
-        await answered(fake, await user.press(lobby, "✋ Join"), timeout=20)
-    for _ in range(ais):
-        await answered(fake, await creator.press(lobby, "🤖 Add AI"), timeout=20)
-    await answered(fake, await creator.press(lobby, "▶️ Start"), timeout=20)
-    return lobby
-
-
 @pytest.mark.bot(**TELEGRAM_PACING)
-async def test_a_fast_game_under_telegram_limits_keeps_the_group_close_behind(fake, app, db, tmp_path, capsys):
+async def test_a_fast_game_under_telegram_limits_keeps_the_group_close_behind(fake, app, open_table, db, capsys):
     """Three people press the moment their keyboard arrives. Telegram's limits (20 a minute in the
     group, 1 a second per chat) are enforced by the fake; the group view must keep up without a 429."""
     users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
     group = fake.group("Fast", members=users, creator=users[0])
-    for user in users:
-        await user.start_bot()
-    await settle(fake, app)
-    lobby = await _table(fake, app, group, users[0], users[1:])
+    lobby = (await open_table("carnival", users, options="quarters=1", group=group)).lobby
     rng = random.Random(5)
     started = len(fake.calls)
     moves, latencies = 0, []
@@ -81,7 +66,7 @@ async def test_a_fast_game_under_telegram_limits_keeps_the_group_close_behind(fa
     message_calls = [c for c in calls if c.method in MESSAGE_CALLS]
     group_new = [c for c in message_calls if c.params.get("chat_id") == group.id
                  and c.method.startswith("send")]
-    _, _, events, _ = replay_log(tmp_path / "k.sqlite3")
+    _, _, events, _ = replay_log(db)
     tricks = sum(1 for move in events for e in move if e.get("type") == "trick")
     lags = sorted(app.outbox.group_lags)
     per_move = len(message_calls) / moves
@@ -116,7 +101,7 @@ async def test_a_turn_pings_with_a_new_message_and_the_old_one_loses_its_keyboar
             for user in (ann, bob):
                 await user.start_bot()
             await settle(fake, app)
-            await _table(fake, app, group, ann, [bob], ais=1)
+            await open_table_in(fake, app, "carnival", [ann, bob], ais=1, options="quarters=1", group=group)
             await settle(fake, app)
             rng = random.Random(2)
             for _ in range(8):
@@ -144,7 +129,7 @@ async def test_a_turn_pings_with_a_new_message_and_the_old_one_loses_its_keyboar
             for user in (ann, bob):
                 await user.start_bot()
             await settle(fake, app)
-            await _table(fake, app, group, ann, [bob], ais=1)
+            await open_table_in(fake, app, "carnival", [ann, bob], ais=1, options="quarters=1", group=group)
             await settle(fake, app)
             counts = (len(ann.inbox()), len(bob.inbox()))
             rng = random.Random(3)
@@ -159,13 +144,10 @@ async def test_a_turn_pings_with_a_new_message_and_the_old_one_loses_its_keyboar
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_leave_mid_game_hands_the_seat_to_an_ai_and_the_game_ends(fake, app, db):
+async def test_leave_mid_game_hands_the_seat_to_an_ai_and_the_game_ends(fake, app, open_table, db):
     ann, bob, cat = fake.user(first_name="Ann"), fake.user(first_name="Bob"), fake.user(first_name="Cat")
     group = fake.group("Leave", members=[ann, bob, cat], creator=ann)
-    for user in (ann, bob, cat):
-        await user.start_bot()
-    await settle(fake, app)
-    await _table(fake, app, group, ann, [bob, cat])
+    await open_table("carnival", [ann, bob, cat], options="quarters=1", group=group)
     await settle(fake, app)
     # Cat (neither creator nor admin) may not hand Bob's seat over.
     await cat.send(group, "/leave Bob")
@@ -198,13 +180,10 @@ async def test_leave_mid_game_hands_the_seat_to_an_ai_and_the_game_ends(fake, ap
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_cancel_mid_game_removes_every_dm_keyboard_and_tells_the_players(fake, app, db):
+async def test_cancel_mid_game_removes_every_dm_keyboard_and_tells_the_players(fake, app, open_table, db):
     ann, bob, cat = fake.user(first_name="Ann"), fake.user(first_name="Bob"), fake.user(first_name="Cat")
     group = fake.group("Cancel", members=[ann, bob, cat], creator=ann)
-    for user in (ann, bob, cat):
-        await user.start_bot()
-    await settle(fake, app)
-    await _table(fake, app, group, ann, [bob, cat])
+    await open_table("carnival", [ann, bob, cat], options="quarters=1", group=group)
     await settle(fake, app)
     user, message = live_hand([ann, bob, cat])
     await answered(fake, await user.press(message, lambda b: b in play_buttons(message)[:1]))
@@ -304,15 +283,12 @@ async def test_settings_keyboard_goes_after_a_choice_and_join_is_answered_privat
 
 @pytest.mark.fake(limits=RateLimits.loose())
 @pytest.mark.bot(KOZYR_PING_AFTER=3600)
-async def test_a_new_deal_shows_each_hand_once(fake, app, db):
+async def test_a_new_deal_shows_each_hand_once(fake, app, open_table, db):
     """At a new deal the last deal's hand message keeps its own text (only its keyboard goes) and the new
     hand comes once, in a new message: not the new hand twice."""
     ann, bob = fake.user(first_name="Ann"), fake.user(first_name="Bob")
     group = fake.group("Deals", members=[ann, bob], creator=ann)
-    for user in (ann, bob):
-        await user.start_bot()
-    await settle(fake, app)
-    await _table(fake, app, group, ann, [bob], ais=1)
+    await open_table("carnival", [ann, bob], ais=1, options="quarters=1", group=group)
     await settle(fake, app)
     rng = random.Random(6)
     while "deal 2" not in (ann.inbox()[-1].content + bob.inbox()[-1].content):
@@ -328,13 +304,13 @@ async def test_a_new_deal_shows_each_hand_once(fake, app, db):
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_a_seat_offered_to_the_group_is_taken_with_a_join_button(fake, app, db):
+async def test_a_seat_offered_to_the_group_is_taken_with_a_join_button(fake, app, open_table, db):
     ann, bob, cat, dan = (fake.user(first_name=n) for n in ("Ann", "Bob", "Cat", "Dan"))
     group = fake.group("Offer", members=[ann, bob, cat, dan], creator=ann)
     for user in (ann, bob, cat, dan):
         await user.start_bot()
     await settle(fake, app)
-    await _table(fake, app, group, ann, [bob, cat])
+    await open_table("carnival", [ann, bob, cat], options="quarters=1", group=group)
     await settle(fake, app)
     await bob.send(group, "/leave")
     prompt = await fake.wait_for_message(group, lambda m: "leave the game?" in m.content, timeout=10)

@@ -322,7 +322,7 @@ async def test_settings_switch_the_dm_language_and_the_chat_language(fake, tmp_p
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_the_rummies_have_a_table_in_the_chat(fake, app, db, tmp_path):
+async def test_the_rummies_have_a_table_in_the_chat(fake, app, db):
     """Issue 16: every rummy opens a lobby with /new (with its match-length buttons), /games offers them
     and /rules explains them."""
     ann = fake.user(first_name="Ann")
@@ -341,7 +341,7 @@ async def test_the_rummies_have_a_table_in_the_chat(fake, app, db, tmp_path):
         assert game in listing
     reply = await say("/new machiavelli")
     assert "Machiavelli" in reply and "cannot be played" not in reply
-    assert db_rows(tmp_path / "k.sqlite3", "SELECT game FROM tables") == [("machiavelli",)]
+    assert db_rows(db, "SELECT game FROM tables") == [("machiavelli",)]
     lobby = group.messages()[-1]
     await ann.press(lobby, "⚙️ House rules")
     await settle(fake, app)
