@@ -51,6 +51,16 @@ def settings_for(fake: FakeTelegram, db: Path, **overrides: Any) -> Settings:
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]  # pydantic-settings' init-only argument
 
 
+def telegram_pacing(scale: float = 1.0) -> dict[str, Any]:
+    """Bot settings: its own pacing at the production values (``settings_for`` turns it off), ``scale``
+    times faster, for a fake whose limits run as much faster (``@pytest.mark.fake(time_scale=scale)``).
+    The global budget keeps its real value: stricter than the scaled fake's, never looser."""
+    fields = Settings.model_fields
+    return {"KOZYR_PER_CHAT_INTERVAL": fields["per_chat_interval"].default / scale,
+            "KOZYR_GROUP_PER_MINUTE": round(fields["group_per_minute"].default * scale),
+            "KOZYR_GLOBAL_PER_SECOND": fields["global_per_second"].default}
+
+
 @asynccontextmanager
 async def running_bot(fake: FakeTelegram, db: Path, **overrides: Any) -> AsyncIterator[App]:
     app = App(settings_for(fake, db, **overrides))

@@ -15,14 +15,23 @@ import pytest
 
 from bot.services import outbox as out
 from bot.store.sqlite import Store
-from tests.bot.harness import find, live_hand, open_table_in, play_buttons, play_out, running_bot, settle
+from tests.bot.harness import (
+    find,
+    live_hand,
+    open_table_in,
+    play_buttons,
+    play_out,
+    running_bot,
+    settle,
+    telegram_pacing,
+)
 from tests.bot.helpers import answered, db_rows, replay_log
 from tests.fakebot.ratelimit import RateLimits
 from tests.fakebot.server import FakeTelegram
 from tests.fakebot.users import FakeUser
 
 # The bot's own pacing at production values (the harness turns it off): the fake enforces Telegram's.
-TELEGRAM_PACING = {"KOZYR_PER_CHAT_INTERVAL": 1.05, "KOZYR_GROUP_PER_MINUTE": 20, "KOZYR_GLOBAL_PER_SECOND": 30}
+TELEGRAM_PACING = telegram_pacing()
 MESSAGE_CALLS = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "sendPhoto", "editMessageMedia",
                  "editMessageCaption", "sendDocument"}
 
@@ -242,7 +251,8 @@ async def test_a_backlog_in_one_chat_costs_another_chat_nothing(tmp_path):
         await store.close()
 
 
-@pytest.mark.bot(**TELEGRAM_PACING)
+@pytest.mark.fake(time_scale=10)  # Telegram's limits and the bot's pacing ten times faster: a tenth of the wait
+@pytest.mark.bot(**telegram_pacing(10))
 async def test_chatter_expires_and_a_spammer_is_throttled(fake, app, db):
     ann = fake.user(first_name="Ann")
     group = fake.group("Spam", members=[ann], creator=ann)

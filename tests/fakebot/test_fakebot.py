@@ -172,6 +172,27 @@ async def test_rate_limits_surface_as_retry_after() -> None:
             await bot.session.close()
 
 
+@pytest.mark.fake(limits=RateLimits(per_chat_per_second=1.0, per_chat_burst=1, group_per_window=2, group_window=60.0,
+                                     global_per_second=None), time_scale=20)
+async def test_a_time_scale_runs_the_limits_faster_and_keeps_them_strict(fake: FakeTelegram, fake_bot: Bot) -> None:
+    """time_scale=20: a chat's one message a second is one every 0.05 s of real time, a group's minute lasts
+    3 s; a send before its time is still refused, with retry_after counted in the fake's seconds."""
+    ann = fake.user(started=True)
+    g = fake.group("G", members=[ann])
+    await fake_bot.send_message(ann.id, "1")
+    with pytest.raises(TelegramRetryAfter):
+        await fake_bot.send_message(ann.id, "too early")
+    await asyncio.sleep(0.06)  # 1.2 of the fake's seconds
+    await fake_bot.send_message(ann.id, "2")
+    for i in range(2):
+        await fake_bot.send_message(g.id, f"g{i}")
+        await asyncio.sleep(0.06)  # the group is a chat too: one a (fake) second
+    with pytest.raises(TelegramRetryAfter) as exc:
+        await fake_bot.send_message(g.id, "g2")
+    assert 55 <= exc.value.retry_after <= 60  # the fake's seconds, not real ones
+    assert fake.stats["rate_limited"] == 2 and [m.content for m in ann.inbox()] == ["1", "2"]
+
+
 async def test_photo_upload_then_file_id_reuse(fake: FakeTelegram, fake_bot: Bot) -> None:
     ann = fake.user(started=True)
     first = await fake_bot.send_photo(ann.id, BufferedInputFile(png(1000, 500), "table.png"), caption="table")
