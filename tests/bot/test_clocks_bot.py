@@ -6,20 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bot.harness import live_hand, play_buttons, settle
+from tests.bot.harness import live_hand, open_table_in, play_buttons, settle
 from tests.bot.helpers import answered
 from tests.fakebot.ratelimit import RateLimits
 
 
 async def _open(fake, app, group, creator, others=(), ais=0):
-    await creator.send(group, "/new carnival quarters=1")
-    lobby = await fake.wait_for_message(group, lambda m: "✋ Join" in m.button_texts, timeout=10)
-    for user in others:
-        await answered(fake, await user.press(lobby, "✋ Join"))
-    for _ in range(ais):
-        await answered(fake, await creator.press(lobby, "🤖 Add AI"))
+    table = await open_table_in(fake, app, "carnival", [creator, *others], ais=ais, options="quarters=1", group=group,
+                                begin=False)
     await settle(fake, app)
-    return lobby
+    return table.lobby
 
 
 @pytest.mark.fake(limits=RateLimits.loose())

@@ -20,19 +20,10 @@ def _png_size(fake: FakeTelegram, file_id: str) -> tuple[int, int]:
 
 @pytest.mark.fake(limits=RateLimits.loose())
 @pytest.mark.bot(KOZYR_PICTURES=True)
-async def test_a_game_with_pictures_and_file_reuse(fake, app, db):
+async def test_a_game_with_pictures_and_file_reuse(fake, app, db, open_table):
     alice = fake.user(first_name="Алиса 🃏", language_code="ru")
     group = fake.group("Карты", members=[alice], creator=alice)
-    await alice.start_bot()
-    await settle(fake, app)
-    await alice.send(group, "/new carnival quarters=1")
-    lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
-    await settle(fake, app)
-    await alice.press(lobby, "🤖 Добавить бота")
-    await settle(fake, app)
-    await alice.press(lobby, "🤖 Добавить бота")
-    await settle(fake, app)
-    await alice.press(lobby, "▶️ Начать")
+    await open_table("carnival", [alice], ais=2, options="quarters=1", group=group)
     await play_out(fake, app, group, [alice], random.Random(7))
     await settle(fake, app)
 

@@ -10,18 +10,13 @@ import time
 
 import pytest
 
-from tests.bot.harness import live_hand, play_buttons, running_bot, settle
+from tests.bot.harness import live_hand, open_table_in, play_buttons, running_bot, settle
 from tests.bot.helpers import answered, db_rows, not_modified_only
 from tests.fakebot.ratelimit import RateLimits
 
 
 async def _carnival_with_two_ai(fake, app, group, ann):
-    await ann.send(group, "/new carnival quarters=1")
-    lobby = await fake.wait_for_message(group, lambda m: "✋ Join" in m.button_texts, timeout=10)
-    await settle(fake, app)
-    for _ in range(2):
-        await answered(fake, await ann.press(lobby, "🤖 Add AI"))
-    await answered(fake, await ann.press(lobby, "▶️ Start"))
+    lobby = (await open_table_in(fake, app, "carnival", [ann], ais=2, options="quarters=1", group=group)).lobby
     await settle(fake, app)
     return lobby
 
@@ -86,14 +81,7 @@ async def test_item12_a_kicked_bot_pauses_the_table_and_resumes_when_added_back(
     ann, bob = fake.user(first_name="Ann"), fake.user(first_name="Bob")
     group = fake.group("Cards", members=[bob], creator=ann)
     async with running_bot(fake, db, KOZYR_AI_DELAY=0.05) as app:
-        for user in (ann, bob):
-            await user.start_bot()
-        await settle(fake, app)
-        await ann.send(group, "/new carnival quarters=1")
-        lobby = await fake.wait_for_message(group, lambda m: "✋ Join" in m.button_texts, timeout=10)
-        await answered(fake, await bob.press(lobby, "✋ Join"))
-        await answered(fake, await ann.press(lobby, "🤖 Add AI"))
-        await answered(fake, await ann.press(lobby, "▶️ Start"))
+        await open_table_in(fake, app, "carnival", [ann, bob], ais=1, options="quarters=1", group=group)
         await settle(fake, app)
         group.kick_bot(by=ann)
         await settle(fake, app)

@@ -10,7 +10,7 @@ import pytest
 
 from bot.ui.callbacks import Cap
 from engine.core import State, get_game
-from tests.bot.harness import settle
+from tests.bot.harness import open_table_in, settle
 from tests.bot.helpers import answered, db_rows
 from tests.fakebot.ratelimit import RateLimits
 from tests.fakebot.server import FakeTelegram
@@ -25,15 +25,7 @@ DEAL = {"dealer": 1, "hands": [["J11", "2C", "3C", "5S"], ["J15", "KD", "KC", "Q
 async def _designed_table(fake: FakeTelegram, app: Any, ann: FakeUser, boris: FakeUser) -> int:
     """A running two-player table, its state replaced by the designed deal after Ann trails J11."""
     group = fake.group("Fishers", members=[ann, boris], creator=ann)
-    for user in (ann, boris):
-        await user.start_bot()
-    await settle(fake, app)
-    await ann.send(group, "/new karusele")
-    lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
-    await settle(fake, app)
-    await boris.press(lobby, "✋ Join")
-    await settle(fake, app)
-    await ann.press(lobby, "▶️ Start")
+    await open_table_in(fake, app, "karusele", [ann, boris], group=group)
     await settle(fake, app)
     async with app.store.transaction() as tx:
         row = await tx.last_table(group.id, 0)

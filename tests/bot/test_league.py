@@ -10,7 +10,7 @@ import pytest
 
 from bot.league import clock
 from bot.league.recompute import check
-from tests.bot.harness import last_id, live_hand, play_buttons, running_bot, settle
+from tests.bot.harness import last_id, live_hand, open_table_in, play_buttons, running_bot, settle
 from tests.bot.helpers import answered, db_rows
 from tests.fakebot.ratelimit import RateLimits
 
@@ -33,16 +33,7 @@ def newest(chat, after: int = 0):
 async def play_table(fake, app, group, creator, others, ais: int = 0, options: str = "max_rounds=6") -> None:
     """A Pyanitsa table (every move is forced, so it plays itself) from /new to the final standings."""
     before = last_id(group)
-    await creator.send(group, f"/new pyanitsa {options}")
-    lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons) and m.message_id > before, timeout=10)
-    await settle(fake, app)
-    for user in others:
-        await user.press(lobby, "✋ Join")
-        await settle(fake, app)
-    for _ in range(ais):
-        await creator.press(lobby, "🤖 Add AI")
-        await settle(fake, app)
-    await creator.press(lobby, "▶️ Start")
+    await open_table_in(fake, app, "pyanitsa", [creator, *others], ais=ais, options=options, group=group)
     await settle(fake, app)
     await fake.wait_for_message(group, lambda m: "🏁" in m.content and m.message_id > before, timeout=30)
     await settle(fake, app)

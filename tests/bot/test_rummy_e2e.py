@@ -7,11 +7,10 @@ import random
 
 import pytest
 
-from tests.bot.harness import find, running_bot, settle
+from tests.bot.harness import find, open_table_in, running_bot, settle
 from tests.bot.helpers import replay_log
 from tests.bot.rummy_driver import play_rummy
 from tests.fakebot.ratelimit import RateLimits
-from tests.fakebot.server import FakeTelegram
 
 CASES = [
     ("machiavelli", 1, 1, "deals=1"),
@@ -25,23 +24,6 @@ CASES = [
 ]
 
 
-async def _open(fake: FakeTelegram, app, group, people, game: str, ai: int, args: str) -> None:
-    for user in people:
-        await user.start_bot()
-    await settle(fake, app)
-    await people[0].send(group, f"/new {game} {args}".strip())
-    lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
-    await settle(fake, app)
-    for user in people[1:]:
-        await user.press(lobby, "✋ Join")
-        await settle(fake, app)
-    for _ in range(ai):
-        await people[0].press(lobby, "🤖 Add AI")
-        await settle(fake, app)
-    await people[0].press(lobby, "▶️ Start")
-    await settle(fake, app)
-
-
 @pytest.mark.parametrize(("game", "humans", "ai", "args"), CASES)
 @pytest.mark.fake(limits=RateLimits.loose())
 async def test_a_whole_rummy_game(fake, tmp_path, game, humans, ai, args):
@@ -49,7 +31,8 @@ async def test_a_whole_rummy_game(fake, tmp_path, game, humans, ai, args):
     group = fake.group("Rummy", members=people, creator=people[0])
     db = tmp_path / "r.sqlite3"
     async with running_bot(fake, db) as app:
-        await _open(fake, app, group, people, game, ai, args)
+        await open_table_in(fake, app, game, people, ais=ai, options=args, group=group)
+        await settle(fake, app)
         assert find(group, "cannot be played") is None
         counts = await play_rummy(fake, app, group, people, random.Random(hash(game) & 0xFFFF), toggles=0.1)
         await settle(fake, app)

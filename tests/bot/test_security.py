@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from tests.bot.harness import find, live_hand, play_buttons, play_out, running_bot, settle
+from tests.bot.harness import find, live_hand, open_table_in, play_buttons, play_out, running_bot, settle
 from tests.bot.helpers import (
     answered,
     db_rows,
@@ -31,14 +31,10 @@ async def test_forged_stale_and_repeated_presses_change_nothing(fake, tmp_path):
     group = fake.group("<i>R&D</i> cards", members=[ann, bob, cat, eve], creator=ann)
     players = [ann, bob, cat]
     async with running_bot(fake, db) as app:
-        for user in (ann, bob, cat, eve):
+        for user in (ann, bob, cat, eve):  # started=True already: /start gets each a DM all the same
             await user.start_bot()
         await settle(fake, app)
-        await ann.send(group, "/new carnival quarters=1")
-        lobby = await fake.wait_for_message(group, lambda m: "✋ Join" in m.button_texts, timeout=10)
-        for user in (bob, cat):
-            await answered(fake, await user.press(lobby, "✋ Join"))
-        await answered(fake, await ann.press(lobby, "▶️ Start"))
+        await open_table_in(fake, app, "carnival", players, options="quarters=1", group=group)
         await settle(fake, app)
         eve_dm = eve.last_dm()
         assert eve_dm is not None

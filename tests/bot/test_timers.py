@@ -12,18 +12,10 @@ from tests.fakebot.ratelimit import RateLimits
 
 @pytest.mark.fake(limits=RateLimits.loose())
 @pytest.mark.bot(KOZYR_AUTOPLAY_AFTER=1.5)
-async def test_a_slow_player_is_reminded_then_played_for(fake, app, db):
+async def test_a_slow_player_is_reminded_then_played_for(fake, app, db, open_table):
     alice = fake.user(first_name="Alice")
     group = fake.group("Cards", members=[alice], creator=alice)
-    await alice.start_bot()
-    await settle(fake, app)
-    await alice.send(group, "/new carnival quarters=1")
-    lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
-    await settle(fake, app)
-    for _ in range(2):
-        await alice.press(lobby, "🤖 Add AI")
-        await settle(fake, app)
-    await alice.press(lobby, "▶️ Start")
+    await open_table("carnival", [alice], ais=2, options="quarters=1", group=group)
     await settle(fake, app)
     async with app.store.read() as tx:
         table = await tx.open_table(group.id, 0)
