@@ -316,7 +316,7 @@ async def test_a_game_through_the_bot(fake, game_id: str, tmp_path: Path) -> Non
     until the final standings; the record replays to the stored state."""
     import json
 
-    from tests.bot.harness import find, play_out, running_bot, settle
+    from tests.bot.harness import find, open_table_in, play_out, running_bot, settle
 
     needs_chat_table(game_id)
     found = declared(game_id)
@@ -326,18 +326,10 @@ async def test_a_game_through_the_bot(fake, game_id: str, tmp_path: Path) -> Non
     creator = users[0]
     group = fake.group("Cards", members=users, creator=creator)
     async with running_bot(fake, tmp_path / "k.sqlite3") as app:
-        for user in users:
-            await user.start_bot()
+        lobby = (await open_table_in(fake, app, game_id, users, ais=ais, options=found.quick_command(), group=group,
+                                     begin=False)).lobby
         await settle(fake, app)
-        await creator.send(group, f"/new {game_id} {found.quick_command()}".strip())
-        lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
-        await settle(fake, app)
-        for user in users[1:]:
-            await user.press(lobby, "✋ Join")
-            await settle(fake, app)
-        for _ in range(ais):
-            await creator.press(lobby, "🤖 Add AI")
-            await settle(fake, app)
+        assert {"✋ Join", "🤖 Add AI"} <= set(lobby.button_texts)
         await creator.press(lobby, "▶️ Start")
         await play_out(fake, app, group, users, random.Random(zlib.crc32(game_id.encode())))
         await settle(fake, app)

@@ -18,7 +18,7 @@ import pytest
 from bot.services import ai_seats
 from bot.services.ai_seats import AiSeats
 from engine.core import get_game
-from tests.bot.harness import find, play_out, running_bot, settle
+from tests.bot.harness import find, open_table_in, play_out, running_bot, settle
 from tests.bot.helpers import db_rows
 from tests.fakebot.ratelimit import RateLimits
 
@@ -193,14 +193,7 @@ async def test_hint_in_the_dm_suggests_a_legal_move_only_to_the_player_to_act(fa
     await bob.send("/hint")
     await settle(fake, app)
     assert bob.last_dm().content == "Сейчас ни за одним столом не ваш ход."
-    await ann.send(group, "/new oh_hell hand_sizes=3")
-    lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
-    await settle(fake, app)
-    await bob.press(lobby, "✋ Join")
-    await settle(fake, app)
-    await ann.press(lobby, "🤖 Add AI")
-    await settle(fake, app)
-    await ann.press(lobby, "▶️ Start")
+    await open_table_in(fake, app, "oh_hell", [ann, bob], ais=1, options="hand_sizes=3", group=group)
     await settle(fake, app)
     for _ in range(4):  # a few turns: bids, then card plays
         user, hand = live_hand([ann, bob])

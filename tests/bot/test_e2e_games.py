@@ -19,7 +19,7 @@ import pytest
 from bot.ui.i18n import catalog, plural_catalog
 from engine.core import all_games
 from engine.record import replay
-from tests.bot.harness import find, play_out, running_bot, settle
+from tests.bot.harness import find, open_table_in, play_out, running_bot, settle
 from tests.fakebot.ratelimit import RateLimits
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,18 +74,10 @@ async def test_a_whole_table(fake, tmp_path, table: Table):
     seed = zlib.crc32(table.game.encode())
     async with running_bot(fake, tmp_path / "k.sqlite3", KOZYR_PICTURES=table.pictures,
                            KOZYR_DEAL_SEED=seed) as app:
-        for user in users:
-            await user.start_bot()
+        lobby = (await open_table_in(fake, app, table.game, users, ais=table.ais, options=table.options, group=group,
+                                     begin=False)).lobby
         await settle(fake, app)
-        await creator.send(group, f"/new {table.game} {table.options}".strip())
-        lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
-        await settle(fake, app)
-        for user in users[1:]:
-            await user.press(lobby, join)
-            await settle(fake, app)
-        for _ in range(table.ais):
-            await creator.press(lobby, add_ai)
-            await settle(fake, app)
+        assert {join, add_ai, start} <= set(lobby.button_texts), "the lobby speaks the group's language"
         await creator.press(lobby, start)
         presses = await play_out(fake, app, group, users, random.Random(seed))
         await settle(fake, app)

@@ -12,7 +12,7 @@ import pytest
 from bot.rummy.callbacks import Rum
 from engine.core import State, get_game
 from engine.rummy.base import RummyState
-from tests.bot.harness import running_bot, settle
+from tests.bot.harness import open_table_in, running_bot, settle
 from tests.bot.helpers import answered, db_rows
 from tests.bot.rummy_driver import rum_buttons
 from tests.fakebot.ratelimit import RateLimits
@@ -28,15 +28,7 @@ JOKER_DEAL = {"dealer": 1, "hands": [["5H", "6H", "JK", "2S", "9D", "KC", "3C", 
 async def _table(fake: FakeTelegram, app: Any, ann: FakeUser, boris: FakeUser, game: str, deal: dict[str, Any]) -> int:
     """A running table of Ann and Boris whose state is replaced by the designed deal."""
     group = fake.group("Rummy", members=[ann, boris], creator=ann)
-    for user in (ann, boris):
-        await user.start_bot()
-    await settle(fake, app)
-    await ann.send(group, f"/new {game}")
-    lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
-    await settle(fake, app)
-    await boris.press(lobby, "✋ Join")
-    await settle(fake, app)
-    await ann.press(lobby, "▶️ Start")
+    await open_table_in(fake, app, game, [ann, boris], group=group)
     await settle(fake, app)
     async with app.store.transaction() as tx:
         row = await tx.last_table(group.id, 0)

@@ -10,8 +10,8 @@ import time
 import pytest
 
 from bot.ui import words
-from tests.bot.harness import find, play_out, running_bot, settle
-from tests.bot.helpers import answered, db_rows, group_text, log_lines, plain, replay_log
+from tests.bot.harness import find, open_table_in, play_out, running_bot, settle
+from tests.bot.helpers import db_rows, group_text, log_lines, plain, replay_log
 from tests.fakebot.ratelimit import RateLimits
 
 STORM = RateLimits(per_chat_per_second=2.0, per_chat_burst=2, group_per_window=15, group_window=3.0,
@@ -27,13 +27,7 @@ async def test_a_game_through_a_429_storm_loses_nothing(fake, tmp_path):
     group = fake.group("Storm", creator=ann)
     # The bot's own pacing is off (harness defaults): only Telegram's 429s slow it down.
     async with running_bot(fake, db) as app:
-        await ann.start_bot()
-        await settle(fake, app)
-        await ann.send(group, "/new carnival quarters=1")
-        lobby = await fake.wait_for_message(group, lambda m: "✋ Join" in m.button_texts, timeout=10)
-        for _ in range(2):
-            await answered(fake, await ann.press(lobby, "🤖 Add AI"))
-        await answered(fake, await ann.press(lobby, "▶️ Start"))
+        await open_table_in(fake, app, "carnival", [ann], ais=2, options="quarters=1", group=group)
         await play_out(fake, app, group, [ann], random.Random(2))
         await settle(fake, app, timeout=60)
 
