@@ -183,6 +183,7 @@ def _run(n: int, seed: int, first: int = 0) -> Counter[str]:
     return stats
 
 
+@pytest.mark.slow
 def test_solver_agrees_with_brute_force_on_2000_small_positions() -> None:
     stats = _run(2000, seed=1)
     # both answers are well represented, including near misses
@@ -251,6 +252,7 @@ def test_jokers_that_fit_no_meld_of_the_lean_answer_take_the_exact_search() -> N
 
 
 
+@pytest.mark.slow
 def test_vatican_best_subset_agrees_with_solve_when_pinned_jokers_branch(monkeypatch: pytest.MonkeyPatch) -> None:
     """Vatican's jokers that keep their meaning: when the answer without their rule cannot
     keep it, ``best_subset`` branches on the meld of the first such joker and bounds each
