@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from tests.bot.harness import live_hand, play_buttons
-from tests.fakebot.server import FakeTelegram
 from tests.store.test_workers_kill import SECRET, Balancer
 from tests.test_docker import docker_works
 
@@ -32,39 +31,38 @@ def compose_works() -> str | None:
 
 
 @pytest.mark.slow
-async def test_the_compose_stack_plays_through_the_webhook():
+async def test_the_compose_stack_plays_through_the_webhook(fake):
     reason = compose_works()
     if reason:
         pytest.skip(f"Docker Compose not available ({reason}); the stack is not started here")
-    async with FakeTelegram() as fake:
-        await fake.stop()
-        await fake.start(host="0.0.0.0")
-        port = fake.base_url.rsplit(":", 1)[1]
-        env = {**os.environ, "BOT_TOKEN": fake.token, "WEBHOOK_URL": "http://127.0.0.1:8080",
-               "WEBHOOK_SECRET": SECRET, "TELEGRAM_API_URL": f"http://host.docker.internal:{port}"}
-        compose = ["docker", "compose", "-p", PROJECT, "-f", str(ROOT / "docker-compose.yml")]
-        subprocess.run([*compose, "up", "-d", "--build", "--wait"], check=True, env=env, timeout=1800)
-        balancer = Balancer(fake, [8080])
-        try:
-            await fake.wait_until(lambda: len(fake.calls_of("setWebhook")) >= 2, timeout=300, what="two workers")
-            alice, bob, carol = (fake.user(first_name=n) for n in ("Alice", "Bob", "Carol"))
-            group = fake.group("Cards", members=[alice, bob, carol], creator=alice)
-            for user in (alice, bob, carol):
-                await user.start_bot()
-            await alice.send(group, "/new carnival quarters=1")
-            lobby = await fake.wait_for_message(group, lambda m: "Join" in " ".join(m.button_texts), timeout=120)
-            for user in (bob, carol):
-                await user.press(lobby, "✋ Join")
-                await fake.wait_until(lambda u=user: u.first_name in group.messages()[-1].content or
-                                      any(u.first_name in m.content for m in group.messages()), timeout=60)
-            await alice.press(lobby, "▶️ Start")
-            rng = random.Random(3)
-            for _ in range(6):
-                user, message = await fake.wait_until(lambda: live_hand([alice, bob, carol]), timeout=120)
-                button = rng.choice(play_buttons(message))
-                record = await user.press(message, lambda b, d=button["callback_data"]: b.get("callback_data") == d)
-                await fake.wait_until(lambda r=record: r.answered, timeout=60, what="the answer")
-            assert fake.limiter.served_429 == 0 and not fake.unanswered_callbacks()
-        finally:
-            await balancer.stop()
-            subprocess.run([*compose, "down", "-v"], env=env, timeout=600)
+    await fake.stop()
+    await fake.start(host="0.0.0.0")
+    port = fake.base_url.rsplit(":", 1)[1]
+    env = {**os.environ, "BOT_TOKEN": fake.token, "WEBHOOK_URL": "http://127.0.0.1:8080",
+           "WEBHOOK_SECRET": SECRET, "TELEGRAM_API_URL": f"http://host.docker.internal:{port}"}
+    compose = ["docker", "compose", "-p", PROJECT, "-f", str(ROOT / "docker-compose.yml")]
+    subprocess.run([*compose, "up", "-d", "--build", "--wait"], check=True, env=env, timeout=1800)
+    balancer = Balancer(fake, [8080])
+    try:
+        await fake.wait_until(lambda: len(fake.calls_of("setWebhook")) >= 2, timeout=300, what="two workers")
+        alice, bob, carol = (fake.user(first_name=n) for n in ("Alice", "Bob", "Carol"))
+        group = fake.group("Cards", members=[alice, bob, carol], creator=alice)
+        for user in (alice, bob, carol):
+            await user.start_bot()
+        await alice.send(group, "/new carnival quarters=1")
+        lobby = await fake.wait_for_message(group, lambda m: "Join" in " ".join(m.button_texts), timeout=120)
+        for user in (bob, carol):
+            await user.press(lobby, "✋ Join")
+            await fake.wait_until(lambda u=user: u.first_name in group.messages()[-1].content or
+                                  any(u.first_name in m.content for m in group.messages()), timeout=60)
+        await alice.press(lobby, "▶️ Start")
+        rng = random.Random(3)
+        for _ in range(6):
+            user, message = await fake.wait_until(lambda: live_hand([alice, bob, carol]), timeout=120)
+            button = rng.choice(play_buttons(message))
+            record = await user.press(message, lambda b, d=button["callback_data"]: b.get("callback_data") == d)
+            await fake.wait_until(lambda r=record: r.answered, timeout=60, what="the answer")
+        assert fake.limiter.served_429 == 0 and not fake.unanswered_callbacks()
+    finally:
+        await balancer.stop()
+        subprocess.run([*compose, "down", "-v"], env=env, timeout=600)

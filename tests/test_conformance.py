@@ -33,6 +33,7 @@ from engine.cards import parse_card
 from engine.core import Game, IllegalAction, State, get_game
 from engine.events import check_event, check_view
 from engine.record import replay
+from tests.fakebot.ratelimit import RateLimits
 
 ROOT = Path(__file__).resolve().parents[1]
 STEPS = 600  # random actions per game at most (the quick options end most games well before)
@@ -383,45 +384,35 @@ def test_pictures(game_id: str) -> None:
 
 # -- a short game through the bot ----------------------------------------------------------------------
 
-async def test_a_game_through_the_bot(game_id: str, tmp_path: Path) -> None:
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_a_game_through_the_bot(fake, game_id: str, tmp_path: Path) -> None:
     """``/new GAME quick-options``, people and AI seats join, random presses of the buttons the bot sent
     until the final standings; the record replays to the stored state."""
     import json
 
-    from tests.bot.harness import find, play_out, running_bot, settle
-    from tests.fakebot.ratelimit import RateLimits
-    from tests.fakebot.server import FakeTelegram
+    from tests.bot.harness import find, open_table_in, play_out, running_bot, settle
 
     needs_chat_table(game_id)
     found = declared(game_id)
     humans = min(2, found.players[0])
     ais = found.players[0] - humans
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        users = [fake.user(first_name=f"P{i}&<{i}>", language_code=("en", "ru")[i % 2]) for i in range(humans)]
-        creator = users[0]
-        group = fake.group("Cards", members=users, creator=creator)
-        async with running_bot(fake, tmp_path / "k.sqlite3") as app:
-            for user in users:
-                await user.start_bot()
-            await settle(fake, app)
-            await creator.send(group, f"/new {game_id} {found.quick_command()}".strip())
-            lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
-            await settle(fake, app)
-            for user in users[1:]:
-                await user.press(lobby, "✋ Join")
-                await settle(fake, app)
-            for _ in range(ais):
-                await creator.press(lobby, "🤖 Add AI")
-                await settle(fake, app)
-            await creator.press(lobby, "▶️ Start")
-            await play_out(fake, app, group, users, random.Random(zlib.crc32(game_id.encode())))
-            await settle(fake, app)
-            from bot.ui.words import title
+    users = [fake.user(first_name=f"P{i}&<{i}>", language_code=("en", "ru")[i % 2]) for i in range(humans)]
+    creator = users[0]
+    group = fake.group("Cards", members=users, creator=creator)
+    async with running_bot(fake, tmp_path / "k.sqlite3") as app:
+        lobby = (await open_table_in(fake, app, game_id, users, ais=ais, options=found.quick_command(), group=group,
+                                     begin=False)).lobby
+        await settle(fake, app)
+        assert {"✋ Join", "🤖 Add AI"} <= set(lobby.button_texts)
+        await creator.press(lobby, "▶️ Start")
+        await play_out(fake, app, group, users, random.Random(zlib.crc32(game_id.encode())))
+        await settle(fake, app)
+        from bot.ui.words import title
 
-            standings = find(group, "🏁")
-            assert standings is not None and title(game_id, "en") in standings.content
-            assert not fake.unanswered_callbacks()
-            await creator.send(group, "/record")
-            doc = await fake.wait_for_message(group, lambda m: m.kind == "document", timeout=10)
-            state = replay(json.loads(fake.files.by_id[doc.document["file_id"]].data))
-            assert state.over
+        standings = find(group, "🏁")
+        assert standings is not None and title(game_id, "en") in standings.content
+        assert not fake.unanswered_callbacks()
+        await creator.send(group, "/record")
+        doc = await fake.wait_for_message(group, lambda m: m.kind == "document", timeout=10)
+        state = replay(json.loads(fake.files.by_id[doc.document["file_id"]].data))
+        assert state.over

@@ -1,18 +1,29 @@
-"""Run the real bot in-process against the fake Bot API server, and play as simulated users."""
+"""Run the real bot in-process against the fake Bot API server, and play as simulated users.
+
+The fixtures every bot test shares (tests/conftest.py loads this module as a pytest plugin):
+``fake`` (tests/fakebot/fixtures.py), ``db`` (the bot's SQLite file), ``app`` (the bot running against
+``fake`` on ``db``; settings from ``@pytest.mark.bot(KOZYR_...=...)``) and ``open_table`` (a table
+opened, seated and begun in a group).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator, Sequence
+import socket
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.app import App
 from bot.config import Settings
 from bot.store.sqlite import Store
+from tests.bot.helpers import answered
 from tests.fakebot.models import StoredMessage
 from tests.fakebot.server import FakeTelegram
 from tests.fakebot.users import FakeChat, FakeUser
@@ -40,6 +51,16 @@ def settings_for(fake: FakeTelegram, db: Path, **overrides: Any) -> Settings:
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]  # pydantic-settings' init-only argument
 
 
+def telegram_pacing(scale: float = 1.0) -> dict[str, Any]:
+    """Bot settings: its own pacing at the production values (``settings_for`` turns it off), ``scale``
+    times faster, for a fake whose limits run as much faster (``@pytest.mark.fake(time_scale=scale)``).
+    The global budget keeps its real value: stricter than the scaled fake's, never looser."""
+    fields = Settings.model_fields
+    return {"KOZYR_PER_CHAT_INTERVAL": fields["per_chat_interval"].default / scale,
+            "KOZYR_GROUP_PER_MINUTE": round(fields["group_per_minute"].default * scale),
+            "KOZYR_GLOBAL_PER_SECOND": fields["global_per_second"].default}
+
+
 @asynccontextmanager
 async def running_bot(fake: FakeTelegram, db: Path, **overrides: Any) -> AsyncIterator[App]:
     app = App(settings_for(fake, db, **overrides))
@@ -61,19 +82,92 @@ async def opened_store(path: Path) -> AsyncIterator[Store]:
         await store.close()
 
 
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    """The SQLite file of the ``app`` fixture's bot (in the test's own tmp_path: nothing shared between tests)."""
+    return tmp_path / "k.sqlite3"
+
+
+@pytest.fixture
+async def app(fake: FakeTelegram, db: Path, request: pytest.FixtureRequest) -> AsyncIterator[App]:
+    """The bot, running in-process against ``fake`` on ``db`` (settings_for's test settings); a test changes
+    settings with ``@pytest.mark.bot(KOZYR_PICTURES=True, ...)``. Stopped after the test."""
+    marker = request.node.get_closest_marker("bot")
+    async with running_bot(fake, db, **(marker.kwargs if marker else {})) as running:
+        yield running
+
+
+@dataclass
+class Table:
+    """A table ``open_table`` began: the group it plays in, its lobby message (the first deal's table
+    message once it begins) and the people seated, in the order they sat."""
+
+    group: FakeChat
+    lobby: StoredMessage
+    humans: list[FakeUser]
+
+
+OpenTable = Callable[..., Awaitable[Table]]
+
+
+@pytest.fixture
+def open_table(fake: FakeTelegram, app: App) -> OpenTable:
+    """``await open_table(game, humans, ais=0, options="", *, group=None, begin=True)``: see ``open_table_in``."""
+    return partial(open_table_in, fake, app)
+
+
+def lobby_button(op: str, level: str = "") -> Callable[[dict[str, Any]], bool]:
+    """A lobby button by what it does (``join``, ``ai``, ``start``...), whatever the group's language."""
+    def matches(button: dict[str, Any]) -> bool:
+        parts = str(button.get("callback_data", "")).split(":")
+        return parts[0] == "lb" and parts[2:4] == [op, level]
+    return matches
+
+
+async def open_table_in(fake: FakeTelegram, app: App, game: str, humans: Sequence[FakeUser], ais: int = 0,
+                        options: str = "", *, group: FakeChat | None = None, begin: bool = True) -> Table:
+    """``humans[0]`` sends ``/new game options`` in ``group`` (by default a new group of the humans, the first
+    its creator), the others join, ``ais`` AI seats (the bot's default level) sit down and the table begins
+    (``begin=False``: the lobby stays open). Whoever has not started the bot starts it first. Each press
+    waits for the bot's answer, so the seats are taken in the order given; nothing waits for the group's
+    messages to be delivered (a test paced like Telegram would wait seconds): ``settle`` when it matters."""
+    if group is None:
+        group = fake.group(f"{game} table", members=list(humans[1:]), creator=humans[0])
+    if not all(user.started for user in humans):
+        for user in humans:
+            if not user.started:
+                await user.start_bot()
+        await settle(fake, app)
+    before = last_id(group)
+    await humans[0].send(group, f"/new {game} {options}".strip())
+    lobby = await fake.wait_for_message(group, lambda m: any(map(lobby_button("join"), m.buttons)),
+                                        after=before, timeout=20)
+    for user in humans[1:]:
+        await answered(fake, await user.press(lobby, lobby_button("join")), timeout=20)
+    for _ in range(ais):
+        await answered(fake, await humans[0].press(lobby, lobby_button("ai")), timeout=20)
+    if begin:
+        await answered(fake, await humans[0].press(lobby, lobby_button("start")), timeout=20)
+    return Table(group, lobby, list(humans))
+
+
 async def start_carnival(fake: FakeTelegram, app: App, users: Sequence[FakeUser], group: FakeChat) -> None:
     """Everyone starts the bot; the first opens a Carnival table in the group, the others join, it starts."""
-    for user in users:
-        await user.start_bot()
+    await open_table_in(fake, app, "carnival", users, group=group)
     await settle(fake, app)
-    await users[0].send(group, "/new carnival")
-    lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
-    await settle(fake, app)
-    for user in users[1:]:
-        await user.press(lobby, "✋ Join")
-        await settle(fake, app)
-    await users[0].press(lobby, "▶️ Start")
-    await settle(fake, app)
+
+
+def last_id(chat: FakeChat) -> int:
+    """The id of the bot's newest message in ``chat`` (0: none yet): wait for messages ``after`` it."""
+    messages = chat.messages()
+    return messages[-1].message_id if messages else 0
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now (the kernel's choice, so parallel test workers do not collide)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 async def play_first_move(fake: FakeTelegram, app: App, users: Sequence[FakeUser]) -> FakeUser:

@@ -35,9 +35,11 @@ class BotProcess:
                     cwd: Path = ROOT, prefix: tuple[str, ...] = ()) -> BotProcess:
         argv = ["-c", STANDBY] if standby else ["-m", "bot", *args]
         with log.open("wb") as fh:
+            # A session (process group) of its own: kill() also ends what the bot started (its AI worker
+            # processes), which a SIGKILL to the bot alone leaves running after the test.
             proc = await asyncio.create_subprocess_exec(
                 *prefix, sys.executable, *argv, cwd=cwd, env=env, stdin=asyncio.subprocess.PIPE, stdout=fh,
-                stderr=fh)
+                stderr=fh, start_new_session=True)
         return cls(proc, log)
 
     def go(self) -> None:
@@ -48,8 +50,11 @@ class BotProcess:
         return self.log.read_text(errors="replace")
 
     async def kill(self) -> None:
-        if self.proc.returncode is None:
-            self.proc.send_signal(signal.SIGKILL)
+        """SIGKILL to the bot and everything in its process group (a crash, and no process left behind)."""
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:  # the bot and all it started have exited
+            pass
         await self.proc.wait()
 
     async def wait(self, timeout: float) -> int:

@@ -18,13 +18,13 @@ import pytest
 from bot.services import ai_seats
 from bot.services.ai_seats import AiSeats
 from engine.core import get_game
-from tests.bot.harness import find, play_out, running_bot, settle
+from tests.bot.harness import find, open_table_in, play_out, running_bot, settle
 from tests.bot.helpers import db_rows
 from tests.fakebot.ratelimit import RateLimits
-from tests.fakebot.server import FakeTelegram
 
 
-async def test_lobby_seats_an_easy_and_a_strong_ai_and_they_play_at_their_levels(tmp_path, monkeypatch):
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_lobby_seats_an_easy_and_a_strong_ai_and_they_play_at_their_levels(fake, tmp_path, monkeypatch):
     levels_used: list[str] = []
     real = ai_seats.choose_action
 
@@ -34,26 +34,25 @@ async def test_lobby_seats_an_easy_and_a_strong_ai_and_they_play_at_their_levels
 
     monkeypatch.setattr(ai_seats, "choose_action", spy)
     db = tmp_path / "k.sqlite3"
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        ann = fake.user(first_name="Ann", language_code="en")
-        group = fake.group("Cards", members=[ann], creator=ann)
-        async with running_bot(fake, db, KOZYR_AI_WORKER="thread") as app:  # the spy lives in this process
-            await ann.start_bot()
-            await settle(fake, app)
-            await ann.send(group, "/new oh_hell hand_sizes=3,2")
-            lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
-            await settle(fake, app)
-            assert "🐣 Easy AI" in lobby.button_texts and "🧠 Strong AI" in lobby.button_texts
-            await ann.press(lobby, "🐣 Easy AI")
-            await settle(fake, app)
-            await ann.press(lobby, "🧠 Strong AI")
-            await settle(fake, app)
-            lobby = find(group, "Players (3")
-            assert lobby is not None and "🐣" in lobby.content and "🧠" in lobby.content
-            await ann.press(lobby, "▶️ Start")
-            await play_out(fake, app, group, [ann], random.Random(3))
-            await settle(fake, app)
-            assert find(group, "🏁") is not None
+    ann = fake.user(first_name="Ann", language_code="en")
+    group = fake.group("Cards", members=[ann], creator=ann)
+    async with running_bot(fake, db, KOZYR_AI_WORKER="thread") as app:  # the spy lives in this process
+        await ann.start_bot()
+        await settle(fake, app)
+        await ann.send(group, "/new oh_hell hand_sizes=3,2")
+        lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
+        await settle(fake, app)
+        assert "🐣 Easy AI" in lobby.button_texts and "🧠 Strong AI" in lobby.button_texts
+        await ann.press(lobby, "🐣 Easy AI")
+        await settle(fake, app)
+        await ann.press(lobby, "🧠 Strong AI")
+        await settle(fake, app)
+        lobby = find(group, "Players (3")
+        assert lobby is not None and "🐣" in lobby.content and "🧠" in lobby.content
+        await ann.press(lobby, "▶️ Start")
+        await play_out(fake, app, group, [ann], random.Random(3))
+        await settle(fake, app)
+        assert find(group, "🏁") is not None
     (ui,) = db_rows(db, "SELECT ui FROM tables")[0]
     assert sorted(json.loads(ui)["ai_levels"].values()) == ["easy", "strong"]
     # both AI seats had real choices (bids at least) and each was asked at its own level
@@ -61,24 +60,24 @@ async def test_lobby_seats_an_easy_and_a_strong_ai_and_they_play_at_their_levels
     assert set(levels_used) <= {"easy", "strong"}
 
 
-async def test_a_forged_ai_level_is_refused(tmp_path):
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_a_forged_ai_level_is_refused(fake, tmp_path):
     from bot.ui.callbacks import Lobby
 
     db = tmp_path / "k.sqlite3"
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        ann = fake.user(first_name="Ann", language_code="en")
-        group = fake.group("Cards", members=[ann], creator=ann)
-        async with running_bot(fake, db) as app:
-            await ann.start_bot()
-            await settle(fake, app)
-            await ann.send(group, "/new oh_hell")
-            lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
-            await settle(fake, app)
-            table_id = Lobby.unpack(lobby.buttons[0]["callback_data"]).t
-            record = await ann.press_data(lobby, Lobby(t=table_id, op="ai", k="genius").pack())
-            await settle(fake, app)
-            assert record.answered and record.show_alert
-            assert "not valid" in (record.answer_text or "")
+    ann = fake.user(first_name="Ann", language_code="en")
+    group = fake.group("Cards", members=[ann], creator=ann)
+    async with running_bot(fake, db) as app:
+        await ann.start_bot()
+        await settle(fake, app)
+        await ann.send(group, "/new oh_hell")
+        lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
+        await settle(fake, app)
+        table_id = Lobby.unpack(lobby.buttons[0]["callback_data"]).t
+        record = await ann.press_data(lobby, Lobby(t=table_id, op="ai", k="genius").pack())
+        await settle(fake, app)
+        assert record.answered and record.show_alert
+        assert "not valid" in (record.answer_text or "")
     assert db_rows(db, "SELECT COUNT(*) FROM seats WHERE user_id IS NULL") == [(0,)], "no AI sat down"
 
 
@@ -181,44 +180,36 @@ def test_an_unknown_default_level_is_refused():
         AiSeats("genius")
 
 
-async def test_hint_in_the_dm_suggests_a_legal_move_only_to_the_player_to_act(tmp_path):
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_hint_in_the_dm_suggests_a_legal_move_only_to_the_player_to_act(fake, app, db):
     from tests.bot.harness import live_hand, play_buttons
 
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        ann = fake.user(first_name="Ann", language_code="en")
-        bob = fake.user(first_name="Bob", language_code="ru")
-        group = fake.group("Cards", members=[ann, bob], creator=ann)
-        async with running_bot(fake, tmp_path / "k.sqlite3") as app:
-            for user in (ann, bob):
-                await user.start_bot()
-            await settle(fake, app)
-            await bob.send("/hint")
-            await settle(fake, app)
-            assert bob.last_dm().content == "Сейчас ни за одним столом не ваш ход."
-            await ann.send(group, "/new oh_hell hand_sizes=3")
-            lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
-            await settle(fake, app)
-            await bob.press(lobby, "✋ Join")
-            await settle(fake, app)
-            await ann.press(lobby, "🤖 Add AI")
-            await settle(fake, app)
-            await ann.press(lobby, "▶️ Start")
-            await settle(fake, app)
-            for _ in range(4):  # a few turns: bids, then card plays
-                user, hand = live_hand([ann, bob])
-                other = bob if user is ann else ann
-                await user.send("/hint")
-                await other.send("/hint")
-                await settle(fake, app)
-                labels = [b["text"] for b in play_buttons(hand)]
-                said = user.last_dm().content
-                assert said.startswith("💡") and ("Oh Hell" in said or "Черт побери" in said), said
-                assert any(said.endswith(": " + label) for label in labels), (said, labels)
-                assert "💡" not in other.last_dm().content
-                await user.press(hand, labels[0])
-                await settle(fake, app)
-            before = len(group.messages())
-            await bob.send(group, "/hint")
-            await settle(fake, app)
-            told = group.messages()[before:]
-            assert len(told) == 1 and "private chat" in told[0].content and "💡" not in told[0].content
+    ann = fake.user(first_name="Ann", language_code="en")
+    bob = fake.user(first_name="Bob", language_code="ru")
+    group = fake.group("Cards", members=[ann, bob], creator=ann)
+    for user in (ann, bob):
+        await user.start_bot()
+    await settle(fake, app)
+    await bob.send("/hint")
+    await settle(fake, app)
+    assert bob.last_dm().content == "Сейчас ни за одним столом не ваш ход."
+    await open_table_in(fake, app, "oh_hell", [ann, bob], ais=1, options="hand_sizes=3", group=group)
+    await settle(fake, app)
+    for _ in range(4):  # a few turns: bids, then card plays
+        user, hand = live_hand([ann, bob])
+        other = bob if user is ann else ann
+        await user.send("/hint")
+        await other.send("/hint")
+        await settle(fake, app)
+        labels = [b["text"] for b in play_buttons(hand)]
+        said = user.last_dm().content
+        assert said.startswith("💡") and ("Oh Hell" in said or "Черт побери" in said), said
+        assert any(said.endswith(": " + label) for label in labels), (said, labels)
+        assert "💡" not in other.last_dm().content
+        await user.press(hand, labels[0])
+        await settle(fake, app)
+    before = len(group.messages())
+    await bob.send(group, "/hint")
+    await settle(fake, app)
+    told = group.messages()[before:]
+    assert len(told) == 1 and "private chat" in told[0].content and "💡" not in told[0].content

@@ -6,6 +6,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "bot.py"
 
 
@@ -35,6 +37,7 @@ def test_bench_runs_a_tiny_game_and_counts_what_it_should(capsys):
     assert "moves handled per second" in out
 
 
+@pytest.mark.slow  # a child process and a benchmark run
 def test_bench_split_runs_the_fake_in_a_child_process(capsys):
     """--split: the fake server and the players in a child process, the bot polling it; the bot's own CPU
     and the fake's are reported apart, and the latencies pair each press with its move's COMMIT."""

@@ -19,9 +19,8 @@ import pytest
 from bot.ui.i18n import catalog, plural_catalog
 from engine.core import all_games
 from engine.record import replay
-from tests.bot.harness import find, play_out, running_bot, settle
+from tests.bot.harness import find, open_table_in, play_out, running_bot, settle
 from tests.fakebot.ratelimit import RateLimits
-from tests.fakebot.server import FakeTelegram
 
 ROOT = Path(__file__).resolve().parents[2]
 BUTTONS = {"en": ("✋ Join", "🤖 Add AI", "▶️ Start"), "ru": ("✋ Сесть", "🤖 Добавить бота", "▶️ Начать")}
@@ -63,73 +62,65 @@ TABLE_IDS = [t.game + ("-buttons" if "flip=button" in t.options else "") for t i
 
 
 @pytest.mark.parametrize("table", TABLES, ids=TABLE_IDS)
-async def test_a_whole_table(tmp_path, table: Table):
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        langs = [table.lang, "ru" if table.lang == "en" else "en"]
-        users = [fake.user(first_name=f"P{i}&<{i}>", language_code=langs[i % 2]) for i in range(table.humans)]
-        creator = users[0]
-        group = fake.group("Cards", members=users, creator=creator)
-        join, add_ai, start = BUTTONS[table.lang]
-        # Everything random comes from a seed: the deal (else each run plays other cards, and a rare deal
-        # fails once in CI and never again) and the simulated players' presses.
-        seed = zlib.crc32(table.game.encode())
-        async with running_bot(fake, tmp_path / "k.sqlite3", KOZYR_PICTURES=table.pictures,
-                               KOZYR_DEAL_SEED=seed) as app:
-            for user in users:
-                await user.start_bot()
-            await settle(fake, app)
-            await creator.send(group, f"/new {table.game} {table.options}".strip())
-            lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
-            await settle(fake, app)
-            for user in users[1:]:
-                await user.press(lobby, join)
-                await settle(fake, app)
-            for _ in range(table.ais):
-                await creator.press(lobby, add_ai)
-                await settle(fake, app)
-            await creator.press(lobby, start)
-            presses = await play_out(fake, app, group, users, random.Random(seed))
-            await settle(fake, app)
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_a_whole_table(fake, tmp_path, table: Table):
+    langs = [table.lang, "ru" if table.lang == "en" else "en"]
+    users = [fake.user(first_name=f"P{i}&<{i}>", language_code=langs[i % 2]) for i in range(table.humans)]
+    creator = users[0]
+    group = fake.group("Cards", members=users, creator=creator)
+    join, add_ai, start = BUTTONS[table.lang]
+    # Everything random comes from a seed: the deal (else each run plays other cards, and a rare deal
+    # fails once in CI and never again) and the simulated players' presses.
+    seed = zlib.crc32(table.game.encode())
+    async with running_bot(fake, tmp_path / "k.sqlite3", KOZYR_PICTURES=table.pictures,
+                           KOZYR_DEAL_SEED=seed) as app:
+        lobby = (await open_table_in(fake, app, table.game, users, ais=table.ais, options=table.options, group=group,
+                                     begin=False)).lobby
+        await settle(fake, app)
+        assert {join, add_ai, start} <= set(lobby.button_texts), "the lobby speaks the group's language"
+        await creator.press(lobby, start)
+        presses = await play_out(fake, app, group, users, random.Random(seed))
+        await settle(fake, app)
 
-            standings = find(group, "🏁")
-            assert standings is not None
-            assert TITLES[table.game][table.lang == "ru"] in standings.content
-            for user in users:
-                assert user.first_name in standings.content  # names escaped on the way, intact on arrival
-            assert all(u.inbox() for u in users), "every player got a hand message"
-            # Svinya's moves may all be forced, and Pyanitsa's are, unless the table wants Flip buttons.
-            if table.game != "svinya" and (table.game != "pyanitsa" or "flip=button" in table.options):
-                assert presses > 0
-            assert not fake.unanswered_callbacks()
-            bad = [c for c in fake.errors if c.error_code != 400 or "not modified" not in (c.description or "")]
-            assert not bad, bad
-            # Event lines live in the captions of the live table message, edited in place: the group saw
-            # them over time, so look through everything the bot sent or edited there.
-            log = "\n".join(str(c.params) for c in fake.calls if c.ok and c.params.get("chat_id") == group.id)
-            assert any(word in log for word in table.log_words), f"none of {table.log_words} in the group log"
+        standings = find(group, "🏁")
+        assert standings is not None
+        assert TITLES[table.game][table.lang == "ru"] in standings.content
+        for user in users:
+            assert user.first_name in standings.content  # names escaped on the way, intact on arrival
+        assert all(u.inbox() for u in users), "every player got a hand message"
+        # Svinya's moves may all be forced, and Pyanitsa's are, unless the table wants Flip buttons.
+        if table.game != "svinya" and (table.game != "pyanitsa" or "flip=button" in table.options):
+            assert presses > 0
+        assert not fake.unanswered_callbacks()
+        bad = [c for c in fake.errors if c.error_code != 400 or "not modified" not in (c.description or "")]
+        assert not bad, bad
+        # Event lines live in the captions of the live table message, edited in place: the group saw
+        # them over time, so look through everything the bot sent or edited there.
+        log = "\n".join(str(c.params) for c in fake.calls if c.ok and c.params.get("chat_id") == group.id)
+        assert any(word in log for word in table.log_words), f"none of {table.log_words} in the group log"
 
-            if table.pictures:
-                photos = [m for m in group.messages() if m.kind == "photo"]
-                title = TITLES[table.game][table.lang == "ru"]
-                tables = [m for m in photos if title in m.content and m is not standings]
-                assert len(tables) >= 1, "one live table picture per deal"
-                assert sum(m.edit_count for m in tables) > 0, "table pictures are edited in place"
+        if table.pictures:
+            photos = [m for m in group.messages() if m.kind == "photo"]
+            title = TITLES[table.game][table.lang == "ru"]
+            tables = [m for m in photos if title in m.content and m is not standings]
+            assert len(tables) >= 1, "one live table picture per deal"
+            assert sum(m.edit_count for m in tables) > 0, "table pictures are edited in place"
 
-            await creator.send(group, "/record")
-            doc = await fake.wait_for_message(group, lambda m: m.kind == "document", timeout=10)
-            record = json.loads(fake.files.by_id[doc.document["file_id"]].data)
-            state = replay(record)
-            assert state.over
-            async with app.store.read() as tx:
-                row = await tx.last_table(group.id, 0)
-            assert row is not None and row.status == "finished"
-            assert row.seed == random.Random(seed).randrange(2**53), "the deal came from KOZYR_DEAL_SEED"
-            stored = json.loads(row.state) if isinstance(row.state, str) else row.state
-            assert json.loads(json.dumps(state.to_json())) == stored, "the record replays to the stored state"
-            assert record["players"][:table.humans] == [u.first_name for u in users]
-            assert len(record["players"]) == table.humans + table.ais
-            for name, total in zip(record["players"], state.scores(), strict=True):
-                assert f"{name}: {total}" in standings.content
+        await creator.send(group, "/record")
+        doc = await fake.wait_for_message(group, lambda m: m.kind == "document", timeout=10)
+        record = json.loads(fake.files.by_id[doc.document["file_id"]].data)
+        state = replay(record)
+        assert state.over
+        async with app.store.read() as tx:
+            row = await tx.last_table(group.id, 0)
+        assert row is not None and row.status == "finished"
+        assert row.seed == random.Random(seed).randrange(2**53), "the deal came from KOZYR_DEAL_SEED"
+        stored = json.loads(row.state) if isinstance(row.state, str) else row.state
+        assert json.loads(json.dumps(state.to_json())) == stored, "the record replays to the stored state"
+        assert record["players"][:table.humans] == [u.first_name for u in users]
+        assert len(record["players"]) == table.humans + table.ais
+        for name, total in zip(record["players"], state.scores(), strict=True):
+            assert f"{name}: {total}" in standings.content
 
 
 def test_every_game_has_rules_in_both_languages():
@@ -142,26 +133,25 @@ def test_every_game_has_rules_in_both_languages():
             assert not set(re.findall(r"</?(\w+)", text)) - {"b", "i"}, f"{path.name}: only <b> and <i> tags"
 
 
-async def test_rules_command_sends_each_text(tmp_path):
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        ann = fake.user(first_name="Ann", language_code="en")
-        ivan = fake.user(first_name="Иван", language_code="ru")
-        async with running_bot(fake, tmp_path / "k.sqlite3") as app:
-            for user in (ann, ivan):
-                await user.start_bot()
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_rules_command_sends_each_text(fake, app, db):
+    ann = fake.user(first_name="Ann", language_code="en")
+    ivan = fake.user(first_name="Иван", language_code="ru")
+    for user in (ann, ivan):
+        await user.start_bot()
+    await settle(fake, app)
+    for game in all_games():
+        for user, lang in ((ann, "en"), (ivan, "ru")):
+            path = ROOT / "games" / game.id / "texts" / f"rules.{lang}.txt"
+            if not path.exists():
+                continue  # the test above reports it
+            await user.send(f"/rules {game.id}")
             await settle(fake, app)
-            for game in all_games():
-                for user, lang in ((ann, "en"), (ivan, "ru")):
-                    path = ROOT / "games" / game.id / "texts" / f"rules.{lang}.txt"
-                    if not path.exists():
-                        continue  # the test above reports it
-                    await user.send(f"/rules {game.id}")
-                    await settle(fake, app)
-                    reply = user.inbox()[-1].content
-                    expected = _plain(path.read_text(encoding="utf-8").strip())
-                    assert reply.split() == expected.split(), f"/rules {game.id} in {lang}"
-            bad = [c for c in fake.errors if "not modified" not in (c.description or "")]
-            assert not bad, bad
+            reply = user.inbox()[-1].content
+            expected = _plain(path.read_text(encoding="utf-8").strip())
+            assert reply.split() == expected.split(), f"/rules {game.id} in {lang}"
+    bad = [c for c in fake.errors if "not modified" not in (c.description or "")]
+    assert not bad, bad
 
 
 def test_every_msgid_has_a_russian_translation():

@@ -11,95 +11,90 @@ import statistics
 import time
 from contextlib import closing
 
+import pytest
+
 from bot.services import outbox as out
 from bot.store.sqlite import Store
-from tests.bot.harness import find, live_hand, play_buttons, play_out, running_bot, settle
+from tests.bot.harness import (
+    find,
+    live_hand,
+    open_table_in,
+    play_buttons,
+    play_out,
+    running_bot,
+    settle,
+    telegram_pacing,
+)
 from tests.bot.helpers import answered, db_rows, replay_log
 from tests.fakebot.ratelimit import RateLimits
 from tests.fakebot.server import FakeTelegram
 from tests.fakebot.users import FakeUser
 
 # The bot's own pacing at production values (the harness turns it off): the fake enforces Telegram's.
-TELEGRAM_PACING = {"KOZYR_PER_CHAT_INTERVAL": 1.05, "KOZYR_GROUP_PER_MINUTE": 20, "KOZYR_GLOBAL_PER_SECOND": 30}
+TELEGRAM_PACING = telegram_pacing()
 MESSAGE_CALLS = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "sendPhoto", "editMessageMedia",
                  "editMessageCaption", "sendDocument"}
 
 
-async def _table(fake: FakeTelegram, app, group, creator: FakeUser, others: list[FakeUser], ais: int = 0,
-                 game: str = "carnival quarters=1"):
-    await creator.send(group, f"/new {game}")
-    lobby = await fake.wait_for_message(group, lambda m: "✋ Join" in m.button_texts, timeout=20)
-    for user in others:
-        await answered(fake, await user.press(lobby, "✋ Join"), timeout=20)
-    for _ in range(ais):
-        await answered(fake, await creator.press(lobby, "🤖 Add AI"), timeout=20)
-    await answered(fake, await creator.press(lobby, "▶️ Start"), timeout=20)
-    return lobby
-
-
-async def test_a_fast_game_under_telegram_limits_keeps_the_group_close_behind(tmp_path, capsys):
+@pytest.mark.bot(**TELEGRAM_PACING)
+async def test_a_fast_game_under_telegram_limits_keeps_the_group_close_behind(fake, app, open_table, db, capsys):
     """Three people press the moment their keyboard arrives. Telegram's limits (20 a minute in the
     group, 1 a second per chat) are enforced by the fake; the group view must keep up without a 429."""
-    async with FakeTelegram(limits=RateLimits()) as fake:
-        users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
-        group = fake.group("Fast", members=users, creator=users[0])
-        async with running_bot(fake, tmp_path / "k.sqlite3", **TELEGRAM_PACING) as app:
-            for user in users:
-                await user.start_bot()
-            await settle(fake, app)
-            lobby = await _table(fake, app, group, users[0], users[1:])
-            rng = random.Random(5)
-            started = len(fake.calls)
-            moves, latencies = 0, []
-            last_version = -1
-            loop = asyncio.get_running_loop()
-            deadline = loop.time() + 600
-            while find(group, "🏁") is None:
-                assert loop.time() < deadline, "the game did not end"
-                found = live_hand(users)
-                version = int(play_buttons(found[1])[0]["callback_data"].split(":")[2]) if found else -1
-                if found is None or version <= last_version:
-                    await asyncio.sleep(0.005)
-                    continue
-                user, message = found
-                buttons = play_buttons(message)
-                data = rng.choice(buttons)["callback_data"]
-                record = await user.press(message, lambda b, d=data: b.get("callback_data") == d)
-                if data.startswith("mv:"):
-                    moves += 1
-                    last_version = version
-                    pressed = loop.time()
-                    await fake.wait_until(lambda v=version: _newer(users, v) or find(group, "🏁"), timeout=60,
-                                          what="the next keyboard")
-                    if find(group, "🏁") is None:
-                        latencies.append(loop.time() - pressed)
-                await answered(fake, record, timeout=20)
-            await settle(fake, app, timeout=120)
+    users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
+    group = fake.group("Fast", members=users, creator=users[0])
+    lobby = (await open_table("carnival", users, options="quarters=1", group=group)).lobby
+    rng = random.Random(5)
+    started = len(fake.calls)
+    moves, latencies = 0, []
+    last_version = -1
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 600
+    while find(group, "🏁") is None:
+        assert loop.time() < deadline, "the game did not end"
+        found = live_hand(users)
+        version = int(play_buttons(found[1])[0]["callback_data"].split(":")[2]) if found else -1
+        if found is None or version <= last_version:
+            await asyncio.sleep(0.005)
+            continue
+        user, message = found
+        buttons = play_buttons(message)
+        data = rng.choice(buttons)["callback_data"]
+        record = await user.press(message, lambda b, d=data: b.get("callback_data") == d)
+        if data.startswith("mv:"):
+            moves += 1
+            last_version = version
+            pressed = loop.time()
+            await fake.wait_until(lambda v=version: _newer(users, v) or find(group, "🏁"), timeout=60,
+                                  what="the next keyboard")
+            if find(group, "🏁") is None:
+                latencies.append(loop.time() - pressed)
+        await answered(fake, record, timeout=20)
+    await settle(fake, app, timeout=120)
 
-            calls = [c for c in fake.calls[started:] if c.ok]
-            message_calls = [c for c in calls if c.method in MESSAGE_CALLS]
-            group_new = [c for c in message_calls if c.params.get("chat_id") == group.id
-                         and c.method.startswith("send")]
-            _, _, events, _ = replay_log(tmp_path / "k.sqlite3")
-            tricks = sum(1 for move in events for e in move if e.get("type") == "trick")
-            lags = sorted(app.outbox.group_lags)
-            per_move = len(message_calls) / moves
-            keyboard_p50 = statistics.median(latencies) * 1000
-            with capsys.disabled():
-                print(f"\n[flow] {moves} moves, {tricks} tricks: message calls per move {per_move:.2f}, "
-                      f"new group messages per trick {len(group_new) / tricks:.2f}, "
-                      f"group lag p50 {lags[len(lags) // 2]:.2f} s max {lags[-1]:.2f} s, "
-                      f"429s {fake.limiter.served_429}, press -> next keyboard p50 {keyboard_p50:.0f} ms")
-            assert fake.limiter.served_429 == 0
-            # Start costs the group one message, not two: the lobby message becomes the first deal's table
-            # (a lobby edit and a new table message put the first table edits 3 s further behind).
-            first = find(group, "deal 1/")
-            assert first is not None and first.message_id == lobby.message_id
-            assert len(group_new) <= tricks, "at most one new group message per trick"
-            assert lags[-1] <= 3.05 * 2 + 1.0, "the group view is never far behind"
-            assert lags[len(lags) // 2] <= 3.5
-            assert per_move <= 2.5
-            assert not fake.unanswered_callbacks()
+    calls = [c for c in fake.calls[started:] if c.ok]
+    message_calls = [c for c in calls if c.method in MESSAGE_CALLS]
+    group_new = [c for c in message_calls if c.params.get("chat_id") == group.id
+                 and c.method.startswith("send")]
+    _, _, events, _ = replay_log(db)
+    tricks = sum(1 for move in events for e in move if e.get("type") == "trick")
+    lags = sorted(app.outbox.group_lags)
+    per_move = len(message_calls) / moves
+    keyboard_p50 = statistics.median(latencies) * 1000
+    with capsys.disabled():
+        print(f"\n[flow] {moves} moves, {tricks} tricks: message calls per move {per_move:.2f}, "
+              f"new group messages per trick {len(group_new) / tricks:.2f}, "
+              f"group lag p50 {lags[len(lags) // 2]:.2f} s max {lags[-1]:.2f} s, "
+              f"429s {fake.limiter.served_429}, press -> next keyboard p50 {keyboard_p50:.0f} ms")
+    assert fake.limiter.served_429 == 0
+    # Start costs the group one message, not two: the lobby message becomes the first deal's table
+    # (a lobby edit and a new table message put the first table edits 3 s further behind).
+    first = find(group, "deal 1/")
+    assert first is not None and first.message_id == lobby.message_id
+    assert len(group_new) <= tricks, "at most one new group message per trick"
+    assert lags[-1] <= 3.05 * 2 + 1.0, "the group view is never far behind"
+    assert lags[len(lags) // 2] <= 3.5
+    assert per_move <= 2.5
+    assert not fake.unanswered_callbacks()
 
 
 def _newer(users: list[FakeUser], version: int) -> bool:
@@ -115,7 +110,7 @@ async def test_a_turn_pings_with_a_new_message_and_the_old_one_loses_its_keyboar
             for user in (ann, bob):
                 await user.start_bot()
             await settle(fake, app)
-            await _table(fake, app, group, ann, [bob], ais=1)
+            await open_table_in(fake, app, "carnival", [ann, bob], ais=1, options="quarters=1", group=group)
             await settle(fake, app)
             rng = random.Random(2)
             for _ in range(8):
@@ -143,7 +138,7 @@ async def test_a_turn_pings_with_a_new_message_and_the_old_one_loses_its_keyboar
             for user in (ann, bob):
                 await user.start_bot()
             await settle(fake, app)
-            await _table(fake, app, group, ann, [bob], ais=1)
+            await open_table_in(fake, app, "carnival", [ann, bob], ais=1, options="quarters=1", group=group)
             await settle(fake, app)
             counts = (len(ann.inbox()), len(bob.inbox()))
             rng = random.Random(3)
@@ -157,67 +152,58 @@ async def test_a_turn_pings_with_a_new_message_and_the_old_one_loses_its_keyboar
             assert len(ann.inbox()) - counts[0] <= 1 and len(bob.inbox()) - counts[1] <= 1
 
 
-async def test_leave_mid_game_hands_the_seat_to_an_ai_and_the_game_ends(tmp_path):
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        ann, bob, cat = fake.user(first_name="Ann"), fake.user(first_name="Bob"), fake.user(first_name="Cat")
-        group = fake.group("Leave", members=[ann, bob, cat], creator=ann)
-        db = tmp_path / "k.sqlite3"
-        async with running_bot(fake, db) as app:
-            for user in (ann, bob, cat):
-                await user.start_bot()
-            await settle(fake, app)
-            await _table(fake, app, group, ann, [bob, cat])
-            await settle(fake, app)
-            # Cat (neither creator nor admin) may not hand Bob's seat over.
-            await cat.send(group, "/leave Bob")
-            await settle(fake, app)
-            assert find(group, "Only the table's creator or an admin") is not None
-            # Bob leaves himself: asked first, nothing changes until he confirms.
-            await bob.send(group, "/leave")
-            prompt = await fake.wait_for_message(group, lambda m: "leave the game?" in m.content, timeout=10)
-            assert db_rows(db, "SELECT user_id FROM seats WHERE seat = 1")[0][0] == bob.id
-            stranger = await cat.press(prompt, lambda b: b["text"].startswith("🤖"))  # not hers to confirm
-            await answered(fake, stranger)
-            assert stranger.show_alert and db_rows(db, "SELECT user_id FROM seats WHERE seat = 1")[0][0] == bob.id
-            await answered(fake, await bob.press(prompt, lambda b: b["text"].startswith("🤖")))
-            await settle(fake, app)
-            assert db_rows(db, "SELECT user_id FROM seats WHERE seat = 1")[0][0] is None
-            assert not prompt.buttons, "the question's buttons are gone once answered"
-            assert find(group, "Bob left the game") is not None
-            assert not any(play_buttons(m) for m in bob.inbox()), "Bob has no live keyboard left"
-            assert "You left the game" in bob.inbox()[-1].content
-            # The creator hands Cat's seat over as well (Cat went away): seat number 3.
-            await ann.send(group, "/leave 3")
-            prompt = await fake.wait_for_message(group, lambda m: "Cat: leave the game?" in m.content, timeout=10)
-            await answered(fake, await ann.press(prompt, lambda b: b["text"].startswith("🤖")))
-            await settle(fake, app)
-            assert db_rows(db, "SELECT COUNT(*) FROM seats WHERE user_id IS NULL")[0][0] == 2
-            await play_out(fake, app, group, [ann], random.Random(4))  # nobody is stuck: Ann plays to the end
-            await settle(fake, app)
-            assert find(group, "🏁") is not None
-            assert not fake.unanswered_callbacks()
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_leave_mid_game_hands_the_seat_to_an_ai_and_the_game_ends(fake, app, open_table, db):
+    ann, bob, cat = fake.user(first_name="Ann"), fake.user(first_name="Bob"), fake.user(first_name="Cat")
+    group = fake.group("Leave", members=[ann, bob, cat], creator=ann)
+    await open_table("carnival", [ann, bob, cat], options="quarters=1", group=group)
+    await settle(fake, app)
+    # Cat (neither creator nor admin) may not hand Bob's seat over.
+    await cat.send(group, "/leave Bob")
+    await settle(fake, app)
+    assert find(group, "Only the table's creator or an admin") is not None
+    # Bob leaves himself: asked first, nothing changes until he confirms.
+    await bob.send(group, "/leave")
+    prompt = await fake.wait_for_message(group, lambda m: "leave the game?" in m.content, timeout=10)
+    assert db_rows(db, "SELECT user_id FROM seats WHERE seat = 1")[0][0] == bob.id
+    stranger = await cat.press(prompt, lambda b: b["text"].startswith("🤖"))  # not hers to confirm
+    await answered(fake, stranger)
+    assert stranger.show_alert and db_rows(db, "SELECT user_id FROM seats WHERE seat = 1")[0][0] == bob.id
+    await answered(fake, await bob.press(prompt, lambda b: b["text"].startswith("🤖")))
+    await settle(fake, app)
+    assert db_rows(db, "SELECT user_id FROM seats WHERE seat = 1")[0][0] is None
+    assert not prompt.buttons, "the question's buttons are gone once answered"
+    assert find(group, "Bob left the game") is not None
+    assert not any(play_buttons(m) for m in bob.inbox()), "Bob has no live keyboard left"
+    assert "You left the game" in bob.inbox()[-1].content
+    # The creator hands Cat's seat over as well (Cat went away): seat number 3.
+    await ann.send(group, "/leave 3")
+    prompt = await fake.wait_for_message(group, lambda m: "Cat: leave the game?" in m.content, timeout=10)
+    await answered(fake, await ann.press(prompt, lambda b: b["text"].startswith("🤖")))
+    await settle(fake, app)
+    assert db_rows(db, "SELECT COUNT(*) FROM seats WHERE user_id IS NULL")[0][0] == 2
+    await play_out(fake, app, group, [ann], random.Random(4))  # nobody is stuck: Ann plays to the end
+    await settle(fake, app)
+    assert find(group, "🏁") is not None
+    assert not fake.unanswered_callbacks()
 
 
-async def test_cancel_mid_game_removes_every_dm_keyboard_and_tells_the_players(tmp_path):
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        ann, bob, cat = fake.user(first_name="Ann"), fake.user(first_name="Bob"), fake.user(first_name="Cat")
-        group = fake.group("Cancel", members=[ann, bob, cat], creator=ann)
-        async with running_bot(fake, tmp_path / "k.sqlite3") as app:
-            for user in (ann, bob, cat):
-                await user.start_bot()
-            await settle(fake, app)
-            await _table(fake, app, group, ann, [bob, cat])
-            await settle(fake, app)
-            user, message = live_hand([ann, bob, cat])
-            await answered(fake, await user.press(message, lambda b: b in play_buttons(message)[:1]))
-            await settle(fake, app)
-            assert live_hand([ann, bob, cat]) is not None
-            await ann.send(group, "/cancel")
-            await settle(fake, app)
-            for u in (ann, bob, cat):
-                assert not any(play_buttons(m) for m in u.inbox()), f"{u.first_name} still has a live keyboard"
-                assert "This table was cancelled." in u.inbox()[-1].content
-            assert find(group, "The table was cancelled.") is not None
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_cancel_mid_game_removes_every_dm_keyboard_and_tells_the_players(fake, app, open_table, db):
+    ann, bob, cat = fake.user(first_name="Ann"), fake.user(first_name="Bob"), fake.user(first_name="Cat")
+    group = fake.group("Cancel", members=[ann, bob, cat], creator=ann)
+    await open_table("carnival", [ann, bob, cat], options="quarters=1", group=group)
+    await settle(fake, app)
+    user, message = live_hand([ann, bob, cat])
+    await answered(fake, await user.press(message, lambda b: b in play_buttons(message)[:1]))
+    await settle(fake, app)
+    assert live_hand([ann, bob, cat]) is not None
+    await ann.send(group, "/cancel")
+    await settle(fake, app)
+    for u in (ann, bob, cat):
+        assert not any(play_buttons(m) for m in u.inbox()), f"{u.first_name} still has a live keyboard"
+        assert "This table was cancelled." in u.inbox()[-1].content
+    assert find(group, "The table was cancelled.") is not None
 
 
 async def test_a_backlog_in_one_chat_costs_another_chat_nothing(tmp_path):
@@ -265,101 +251,94 @@ async def test_a_backlog_in_one_chat_costs_another_chat_nothing(tmp_path):
         await store.close()
 
 
-async def test_chatter_expires_and_a_spammer_is_throttled(tmp_path):
-    async with FakeTelegram(limits=RateLimits()) as fake:
-        ann = fake.user(first_name="Ann")
-        group = fake.group("Spam", members=[ann], creator=ann)
-        async with running_bot(fake, tmp_path / "k.sqlite3", **TELEGRAM_PACING) as app:
-            for _ in range(60):
-                await ann.send(group, "/games")
-            await settle(fake, app, timeout=120)
-            replies = [m for m in group.messages() if "Games" in m.content]
-            assert 1 <= len(replies) <= app.throttle.burst + 2, len(replies)
-            assert app.throttle.dropped >= 60 - app.throttle.burst - 5
-            assert fake.limiter.served_429 == 0
-            async with app.store.transaction() as tx:  # a chatter row whose time has passed is never sent
-                await out.send_text(tx, group.id, "stale answer", priority=out.CHATTER, ttl=-1)
-            app.outbox.wake()
-            await app.outbox.drain()
-            assert find(group, "stale answer") is None and app.outbox.expired >= 1
+@pytest.mark.fake(time_scale=10)  # Telegram's limits and the bot's pacing ten times faster: a tenth of the wait
+@pytest.mark.bot(**telegram_pacing(10))
+async def test_chatter_expires_and_a_spammer_is_throttled(fake, app, db):
+    ann = fake.user(first_name="Ann")
+    group = fake.group("Spam", members=[ann], creator=ann)
+    for _ in range(60):
+        await ann.send(group, "/games")
+    await settle(fake, app, timeout=120)
+    replies = [m for m in group.messages() if "Games" in m.content]
+    assert 1 <= len(replies) <= app.throttle.burst + 2, len(replies)
+    assert app.throttle.dropped >= 60 - app.throttle.burst - 5
+    assert fake.limiter.served_429 == 0
+    async with app.store.transaction() as tx:  # a chatter row whose time has passed is never sent
+        await out.send_text(tx, group.id, "stale answer", priority=out.CHATTER, ttl=-1)
+    app.outbox.wake()
+    await app.outbox.drain()
+    assert find(group, "stale answer") is None and app.outbox.expired >= 1
 
 
-async def test_settings_keyboard_goes_after_a_choice_and_join_is_answered_privately(tmp_path):
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        ann, bob = fake.user(first_name="Ann"), fake.user(first_name="Bob")
-        group = fake.group("Small", members=[ann, bob], creator=ann)
-        async with running_bot(fake, tmp_path / "k.sqlite3") as app:
-            for user in (ann, bob):
-                await user.start_bot()
-            await settle(fake, app)
-            await ann.send("/settings")
-            choice = await fake.wait_for_message(ann.dm, lambda m: "Русский" in m.button_texts, timeout=10)
-            await answered(fake, await ann.press(choice, "Русский"))
-            await settle(fake, app)
-            assert not choice.buttons, "the language keyboard is gone once chosen"
-            await ann.send(group, "/new carnival")
-            await settle(fake, app)
-            before = len(group.messages())
-            await ann.send(group, "/join")  # the creator sits already
-            await settle(fake, app)
-            assert len(group.messages()) == before, "the group is not told"
-            assert "уже за этим столом" in ann.inbox()[-1].content or "already" in ann.inbox()[-1].content
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_settings_keyboard_goes_after_a_choice_and_join_is_answered_privately(fake, app, db):
+    ann, bob = fake.user(first_name="Ann"), fake.user(first_name="Bob")
+    group = fake.group("Small", members=[ann, bob], creator=ann)
+    for user in (ann, bob):
+        await user.start_bot()
+    await settle(fake, app)
+    await ann.send("/settings")
+    choice = await fake.wait_for_message(ann.dm, lambda m: "Русский" in m.button_texts, timeout=10)
+    await answered(fake, await ann.press(choice, "Русский"))
+    await settle(fake, app)
+    assert not choice.buttons, "the language keyboard is gone once chosen"
+    await ann.send(group, "/new carnival")
+    await settle(fake, app)
+    before = len(group.messages())
+    await ann.send(group, "/join")  # the creator sits already
+    await settle(fake, app)
+    assert len(group.messages()) == before, "the group is not told"
+    assert "уже за этим столом" in ann.inbox()[-1].content or "already" in ann.inbox()[-1].content
 
 
-async def test_a_new_deal_shows_each_hand_once(tmp_path):
+@pytest.mark.fake(limits=RateLimits.loose())
+@pytest.mark.bot(KOZYR_PING_AFTER=3600)
+async def test_a_new_deal_shows_each_hand_once(fake, app, open_table, db):
     """At a new deal the last deal's hand message keeps its own text (only its keyboard goes) and the new
     hand comes once, in a new message: not the new hand twice."""
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        ann, bob = fake.user(first_name="Ann"), fake.user(first_name="Bob")
-        group = fake.group("Deals", members=[ann, bob], creator=ann)
-        db = tmp_path / "k.sqlite3"
-        async with running_bot(fake, db, KOZYR_PING_AFTER=3600) as app:
-            for user in (ann, bob):
-                await user.start_bot()
-            await settle(fake, app)
-            await _table(fake, app, group, ann, [bob], ais=1)
-            await settle(fake, app)
-            rng = random.Random(6)
-            while "deal 2" not in (ann.inbox()[-1].content + bob.inbox()[-1].content):
-                user, message = live_hand([ann, bob])
-                data = rng.choice(play_buttons(message))["callback_data"]
-                await answered(fake, await user.press(message, lambda b, d=data: b.get("callback_data") == d))
-                await settle(fake, app)
-            for user in (ann, bob):
-                deal2 = [m for m in user.inbox() if "deal 2" in m.content]
-                assert len(deal2) == 1, f"{user.first_name} sees the deal-2 hand {len(deal2)} times"
-                deal1 = [m for m in user.inbox() if "deal 1" in m.content]
-                assert deal1 and not any(play_buttons(m) for m in deal1), "the last deal's keyboards are gone"
+    ann, bob = fake.user(first_name="Ann"), fake.user(first_name="Bob")
+    group = fake.group("Deals", members=[ann, bob], creator=ann)
+    await open_table("carnival", [ann, bob], ais=1, options="quarters=1", group=group)
+    await settle(fake, app)
+    rng = random.Random(6)
+    while "deal 2" not in (ann.inbox()[-1].content + bob.inbox()[-1].content):
+        user, message = live_hand([ann, bob])
+        data = rng.choice(play_buttons(message))["callback_data"]
+        await answered(fake, await user.press(message, lambda b, d=data: b.get("callback_data") == d))
+        await settle(fake, app)
+    for user in (ann, bob):
+        deal2 = [m for m in user.inbox() if "deal 2" in m.content]
+        assert len(deal2) == 1, f"{user.first_name} sees the deal-2 hand {len(deal2)} times"
+        deal1 = [m for m in user.inbox() if "deal 1" in m.content]
+        assert deal1 and not any(play_buttons(m) for m in deal1), "the last deal's keyboards are gone"
 
 
-async def test_a_seat_offered_to_the_group_is_taken_with_a_join_button(tmp_path):
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        ann, bob, cat, dan = (fake.user(first_name=n) for n in ("Ann", "Bob", "Cat", "Dan"))
-        group = fake.group("Offer", members=[ann, bob, cat, dan], creator=ann)
-        db = tmp_path / "k.sqlite3"
-        async with running_bot(fake, db) as app:
-            for user in (ann, bob, cat, dan):
-                await user.start_bot()
-            await settle(fake, app)
-            await _table(fake, app, group, ann, [bob, cat])
-            await settle(fake, app)
-            await bob.send(group, "/leave")
-            prompt = await fake.wait_for_message(group, lambda m: "leave the game?" in m.content, timeout=10)
-            await answered(fake, await bob.press(prompt, lambda b: b["text"].startswith("🙋")))
-            await settle(fake, app)
-            offer = await fake.wait_for_message(group, lambda m: "✋ Take this seat" in m.button_texts, timeout=10)
-            assert db_rows(db, "SELECT user_id FROM seats WHERE seat = 1")[0][0] is None  # an AI meanwhile
-            seated = await cat.press(offer, "✋ Take this seat")
-            await answered(fake, seated)
-            assert seated.show_alert, "Cat plays already"
-            await answered(fake, await dan.press(offer, "✋ Take this seat"))
-            await settle(fake, app)
-            assert db_rows(db, "SELECT user_id, name FROM seats WHERE seat = 1")[0] == (dan.id, "Dan")
-            assert not offer.buttons and "Dan takes the seat" in offer.content
-            assert dan.inbox() and "Your hand" in dan.inbox()[-1].content
-            await play_out(fake, app, group, [ann, cat, dan], random.Random(8))
-            await settle(fake, app)
-            assert find(group, "🏁") is not None and "Dan" in find(group, "🏁").content
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_a_seat_offered_to_the_group_is_taken_with_a_join_button(fake, app, open_table, db):
+    ann, bob, cat, dan = (fake.user(first_name=n) for n in ("Ann", "Bob", "Cat", "Dan"))
+    group = fake.group("Offer", members=[ann, bob, cat, dan], creator=ann)
+    for user in (ann, bob, cat, dan):
+        await user.start_bot()
+    await settle(fake, app)
+    await open_table("carnival", [ann, bob, cat], options="quarters=1", group=group)
+    await settle(fake, app)
+    await bob.send(group, "/leave")
+    prompt = await fake.wait_for_message(group, lambda m: "leave the game?" in m.content, timeout=10)
+    await answered(fake, await bob.press(prompt, lambda b: b["text"].startswith("🙋")))
+    await settle(fake, app)
+    offer = await fake.wait_for_message(group, lambda m: "✋ Take this seat" in m.button_texts, timeout=10)
+    assert db_rows(db, "SELECT user_id FROM seats WHERE seat = 1")[0][0] is None  # an AI meanwhile
+    seated = await cat.press(offer, "✋ Take this seat")
+    await answered(fake, seated)
+    assert seated.show_alert, "Cat plays already"
+    await answered(fake, await dan.press(offer, "✋ Take this seat"))
+    await settle(fake, app)
+    assert db_rows(db, "SELECT user_id, name FROM seats WHERE seat = 1")[0] == (dan.id, "Dan")
+    assert not offer.buttons and "Dan takes the seat" in offer.content
+    assert dan.inbox() and "Your hand" in dan.inbox()[-1].content
+    await play_out(fake, app, group, [ann, cat, dan], random.Random(8))
+    await settle(fake, app)
+    assert find(group, "🏁") is not None and "Dan" in find(group, "🏁").content
 
 
 async def test_when_the_global_budget_is_short_keyboards_go_before_table_edits(tmp_path):

@@ -17,6 +17,7 @@ from bot.services import outbox as out
 from bot.services.outbox import Outbox, RateLimiter
 from bot.services.pictures import Pictures
 from bot.store.sqlite import Store, TableRow
+from tests.fakebot.ratelimit import RateLimits
 from tests.fakebot.textfmt import parse_html, u16len
 
 
@@ -192,46 +193,44 @@ async def test_item15_retention_prunes_what_nothing_needs_and_keeps_what_replay_
         await store.close()
 
 
-async def test_item9_an_outbox_row_that_meets_a_long_lock_stays_pending_and_is_delivered(tmp_path):
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_item9_an_outbox_row_that_meets_a_long_lock_stays_pending_and_is_delivered(fake, tmp_path):
     """A lock held longer than the store waits: the row is not marked failed ("database is locked"),
     it is delivered once the lock is gone."""
     from aiogram.client.default import DefaultBotProperties
     from aiogram.enums import ParseMode
 
-    from tests.fakebot.ratelimit import RateLimits
-    from tests.fakebot.server import FakeTelegram
 
     db = tmp_path / "k.sqlite3"
     store = await _open(db)
     store.lock_patience = 0.2
     other = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        ann = fake.user(first_name="Ann", started=True)
-        bot = fake.make_bot(default=DefaultBotProperties(parse_mode=ParseMode.HTML))
-        outbox = Outbox(store, bot, RateLimiter(0.0, 100000, 100000))
-        try:
-            async with store.transaction() as tx:
-                await out.send_text(tx, ann.id, "hello")
-            # The send goes out; recording it meets the lock, held 7 s (old code: the 5 s busy timeout ran
-            # out, then the lock was gone and the row was marked failed "database is locked" for good).
-            other.execute("BEGIN IMMEDIATE")
-            release = threading.Timer(7.0, lambda: other.execute("COMMIT"))
-            release.start()
-            outbox.start()
-            await fake.wait_until(lambda: ann.inbox(), timeout=10, what="the message")
-            await asyncio.sleep(1.0)
-            with closing(sqlite3.connect(db)) as conn:  # a reader is never blocked in WAL mode
-                assert conn.execute("SELECT status FROM outbox").fetchall() == [("pending",)]
-            release.join()
-            outbox.wake()
-            await outbox.drain(timeout=30)
-            with closing(sqlite3.connect(db)) as conn:
-                assert conn.execute("SELECT status, error FROM outbox").fetchall() == []
-        finally:
-            other.close()
-            await outbox.stop()
-            await bot.session.close()
-            await store.close()
+    ann = fake.user(first_name="Ann", started=True)
+    bot = fake.make_bot(default=DefaultBotProperties(parse_mode=ParseMode.HTML))
+    outbox = Outbox(store, bot, RateLimiter(0.0, 100000, 100000))
+    try:
+        async with store.transaction() as tx:
+            await out.send_text(tx, ann.id, "hello")
+        # The send goes out; recording it meets the lock, held 7 s (old code: the 5 s busy timeout ran
+        # out, then the lock was gone and the row was marked failed "database is locked" for good).
+        other.execute("BEGIN IMMEDIATE")
+        release = threading.Timer(7.0, lambda: other.execute("COMMIT"))
+        release.start()
+        outbox.start()
+        await fake.wait_until(lambda: ann.inbox(), timeout=10, what="the message")
+        await asyncio.sleep(1.0)
+        with closing(sqlite3.connect(db)) as conn:  # a reader is never blocked in WAL mode
+            assert conn.execute("SELECT status FROM outbox").fetchall() == [("pending",)]
+        release.join()
+        outbox.wake()
+        await outbox.drain(timeout=30)
+        with closing(sqlite3.connect(db)) as conn:
+            assert conn.execute("SELECT status, error FROM outbox").fetchall() == []
+    finally:
+        other.close()
+        await outbox.stop()
+        await bot.session.close()
+        await store.close()
 
 
 async def test_item2_a_lobby_press_acts_only_in_the_tables_own_forum_topic(tmp_path):

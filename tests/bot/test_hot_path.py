@@ -241,101 +241,101 @@ async def test_a_picture_replaced_before_or_while_it_is_drawn_is_never_sent(tmp_
         await store.close()
 
 
-async def test_admin_checks_skip_the_creator_and_ask_telegram_once_per_person(tmp_path: Path) -> None:
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_admin_checks_skip_the_creator_and_ask_telegram_once_per_person(fake, tmp_path: Path) -> None:
     """Start pressed by a player who is not the creator asks Telegram once, however often it is pressed
     (the answer is kept briefly); the creator's own presses never ask."""
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        ann, bob, cat = fake.user(first_name="Ann"), fake.user(first_name="Bob"), fake.user(first_name="Cat")
-        group = fake.group("Admins", members=[cat], admins=[bob], creator=ann)
-        async with running_bot(fake, tmp_path / "a.sqlite3") as app:
-            for user in (ann, bob, cat):
-                await user.start_bot()
+    ann, bob, cat = fake.user(first_name="Ann"), fake.user(first_name="Bob"), fake.user(first_name="Cat")
+    group = fake.group("Admins", members=[cat], admins=[bob], creator=ann)
+    async with running_bot(fake, tmp_path / "a.sqlite3") as app:
+        for user in (ann, bob, cat):
+            await user.start_bot()
+        await settle(fake, app)
+        await ann.send(group, "/new carnival")
+        lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
+        await settle(fake, app)
+        for user in (bob, cat):
+            await user.press(lobby, "✋ Join")
             await settle(fake, app)
-            await ann.send(group, "/new carnival")
-            lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
-            await settle(fake, app)
-            for user in (bob, cat):
-                await user.press(lobby, "✋ Join")
-                await settle(fake, app)
-            presses = [await cat.press(lobby, "▶️ Start") for _ in range(3)]
-            await settle(fake, app)
-            assert all(p.answered and p.answer_text and "Only the table's creator" in p.answer_text for p in presses)
-            assert len(fake.calls_of("getChatMember")) == 1, "three presses by one person: one question"
-            await ann.press(lobby, "▶️ Start")  # the creator: nothing to ask
-            await settle(fake, app)
-            assert len(fake.calls_of("getChatMember")) == 1
-            assert any(play_buttons(m) for u in (ann, bob, cat) for m in u.inbox()), "the game started"
+        presses = [await cat.press(lobby, "▶️ Start") for _ in range(3)]
+        await settle(fake, app)
+        assert all(p.answered and p.answer_text and "Only the table's creator" in p.answer_text for p in presses)
+        assert len(fake.calls_of("getChatMember")) == 1, "three presses by one person: one question"
+        await ann.press(lobby, "▶️ Start")  # the creator: nothing to ask
+        await settle(fake, app)
+        assert len(fake.calls_of("getChatMember")) == 1
+        assert any(play_buttons(m) for u in (ann, bob, cat) for m in u.inbox()), "the game started"
 
 
-async def test_a_press_that_gives_the_turn_to_a_person_starts_no_ai_loop(tmp_path: Path) -> None:
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_a_press_that_gives_the_turn_to_a_person_starts_no_ai_loop(fake, tmp_path: Path) -> None:
     """Three people: after each move the next player has a choice, so no AI loop is started only to read
     the table and end (it was one more read of the table and its seats per move)."""
     from bot.services.types import Actor
 
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
-        group = fake.group("People", members=users[1:], creator=users[0])
-        async with running_bot(fake, tmp_path / "p.sqlite3") as app:
-            await start_carnival(fake, app, users, group)
-            assert app.services is not None
-            for _ in range(4):
-                live = live_hand(users)
-                assert live is not None
-                user, message = live
-                data = next(str(b["callback_data"]) for b in play_buttons(message)
-                            if str(b["callback_data"]).startswith("mv:"))
-                _, table, version, index = data.split(":")
-                answer = await app.services.play.press(int(table), int(version), int(index),
-                                                Actor(user.id, user.first_name, "en"), "en")
-                assert not answer.alert, answer.text
-                assert not app.services.play.ai_running(int(table))
-                await settle(fake, app)
+    users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
+    group = fake.group("People", members=users[1:], creator=users[0])
+    async with running_bot(fake, tmp_path / "p.sqlite3") as app:
+        await start_carnival(fake, app, users, group)
+        assert app.services is not None
+        for _ in range(4):
+            live = live_hand(users)
+            assert live is not None
+            user, message = live
+            data = next(str(b["callback_data"]) for b in play_buttons(message)
+                        if str(b["callback_data"]).startswith("mv:"))
+            _, table, version, index = data.split(":")
+            answer = await app.services.play.press(int(table), int(version), int(index),
+                                            Actor(user.id, user.first_name, "en"), "en")
+            assert not answer.alert, answer.text
+            assert not app.services.play.ai_running(int(table))
+            await settle(fake, app)
 
 
-async def test_a_getupdates_batch_is_stored_in_one_transaction(tmp_path: Path) -> None:
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_a_getupdates_batch_is_stored_in_one_transaction(fake, tmp_path: Path) -> None:
     """Five updates waiting together reach the bot in one getUpdates answer and are kept in the inbox by
     ONE durable transaction (one fsync wait, not five in a row), and each is then handled; marking an
     update handled is bookkeeping that waits for no fsync (README, "Durability")."""
     from bot.app import App
     from tests.bot.harness import settings_for
 
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        users = [fake.user(first_name=f"U{i}") for i in range(5)]
-        app = App(settings_for(fake, tmp_path / "b.sqlite3"))
-        await app.start()
-        transactions: list[list[str]] = []
+    users = [fake.user(first_name=f"U{i}") for i in range(5)]
+    app = App(settings_for(fake, tmp_path / "b.sqlite3"))
+    await app.start()
+    transactions: list[list[str]] = []
 
-        def trace(sql: str) -> None:
-            if sql.startswith("BEGIN"):
-                transactions.append([])
-            elif transactions:
-                transactions[-1].append(sql)
+    def trace(sql: str) -> None:
+        if sql.startswith("BEGIN"):
+            transactions.append([])
+        elif transactions:
+            transactions[-1].append(sql)
 
-        app.store._db._db.set_trace_callback(trace)  # the inline driver's sqlite3 connection
-        durable: list[bool] = []  # per COMMIT, in order: whether its transaction waits for an fsync
-        committed_one = app.store.wal.committed_one
+    app.store._db._db.set_trace_callback(trace)  # the inline driver's sqlite3 connection
+    durable: list[bool] = []  # per COMMIT, in order: whether its transaction waits for an fsync
+    committed_one = app.store.wal.committed_one
 
-        def counted(flag: bool) -> int:
-            durable.append(flag)
-            return committed_one(flag)
+    def counted(flag: bool) -> int:
+        durable.append(flag)
+        return committed_one(flag)
 
-        app.store.wal.committed_one = counted  # type: ignore[method-assign]
-        try:
-            for user in users:
-                await user.start_bot()  # queued: the bot is not polling yet
-            app.start_polling()
-            await settle(fake, app)
-            stored = [sum("INSERT INTO inbox" in sql for sql in tx) for tx in transactions]
-            assert [n for n in stored if n] == [5], stored
-            # A handled update may also leave the inbox riding along in another transaction, under a savepoint
-            # (bot/store/batch.py): whoever waits for that transaction's fsync, its bookkeeping caller does not.
-            kinds = {("put" if any("INSERT INTO inbox" in q for q in tx) else
-                      "done" if any("DELETE FROM inbox" in q for q in _own(tx)) else "other", flag)
-                     for tx, flag in zip(transactions, durable, strict=True)}
-            assert ("put", True) in kinds and ("done", False) in kinds and ("done", True) not in kinds, kinds
-            assert all(u.inbox() for u in users), "each /start was handled and answered"
-        finally:
-            await app.stop()
+    app.store.wal.committed_one = counted  # type: ignore[method-assign]
+    try:
+        for user in users:
+            await user.start_bot()  # queued: the bot is not polling yet
+        app.start_polling()
+        await settle(fake, app)
+        stored = [sum("INSERT INTO inbox" in sql for sql in tx) for tx in transactions]
+        assert [n for n in stored if n] == [5], stored
+        # A handled update may also leave the inbox riding along in another transaction, under a savepoint
+        # (bot/store/batch.py): whoever waits for that transaction's fsync, its bookkeeping caller does not.
+        kinds = {("put" if any("INSERT INTO inbox" in q for q in tx) else
+                  "done" if any("DELETE FROM inbox" in q for q in _own(tx)) else "other", flag)
+                 for tx, flag in zip(transactions, durable, strict=True)}
+        assert ("put", True) in kinds and ("done", False) in kinds and ("done", True) not in kinds, kinds
+        assert all(u.inbox() for u in users), "each /start was handled and answered"
+    finally:
+        await app.stop()
 
 
 def _own(statements: list[str]) -> list[str]:
@@ -344,56 +344,57 @@ def _own(statements: list[str]) -> list[str]:
         else statements
 
 
-async def test_handling_starts_during_the_inbox_fsync_and_the_offset_waits_for_it(tmp_path: Path) -> None:
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_handling_starts_during_the_inbox_fsync_and_the_offset_waits_for_it(fake, tmp_path: Path) -> None:
     """An update is handled as soon as its inbox row is committed, while that row's (slow) fsync runs;
     Telegram is told it was received (the next getUpdates' offset) only once the fsync is done. Whatever
     the handler tells anyone waits for its own fsync, which began later and so covers the inbox row."""
     from bot.app import App
     from tests.bot.harness import settings_for
 
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        ann = fake.user(first_name="Ann")
-        app = App(settings_for(fake, tmp_path / "i.sqlite3"))
-        await app.start()
-        app.store.wal = wal = SlowWal(app.store.wal.db_path)
-        synced_at: list[float] = []
-        fsync = wal._fsync
+    ann = fake.user(first_name="Ann")
+    app = App(settings_for(fake, tmp_path / "i.sqlite3"))
+    await app.start()
+    app.store.wal = wal = SlowWal(app.store.wal.db_path)
+    synced_at: list[float] = []
+    fsync = wal._fsync
 
-        def timed_fsync() -> None:
-            fsync()
-            synced_at.append(time.monotonic())
+    def timed_fsync() -> None:
+        fsync()
+        synced_at.append(time.monotonic())
 
-        wal._fsync = timed_fsync  # type: ignore[method-assign]
-        seen: list[tuple[int, int]] = []  # (synced, committed) when the handler began
-        feed = app.dispatcher.feed_update
+    wal._fsync = timed_fsync  # type: ignore[method-assign]
+    seen: list[tuple[int, int]] = []  # (synced, committed) when the handler began
+    feed = app.dispatcher.feed_update
 
-        async def watched(bot: Any, update: Any, **kwargs: Any) -> Any:
-            seen.append((wal.synced, wal.committed))
-            return await feed(bot, update, **kwargs)
+    async def watched(bot: Any, update: Any, **kwargs: Any) -> Any:
+        seen.append((wal.synced, wal.committed))
+        return await feed(bot, update, **kwargs)
 
-        app.dispatcher.feed_update = watched  # type: ignore[method-assign]
-        polls: list[tuple[float, int | None]] = []  # (when, offset) of every getUpdates the fake received
-        get = fake.updates.get
+    app.dispatcher.feed_update = watched  # type: ignore[method-assign]
+    polls: list[tuple[float, int | None]] = []  # (when, offset) of every getUpdates the fake received
+    get = fake.updates.get
 
-        async def polled(offset: int | None, *args: Any) -> Any:
-            polls.append((time.monotonic(), offset))
-            return await get(offset, *args)
+    async def polled(offset: int | None, *args: Any) -> Any:
+        polls.append((time.monotonic(), offset))
+        return await get(offset, *args)
 
-        fake.updates.get = polled  # type: ignore[method-assign]
-        try:
-            await ann.start_bot()
-            app.start_polling()
-            await settle(fake, app)
-            assert ann.inbox(), "the /start was handled and answered"
-            synced, committed = seen[0]
-            assert synced < committed, "the handler began before the inbox row's fsync ended"
-            confirmed = [at for at, offset in polls if (offset or 0) > 1]
-            assert confirmed and synced_at and confirmed[0] >= synced_at[0]
-        finally:
-            await app.stop()
+    fake.updates.get = polled  # type: ignore[method-assign]
+    try:
+        await ann.start_bot()
+        app.start_polling()
+        await settle(fake, app)
+        assert ann.inbox(), "the /start was handled and answered"
+        synced, committed = seen[0]
+        assert synced < committed, "the handler began before the inbox row's fsync ended"
+        confirmed = [at for at, offset in polls if (offset or 0) > 1]
+        assert confirmed and synced_at and confirmed[0] >= synced_at[0]
+    finally:
+        await app.stop()
 
 
-async def test_handled_updates_are_not_kept_in_memory(tmp_path: Path) -> None:
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_handled_updates_are_not_kept_in_memory(fake, tmp_path: Path) -> None:
     """After a lobby, a start and a few moves, no handled update is still alive but the last (the intake's
     last getUpdates batch, until the next one): aiogram's cache of ``Update.event_type`` kept the last 128
     (with their messages, keyboards and names) for good."""
@@ -401,59 +402,57 @@ async def test_handled_updates_are_not_kept_in_memory(tmp_path: Path) -> None:
 
     from aiogram.types import Update
 
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
-        group = fake.group("People", members=users[1:], creator=users[0])
-        async with running_bot(fake, tmp_path / "m.sqlite3") as app:
-            await start_carnival(fake, app, users, group)
-            for _ in range(3):
-                await play_first_move(fake, app, users)
-            last = fake.updates.next_id - 1
-            gc.collect()
-            alive = sorted(o.update_id for o in gc.get_objects() if type(o) is Update)
-            assert last >= 10
-            assert alive in ([], [last])
+    users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
+    group = fake.group("People", members=users[1:], creator=users[0])
+    async with running_bot(fake, tmp_path / "m.sqlite3") as app:
+        await start_carnival(fake, app, users, group)
+        for _ in range(3):
+            await play_first_move(fake, app, users)
+        last = fake.updates.next_id - 1
+        gc.collect()
+        alive = sorted(o.update_id for o in gc.get_objects() if type(o) is Update)
+        assert last >= 10
+        assert alive in ([], [last])
 
 
-async def test_a_press_is_modeled_without_the_pressed_messages_keyboard(tmp_path: Path) -> None:
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_a_press_is_modeled_without_the_pressed_messages_keyboard(fake, app, db: Path) -> None:
     """Telegram sends the keyboard of the pressed message with every press; modeling it was most of an
     update's cost, and only a press on an out-of-date keyboard reads it (from the inbox, which keeps the
     update as received: the next test). The handler gets the update without it, and the
     move is made all the same."""
     from aiogram.types import Update
 
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
-        group = fake.group("People", members=users[1:], creator=users[0])
-        async with running_bot(fake, tmp_path / "k.sqlite3") as app:
-            await start_carnival(fake, app, users, group)
-            stored: list[str] = []
-            app.store._db._db.set_trace_callback(
-                lambda sql: stored.append(sql) if sql.startswith("INSERT INTO inbox") else None)
-            handled: list[Update] = []
-            feed = app.dispatcher.feed_update
+    users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
+    group = fake.group("People", members=users[1:], creator=users[0])
+    await start_carnival(fake, app, users, group)
+    stored: list[str] = []
+    app.store._db._db.set_trace_callback(
+        lambda sql: stored.append(sql) if sql.startswith("INSERT INTO inbox") else None)
+    handled: list[Update] = []
+    feed = app.dispatcher.feed_update
 
-            async def watched(bot: Any, update: Update, **kwargs: Any) -> Any:
-                handled.append(update)
-                return await feed(bot, update, **kwargs)
+    async def watched(bot: Any, update: Update, **kwargs: Any) -> Any:
+        handled.append(update)
+        return await feed(bot, update, **kwargs)
 
-            app.dispatcher.feed_update = watched  # type: ignore[method-assign]
-            live = live_hand(users)
-            assert live is not None
-            user, message = live
-            data = next(str(b["callback_data"]) for b in play_buttons(message)
-                        if str(b["callback_data"]).startswith("mv:"))
-            table_id = int(data.split(":")[1])
-            before = await version_of(app, table_id)
-            assert message.to_api()["reply_markup"]["inline_keyboard"], "Telegram sends the keyboard with the press"
-            sent = await user.press_data(message, data)
-            await settle(fake, app)
-            assert [u.callback_query.data for u in handled if u.callback_query] == [sent.data]
-            query = handled[0].callback_query
-            assert query is not None and query.message is not None and query.message.reply_markup is None
-            assert len(stored) == 1 and '"callback_query"' in stored[0] and '"message_id"' in stored[0]
-            assert data in stored[0].split('"reply_markup":', 1)[1], "the inbox keeps the update as received"
-            assert await version_of(app, table_id) > before, "the move was made"
+    app.dispatcher.feed_update = watched  # type: ignore[method-assign]
+    live = live_hand(users)
+    assert live is not None
+    user, message = live
+    data = next(str(b["callback_data"]) for b in play_buttons(message)
+                if str(b["callback_data"]).startswith("mv:"))
+    table_id = int(data.split(":")[1])
+    before = await version_of(app, table_id)
+    assert message.to_api()["reply_markup"]["inline_keyboard"], "Telegram sends the keyboard with the press"
+    sent = await user.press_data(message, data)
+    await settle(fake, app)
+    assert [u.callback_query.data for u in handled if u.callback_query] == [sent.data]
+    query = handled[0].callback_query
+    assert query is not None and query.message is not None and query.message.reply_markup is None
+    assert len(stored) == 1 and '"callback_query"' in stored[0] and '"message_id"' in stored[0]
+    assert data in stored[0].split('"reply_markup":', 1)[1], "the inbox keeps the update as received"
+    assert await version_of(app, table_id) > before, "the move was made"
 
 
 async def version_of(app: App, table_id: int) -> int:
@@ -463,32 +462,32 @@ async def version_of(app: App, table_id: int) -> int:
     return table.version
 
 
-async def test_a_stale_press_on_a_copy_of_the_hand_takes_the_copys_keyboard_away(tmp_path: Path) -> None:
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_a_stale_press_on_a_copy_of_the_hand_takes_the_copys_keyboard_away(fake, tmp_path: Path) -> None:
     """A hand sent twice (delivery is at least once: a crash between a send and its record) leaves a copy
     whose buttons go out of date; a press on one takes that copy's keyboard away, and only its. Whether the
     pressed keyboard plays at the table is read from the press as stored in the inbox (its model leaves the
     keyboard out)."""
     import copy
 
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
-        group = fake.group("People", members=users[1:], creator=users[0])
-        async with running_bot(fake, tmp_path / "c.sqlite3") as app:
-            await start_carnival(fake, app, users, group)
-            live = live_hand(users)
-            assert live is not None
-            user, message = live
-            twin = fake.store_bot_message(message.chat, text=message.text,
-                                          reply_markup=copy.deepcopy(message.reply_markup))
-            data = next(str(b["callback_data"]) for b in play_buttons(message)
-                        if str(b["callback_data"]).startswith("mv:"))
-            table_id = int(data.split(":")[1])
-            await user.press_data(message, data)  # the move: the version moves on
-            await settle(fake, app)
-            moved = await version_of(app, table_id)
-            assert twin.buttons, "the copy still offers the old moves"
-            await user.press_data(twin, data)  # out of date now
-            await settle(fake, app)
-            assert not twin.buttons, "the copy's keyboard was taken away"
-            assert [c.params.get("message_id") for c in fake.calls_of("editMessageReplyMarkup")] == [twin.message_id]
-            assert await version_of(app, table_id) == moved, "the stale press changed nothing"
+    users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
+    group = fake.group("People", members=users[1:], creator=users[0])
+    async with running_bot(fake, tmp_path / "c.sqlite3") as app:
+        await start_carnival(fake, app, users, group)
+        live = live_hand(users)
+        assert live is not None
+        user, message = live
+        twin = fake.store_bot_message(message.chat, text=message.text,
+                                      reply_markup=copy.deepcopy(message.reply_markup))
+        data = next(str(b["callback_data"]) for b in play_buttons(message)
+                    if str(b["callback_data"]).startswith("mv:"))
+        table_id = int(data.split(":")[1])
+        await user.press_data(message, data)  # the move: the version moves on
+        await settle(fake, app)
+        moved = await version_of(app, table_id)
+        assert twin.buttons, "the copy still offers the old moves"
+        await user.press_data(twin, data)  # out of date now
+        await settle(fake, app)
+        assert not twin.buttons, "the copy's keyboard was taken away"
+        assert [c.params.get("message_id") for c in fake.calls_of("editMessageReplyMarkup")] == [twin.message_id]
+        assert await version_of(app, table_id) == moved, "the stale press changed nothing"

@@ -23,7 +23,7 @@ LEGAL = ["play 7S", "play 8S", "play 9H", "play TD", "play JC", "play JK over", 
 
 
 @pytest.fixture
-def fake_tg_limits() -> RateLimits:
+def fake_limits() -> RateLimits:
     return RateLimits.off()
 
 
@@ -92,7 +92,8 @@ def test_json_body_leaves_out_what_the_form_leaves_out():
     assert body == {"chat_id": 5, "text": "hi", "parse_mode": "HTML"}
 
 
-async def test_calls_build_no_pydantic_model_class_once_warm(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.fake(limits=RateLimits.off())
+async def test_calls_build_no_pydantic_model_class_once_warm(fake, monkeypatch: pytest.MonkeyPatch) -> None:
     """The bot's calls (the outbox's texts, answers, getUpdates) build no pydantic generic model class
     again after the garbage collector ran: such a class is kept only weakly by pydantic, and building
     one costs milliseconds of the event loop."""
@@ -102,29 +103,28 @@ async def test_calls_build_no_pydantic_model_class_once_warm(monkeypatch: pytest
 
     import bot.services.outbox  # noqa: F401  (holds the answers' models)
 
-    async with FakeTelegram(limits=RateLimits.off()) as fake:
-        user = fake.user(first_name="Ann")
-        await user.start_bot()
-        bot = _bot(fake, JsonSession(api=fake.api_server))
-        try:
-            async def calls() -> None:
-                raw = await bot(SendText(chat_id=user.id, text="hand", reply_markup=None))
-                await bot(EditText(chat_id=user.id, message_id=raw["message_id"], text="hand, edited"))
-                press = await user.press_data(user.dm.messages()[-1], "mv:3:7:0")
-                await bot.answer_callback_query(press.id, text="7♠")
-                await bot.get_updates(offset=-1, timeout=0)
+    user = fake.user(first_name="Ann")
+    await user.start_bot()
+    bot = _bot(fake, JsonSession(api=fake.api_server))
+    try:
+        async def calls() -> None:
+            raw = await bot(SendText(chat_id=user.id, text="hand", reply_markup=None))
+            await bot(EditText(chat_id=user.id, message_id=raw["message_id"], text="hand, edited"))
+            press = await user.press_data(user.dm.messages()[-1], "mv:3:7:0")
+            await bot.answer_callback_query(press.id, text="7♠")
+            await bot.get_updates(offset=-1, timeout=0)
 
-            await calls()  # warm: whatever is built once is built now
-            built: list[str] = []
-            create = _generics.create_generic_submodel
+        await calls()  # warm: whatever is built once is built now
+        built: list[str] = []
+        create = _generics.create_generic_submodel
 
-            def spy(name: str, *args: Any) -> Any:
-                built.append(name)
-                return create(name, *args)
+        def spy(name: str, *args: Any) -> Any:
+            built.append(name)
+            return create(name, *args)
 
-            monkeypatch.setattr(_generics, "create_generic_submodel", spy)
-            gc.collect()
-            await calls()
-            assert built == []
-        finally:
-            await bot.session.close()
+        monkeypatch.setattr(_generics, "create_generic_submodel", spy)
+        gc.collect()
+        await calls()
+        assert built == []
+    finally:
+        await bot.session.close()

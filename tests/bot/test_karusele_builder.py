@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.ui.callbacks import Cap
 from engine.core import State, get_game
-from tests.bot.harness import running_bot, settle
+from tests.bot.harness import open_table_in, settle
 from tests.bot.helpers import answered, db_rows
 from tests.fakebot.ratelimit import RateLimits
 from tests.fakebot.server import FakeTelegram
@@ -23,15 +25,7 @@ DEAL = {"dealer": 1, "hands": [["J11", "2C", "3C", "5S"], ["J15", "KD", "KC", "Q
 async def _designed_table(fake: FakeTelegram, app: Any, ann: FakeUser, boris: FakeUser) -> int:
     """A running two-player table, its state replaced by the designed deal after Ann trails J11."""
     group = fake.group("Fishers", members=[ann, boris], creator=ann)
-    for user in (ann, boris):
-        await user.start_bot()
-    await settle(fake, app)
-    await ann.send(group, "/new karusele")
-    lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
-    await settle(fake, app)
-    await boris.press(lobby, "✋ Join")
-    await settle(fake, app)
-    await ann.press(lobby, "▶️ Start")
+    await open_table_in(fake, app, "karusele", [ann, boris], group=group)
     await settle(fake, app)
     async with app.store.transaction() as tx:
         row = await tx.last_table(group.id, 0)
@@ -54,99 +48,97 @@ def _labels(message: Any) -> list[str]:
     return [b["text"] for b in message.buttons]
 
 
-async def test_build_a_capture_card_by_card(tmp_path):
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        ann = fake.user(first_name="Ann", language_code="en")
-        boris = fake.user(first_name="Boris", language_code="ru")
-        db = tmp_path / "k.sqlite3"
-        async with running_bot(fake, db, KOZYR_PICTURES=False) as app:
-            table_id = await _designed_table(fake, app, ann, boris)
-            hand = _hand(boris)
-            await answered(fake, await boris.press(hand, "J15 …"))
-            await settle(fake, app)
-            menu = _hand(boris)
-            shortcuts = [t for t in _labels(menu) if t.startswith("J15 берёт")]
-            assert shortcuts and not any(t == "J15 берёт 4♦+J11" for t in shortcuts)  # not among the largest
-            await answered(fake, await boris.press(menu, lambda b: b["callback_data"].startswith("cp:")))
-            await settle(fake, app)
-            builder = _hand(boris)
-            assert "Взять" in builder.content or "карты" in builder.content
-            # the cards J15 may add; 8♦ is in no group of 15 here (8 + 7, and no 7 can be made)
-            assert {"A♥", "5♣", "10♣", "🚫 8♦", "4♦", "J11"} <= set(_labels(builder))
-            await answered(fake, await boris.press(builder, "J11"))
-            await settle(fake, app)
-            builder = _hand(boris)
-            labels = set(_labels(builder))
-            assert {"✅ J11", "🚫 A♥", "🚫 8♦", "4♦", "5♣", "10♣"} <= labels  # A♥ and 8♦ cannot finish it now
-            version = db_rows(db, "SELECT version FROM tables WHERE id = ?", table_id)[0][0]
-            assert "Взять (1)" in labels  # no ✔️: J11 alone is not a capture yet
-            refused = await answered(fake, await boris.press(builder, "Взять (1)"))
-            assert refused.show_alert and "15" in (refused.answer_text or "")
-            assert refused.answer_text == "J11 в сумме 11: это не делится на группы по 15"  # in Boris's Russian
-            assert db_rows(db, "SELECT version FROM tables WHERE id = ?", table_id)[0][0] == version
-            await answered(fake, await boris.press(builder, "4♦"))
-            await settle(fake, app)
-            builder = _hand(boris)
-            await answered(fake, await boris.press(builder, "✔️ Взять (2)"))
-            await settle(fake, app)
-            actions = db_rows(db, "SELECT seat, action FROM actions WHERE table_id = ? ORDER BY idx", table_id)
-            assert actions[-1] == (1, "take J15 4D+J11")
-            async with app.store.read() as tx:
-                state = State.from_json((await tx.table(table_id)).state)
-            left = {it["cards"][0] for it in state.view(None)["table"]}
-            assert {"5C", "10C"} <= left and not {"4D", "J11"} & left
-            assert not fake.unanswered_callbacks()
+@pytest.mark.fake(limits=RateLimits.loose())
+@pytest.mark.bot(KOZYR_PICTURES=False)
+async def test_build_a_capture_card_by_card(fake, app, db):
+    ann = fake.user(first_name="Ann", language_code="en")
+    boris = fake.user(first_name="Boris", language_code="ru")
+    table_id = await _designed_table(fake, app, ann, boris)
+    hand = _hand(boris)
+    await answered(fake, await boris.press(hand, "J15 …"))
+    await settle(fake, app)
+    menu = _hand(boris)
+    shortcuts = [t for t in _labels(menu) if t.startswith("J15 берёт")]
+    assert shortcuts and not any(t == "J15 берёт 4♦+J11" for t in shortcuts)  # not among the largest
+    await answered(fake, await boris.press(menu, lambda b: b["callback_data"].startswith("cp:")))
+    await settle(fake, app)
+    builder = _hand(boris)
+    assert "Взять" in builder.content or "карты" in builder.content
+    # the cards J15 may add; 8♦ is in no group of 15 here (8 + 7, and no 7 can be made)
+    assert {"A♥", "5♣", "10♣", "🚫 8♦", "4♦", "J11"} <= set(_labels(builder))
+    await answered(fake, await boris.press(builder, "J11"))
+    await settle(fake, app)
+    builder = _hand(boris)
+    labels = set(_labels(builder))
+    assert {"✅ J11", "🚫 A♥", "🚫 8♦", "4♦", "5♣", "10♣"} <= labels  # A♥ and 8♦ cannot finish it now
+    version = db_rows(db, "SELECT version FROM tables WHERE id = ?", table_id)[0][0]
+    assert "Взять (1)" in labels  # no ✔️: J11 alone is not a capture yet
+    refused = await answered(fake, await boris.press(builder, "Взять (1)"))
+    assert refused.show_alert and "15" in (refused.answer_text or "")
+    assert refused.answer_text == "J11 в сумме 11: это не делится на группы по 15"  # in Boris's Russian
+    assert db_rows(db, "SELECT version FROM tables WHERE id = ?", table_id)[0][0] == version
+    await answered(fake, await boris.press(builder, "4♦"))
+    await settle(fake, app)
+    builder = _hand(boris)
+    await answered(fake, await boris.press(builder, "✔️ Взять (2)"))
+    await settle(fake, app)
+    actions = db_rows(db, "SELECT seat, action FROM actions WHERE table_id = ? ORDER BY idx", table_id)
+    assert actions[-1] == (1, "take J15 4D+J11")
+    async with app.store.read() as tx:
+        state = State.from_json((await tx.table(table_id)).state)
+    left = {it["cards"][0] for it in state.view(None)["table"]}
+    assert {"5C", "10C"} <= left and not {"4D", "J11"} & left
+    assert not fake.unanswered_callbacks()
 
 
-async def test_the_builder_replaces_the_hand_keyboard_and_back_restores_it(tmp_path):
+@pytest.mark.fake(limits=RateLimits.loose())
+@pytest.mark.bot(KOZYR_PICTURES=False)
+async def test_the_builder_replaces_the_hand_keyboard_and_back_restores_it(fake, app, db):
     """The builder lives in the player's current hand message (the one a turn ping made, numbered apart
     from the deal): opening it adds no message, and Back brings the hand keyboard back on that message.
     A builder sent as a message of its own kept its keyboard after Back: the player was stuck in it."""
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        ann = fake.user(first_name="Ann", language_code="en")
-        boris = fake.user(first_name="Boris", language_code="en")
-        async with running_bot(fake, tmp_path / "k.sqlite3", KOZYR_PICTURES=False) as app:
-            await _designed_table(fake, app, ann, boris)
-            hand = _hand(boris)
-            count = len(boris.inbox())
-            await answered(fake, await boris.press(hand, "J15 …"))
-            await settle(fake, app)
-            await answered(fake, await boris.press(_hand(boris), lambda b: b["callback_data"].startswith("cp:")))
-            await settle(fake, app)
-            builder = _hand(boris)
-            assert builder.message_id == hand.message_id and len(boris.inbox()) == count
-            assert "J11" in _labels(builder)
-            await answered(fake, await boris.press(builder, "« Back"))
-            await settle(fake, app)
-            live = [m for m in boris.inbox(include_deleted=False) if m.buttons]
-            assert [m.message_id for m in live] == [hand.message_id]
-            assert "J15 …" in _labels(live[0]) and not any(b["callback_data"].startswith("cp:")
-                                                           for b in live[0].buttons)
-            assert not fake.unanswered_callbacks()
+    ann = fake.user(first_name="Ann", language_code="en")
+    boris = fake.user(first_name="Boris", language_code="en")
+    await _designed_table(fake, app, ann, boris)
+    hand = _hand(boris)
+    count = len(boris.inbox())
+    await answered(fake, await boris.press(hand, "J15 …"))
+    await settle(fake, app)
+    await answered(fake, await boris.press(_hand(boris), lambda b: b["callback_data"].startswith("cp:")))
+    await settle(fake, app)
+    builder = _hand(boris)
+    assert builder.message_id == hand.message_id and len(boris.inbox()) == count
+    assert "J11" in _labels(builder)
+    await answered(fake, await boris.press(builder, "« Back"))
+    await settle(fake, app)
+    live = [m for m in boris.inbox(include_deleted=False) if m.buttons]
+    assert [m.message_id for m in live] == [hand.message_id]
+    assert "J15 …" in _labels(live[0]) and not any(b["callback_data"].startswith("cp:")
+                                                   for b in live[0].buttons)
+    assert not fake.unanswered_callbacks()
 
 
-async def test_forged_builder_presses_are_refused(tmp_path):
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        ann = fake.user(first_name="Ann", language_code="en")
-        boris = fake.user(first_name="Boris", language_code="ru")
-        db = tmp_path / "k.sqlite3"
-        async with running_bot(fake, db, KOZYR_PICTURES=False) as app:
-            table_id = await _designed_table(fake, app, ann, boris)
-            version = db_rows(db, "SELECT version FROM tables WHERE id = ?", table_id)[0][0]
-            hand = _hand(boris)
-            ann_msg = ann.inbox()[-1]
-            cases = [
-                (ann, ann_msg, Cap(t=table_id, v=version, c="J11", m=0, go=1), "turn"),  # not Ann's turn
-                (boris, hand, Cap(t=table_id, v=version, c="2C", m=0), "невозможен"),  # not in his hand
-                (boris, hand, Cap(t=table_id, v=version, c="J15", m=1 << 30), "невозможен"),  # no such card
-                (boris, hand, Cap(t=table_id, v=version - 1, c="J15", m=0), "устар"),  # an old keyboard
-                (boris, hand, Cap(t=table_id, v=version, c="ZZ", m=0), "невозможен"),
-            ]
-            for user, message, data, says in cases:
-                record = await answered(fake, await user.press_data(message, data.pack()))
-                assert record.show_alert and says in (record.answer_text or "").lower(), (data, record.answer_text)
-            assert db_rows(db, "SELECT version FROM tables WHERE id = ?", table_id)[0][0] == version
-            assert db_rows(db, "SELECT COUNT(*) FROM actions WHERE table_id = ?", table_id)[0][0] == 0
+@pytest.mark.fake(limits=RateLimits.loose())
+@pytest.mark.bot(KOZYR_PICTURES=False)
+async def test_forged_builder_presses_are_refused(fake, app, db):
+    ann = fake.user(first_name="Ann", language_code="en")
+    boris = fake.user(first_name="Boris", language_code="ru")
+    table_id = await _designed_table(fake, app, ann, boris)
+    version = db_rows(db, "SELECT version FROM tables WHERE id = ?", table_id)[0][0]
+    hand = _hand(boris)
+    ann_msg = ann.inbox()[-1]
+    cases = [
+        (ann, ann_msg, Cap(t=table_id, v=version, c="J11", m=0, go=1), "turn"),  # not Ann's turn
+        (boris, hand, Cap(t=table_id, v=version, c="2C", m=0), "невозможен"),  # not in his hand
+        (boris, hand, Cap(t=table_id, v=version, c="J15", m=1 << 30), "невозможен"),  # no such card
+        (boris, hand, Cap(t=table_id, v=version - 1, c="J15", m=0), "устар"),  # an old keyboard
+        (boris, hand, Cap(t=table_id, v=version, c="ZZ", m=0), "невозможен"),
+    ]
+    for user, message, data, says in cases:
+        record = await answered(fake, await user.press_data(message, data.pack()))
+        assert record.show_alert and says in (record.answer_text or "").lower(), (data, record.answer_text)
+    assert db_rows(db, "SELECT version FROM tables WHERE id = ?", table_id)[0][0] == version
+    assert db_rows(db, "SELECT COUNT(*) FROM actions WHERE table_id = ?", table_id)[0][0] == 0
 
 
 def test_describe_en_ru():

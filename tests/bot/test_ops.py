@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -21,112 +20,105 @@ import pytest
 from bot.app import App
 from bot.store.migrate import SchemaTooNew, latest, migrations
 from bot.store.sqlite import Store
-from tests.bot.harness import find, running_bot, settings_for, settle
+from tests.bot.harness import find, free_port, running_bot, settings_for, settle
 from tests.bot.procs import ROOT
 from tests.fakebot.ratelimit import RateLimits
-from tests.fakebot.server import FakeTelegram
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-async def test_webhook_refuses_requests_without_the_secret_and_serves_healthz(tmp_path):
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_webhook_refuses_requests_without_the_secret_and_serves_healthz(fake, tmp_path):
     port = free_port()
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        ann = fake.user(first_name="Ann")
-        group = fake.group("Cards", creator=ann)
-        app = App(settings_for(fake, tmp_path / "k.sqlite3", WEBHOOK_URL="https://kozyr.example/hook/",
-                               WEBHOOK_PORT=port))
-        serving = asyncio.create_task(app.serve())
-        try:
-            await fake.wait_until(lambda: fake.calls_of("setWebhook"), timeout=60, what="setWebhook")
-            params = fake.calls_of("setWebhook")[-1].params
-            assert params["url"] == "https://kozyr.example/hook/webhook"
-            secret = params["secret_token"]
-            assert len(secret) >= 32
-            # The default address is loopback only: a reverse proxy faces the internet, not the bot.
-            assert app.webhook is not None and app.webhook._runner is not None
-            assert {host for host, *_ in app.webhook._runner.addresses} == {"127.0.0.1"}
+    ann = fake.user(first_name="Ann")
+    group = fake.group("Cards", creator=ann)
+    app = App(settings_for(fake, tmp_path / "k.sqlite3", WEBHOOK_URL="https://kozyr.example/hook/",
+                           WEBHOOK_PORT=port))
+    serving = asyncio.create_task(app.serve())
+    try:
+        await fake.wait_until(lambda: fake.calls_of("setWebhook"), timeout=60, what="setWebhook")
+        params = fake.calls_of("setWebhook")[-1].params
+        assert params["url"] == "https://kozyr.example/hook/webhook"
+        secret = params["secret_token"]
+        assert len(secret) >= 32
+        # The default address is loopback only: a reverse proxy faces the internet, not the bot.
+        assert app.webhook is not None and app.webhook._runner is not None
+        assert {host for host, *_ in app.webhook._runner.addresses} == {"127.0.0.1"}
 
-            await ann.send(group, "/games")
-            update = fake.updates.pending[-1]
-            url = f"http://127.0.0.1:{port}/webhook"
-            async with aiohttp.ClientSession() as http:
-                for headers in ({}, {"X-Telegram-Bot-Api-Secret-Token": secret[:-1] + "x"},
-                                {"X-Telegram-Bot-Api-Secret-Token": ""}):
-                    async with http.post(url, json=update, headers=headers) as response:
-                        assert response.status == 401
-                await asyncio.sleep(0.2)  # a forged update would have been handled by now; none was
-                assert app.intake is not None and app.intake.handled == 0 and not group.messages()
+        await ann.send(group, "/games")
+        update = fake.updates.pending[-1]
+        url = f"http://127.0.0.1:{port}/webhook"
+        async with aiohttp.ClientSession() as http:
+            for headers in ({}, {"X-Telegram-Bot-Api-Secret-Token": secret[:-1] + "x"},
+                            {"X-Telegram-Bot-Api-Secret-Token": ""}):
+                async with http.post(url, json=update, headers=headers) as response:
+                    assert response.status == 401
+            await asyncio.sleep(0.2)  # a forged update would have been handled by now; none was
+            assert app.intake is not None and app.intake.handled == 0 and not group.messages()
 
-                good = {"X-Telegram-Bot-Api-Secret-Token": secret}
-                async with http.post(url, json=update, headers=good) as response:
-                    assert response.status == 200
-                reply = await fake.wait_for_message(group, lambda m: "carnival" in m.content, timeout=30)
-                async with http.post(url, json=update, headers=good) as response:  # Telegram retries: once only
-                    assert response.status == 200
-                async with http.post(url, data=b"not json", headers=good) as response:
-                    assert response.status == 400
-                async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
-                    assert response.status == 200
-                    health = await response.json()
-            await app.outbox.drain()
-            assert [m for m in group.messages() if "carnival" in m.content] == [reply]
-            assert health["status"] == "ok" and health["inbox"] == 0 and "tables" in health
-            assert secret not in json.dumps(health)
-        finally:
-            serving.cancel()
-            await asyncio.gather(serving, return_exceptions=True)
-            await app.stop()
+            good = {"X-Telegram-Bot-Api-Secret-Token": secret}
+            async with http.post(url, json=update, headers=good) as response:
+                assert response.status == 200
+            reply = await fake.wait_for_message(group, lambda m: "carnival" in m.content, timeout=30)
+            async with http.post(url, json=update, headers=good) as response:  # Telegram retries: once only
+                assert response.status == 200
+            async with http.post(url, data=b"not json", headers=good) as response:
+                assert response.status == 400
+            async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
+                assert response.status == 200
+                health = await response.json()
+        await app.outbox.drain()
+        assert [m for m in group.messages() if "carnival" in m.content] == [reply]
+        assert health["status"] == "ok" and health["inbox"] == 0 and "tables" in health
+        assert secret not in json.dumps(health)
+    finally:
+        serving.cancel()
+        await asyncio.gather(serving, return_exceptions=True)
+        await app.stop()
 
 
-async def test_status_for_the_owner_the_menu_in_russian_and_a_log_line_per_game_event(tmp_path, caplog):
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_status_for_the_owner_the_menu_in_russian_and_a_log_line_per_game_event(fake, tmp_path, caplog):
     caplog.set_level(logging.INFO, logger="bot.events")
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        olga = fake.user(first_name="Olga<b>", language_code="ru")
-        eve = fake.user(first_name="Eve")
-        group = fake.group("Cards", members=[eve], creator=olga)
-        async with running_bot(fake, tmp_path / "k.sqlite3", BOT_OWNER_ID=olga.id) as app:
-            for user in (olga, eve):
-                await user.start_bot()
-            await settle(fake, app)
-            # A game that plays itself (Pyanitsa's moves are forced), to its end; then one cancelled.
-            await olga.send(group, "/new pyanitsa max_rounds=8")
-            lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=30)
-            await settle(fake, app)
-            await olga.press(lobby, "🤖 Добавить бота")
-            await settle(fake, app)
-            await olga.press(lobby, "▶️ Начать")
-            await fake.wait_until(lambda: find(group, "🏁"), timeout=120, what="the end of the game")
-            await settle(fake, app)
-            await olga.send(group, "/new carnival")
-            await settle(fake, app)
-            await olga.send(group, "/cancel")
-            await settle(fake, app)
+    olga = fake.user(first_name="Olga<b>", language_code="ru")
+    eve = fake.user(first_name="Eve")
+    group = fake.group("Cards", members=[eve], creator=olga)
+    async with running_bot(fake, tmp_path / "k.sqlite3", BOT_OWNER_ID=olga.id) as app:
+        for user in (olga, eve):
+            await user.start_bot()
+        await settle(fake, app)
+        # A game that plays itself (Pyanitsa's moves are forced), to its end; then one cancelled.
+        await olga.send(group, "/new pyanitsa max_rounds=8")
+        lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=30)
+        await settle(fake, app)
+        await olga.press(lobby, "🤖 Добавить бота")
+        await settle(fake, app)
+        await olga.press(lobby, "▶️ Начать")
+        await fake.wait_until(lambda: find(group, "🏁"), timeout=120, what="the end of the game")
+        await settle(fake, app)
+        await olga.send(group, "/new carnival")
+        await settle(fake, app)
+        await olga.send(group, "/cancel")
+        await settle(fake, app)
 
-            before = len(eve.inbox())
-            await eve.send("/status")  # not the owner: no answer at all
-            await olga.send(group, "/status")  # the owner, but in a group: nothing shown there
-            group_count = len(group.messages())
-            await settle(fake, app)
-            assert len(eve.inbox()) == before and len(group.messages()) == group_count
-            await olga.send("/status")
-            await settle(fake, app)
-            status = olga.last_dm()
-            assert status is not None
-            assert "Kozyr" in status.content
-            assert "cancelled 1" in status.content and "finished 1" in status.content
-            assert "Очередь" in status.content  # in the owner's language
+        before = len(eve.inbox())
+        await eve.send("/status")  # not the owner: no answer at all
+        await olga.send(group, "/status")  # the owner, but in a group: nothing shown there
+        group_count = len(group.messages())
+        await settle(fake, app)
+        assert len(eve.inbox()) == before and len(group.messages()) == group_count
+        await olga.send("/status")
+        await settle(fake, app)
+        status = olga.last_dm()
+        assert status is not None
+        assert "Kozyr" in status.content
+        assert "cancelled 1" in status.content and "finished 1" in status.content
+        assert "Очередь" in status.content  # in the owner's language
 
-        menus = {lang: cmds for (_, lang), cmds in fake.commands.items()}
-        assert set(menus) == {"", "ru"}
-        assert [c["command"] for c in menus[""]] == [c["command"] for c in menus["ru"]]
-        english = {c["command"]: c["description"] for c in menus[""]}
-        russian = {c["command"]: c["description"] for c in menus["ru"]}
-        assert all(russian[c] != english[c] for c in english), russian
+    menus = {lang: cmds for (_, lang), cmds in fake.commands.items()}
+    assert set(menus) == {"", "ru"}
+    assert [c["command"] for c in menus[""]] == [c["command"] for c in menus["ru"]]
+    english = {c["command"]: c["description"] for c in menus[""]}
+    russian = {c["command"]: c["description"] for c in menus["ru"]}
+    assert all(russian[c] != english[c] for c in english), russian
 
     lines = [r.getMessage() for r in caplog.records if r.name == "bot.events"]
     kinds = [line.split(":")[0].split(" ", 2)[2] for line in lines]
@@ -135,39 +127,39 @@ async def test_status_for_the_owner_the_menu_in_russian_and_a_log_line_per_game_
     assert not any("Olga" in line or "Eve" in line for line in lines)
 
 
-async def test_backup_while_the_bot_runs_is_a_complete_database(tmp_path):
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_backup_while_the_bot_runs_is_a_complete_database(fake, tmp_path):
     db = tmp_path / "k.sqlite3"
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        ann = fake.user(first_name="Ann")
-        group = fake.group("Cards", creator=ann)
-        async with running_bot(fake, db) as app:
-            await ann.start_bot()
-            await ann.send(group, "/new carnival")
-            await settle(fake, app)
-            target = tmp_path / "backups"
-            target.mkdir()
-            env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "DATABASE_URL": f"sqlite:///{db}"}
-            done = await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "bot", "backup", str(target)],
-                                           env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120)
-            assert done.returncode == 0, done.stderr
-            assert "backed up" in done.stdout
-            # The bot keeps working during and after the backup.
-            await ann.send(group, "/cancel")
-            await settle(fake, app)
-        copy = target / db.name
-        assert not copy.with_name(copy.name + "-wal").exists()  # one self-contained file
-        with sqlite3.connect(copy) as conn:
-            assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-            assert conn.execute("PRAGMA user_version").fetchone()[0] == latest()
-            assert conn.execute("SELECT game, status FROM tables").fetchall() == [("carnival", "lobby")]
-        with sqlite3.connect(db) as conn:
-            assert conn.execute("SELECT status FROM tables").fetchall() == [("cancelled",)]
+    ann = fake.user(first_name="Ann")
+    group = fake.group("Cards", creator=ann)
+    async with running_bot(fake, db) as app:
+        await ann.start_bot()
+        await ann.send(group, "/new carnival")
+        await settle(fake, app)
+        target = tmp_path / "backups"
+        target.mkdir()
+        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "DATABASE_URL": f"sqlite:///{db}"}
+        done = await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "bot", "backup", str(target)],
+                                       env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert "backed up" in done.stdout
+        # The bot keeps working during and after the backup.
+        await ann.send(group, "/cancel")
+        await settle(fake, app)
+    copy = target / db.name
+    assert not copy.with_name(copy.name + "-wal").exists()  # one self-contained file
+    with sqlite3.connect(copy) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == latest()
+        assert conn.execute("SELECT game, status FROM tables").fetchall() == [("carnival", "lobby")]
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT status FROM tables").fetchall() == [("cancelled",)]
 
-        missing = subprocess.run([sys.executable, "-m", "bot", "backup", str(target)], cwd=tmp_path,
-                                 env={**env, "DATABASE_URL": "sqlite:///nowhere.sqlite3"},
-                                 capture_output=True, text=True, timeout=120)
-        assert missing.returncode == 1 and "no database at nowhere.sqlite3" in missing.stderr
-        assert "Traceback" not in missing.stderr
+    missing = subprocess.run([sys.executable, "-m", "bot", "backup", str(target)], cwd=tmp_path,
+                             env={**env, "DATABASE_URL": "sqlite:///nowhere.sqlite3"},
+                             capture_output=True, text=True, timeout=120)
+    assert missing.returncode == 1 and "no database at nowhere.sqlite3" in missing.stderr
+    assert "Traceback" not in missing.stderr
 
 
 async def test_migrations_run_once_in_order_and_keep_old_data(tmp_path):

@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from aiogram.client.default import DefaultBotProperties
 from aiogram.enums import ParseMode
 
@@ -103,79 +104,79 @@ async def test_outbox_done_keeps_what_was_merged_while_in_flight(tmp_path):
         assert rows(db) == []
 
 
-async def test_delivery_is_fifo_per_chat_and_edits_land_on_the_slot_message(tmp_path):
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_delivery_is_fifo_per_chat_and_edits_land_on_the_slot_message(fake, tmp_path):
     db = tmp_path / "s.sqlite3"
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        ann = fake.user(first_name="Ann", started=True)
-        group = fake.group("G", members=[ann], creator=ann)
-        async with opened_store(db) as store, delivering(fake, store) as outbox:
-            for i in range(12):
-                async with store.transaction() as tx:
-                    await out.send_text(tx, group.id, f"group {i}")
-                    await out.send_text(tx, ann.id, f"dm {i}")
-                    if i == 3:
-                        await out.send_text(tx, group.id, "<b>table</b> 0", slot="tbl")
-                    if i > 3:
-                        await out.edit_text(tx, group.id, "tbl", f"<b>table</b> {i}")
-                outbox.wake()
-            await outbox.drain()
-            texts = [m.content for m in group.messages() if m.content.startswith("group")]
-            assert texts == [f"group {i}" for i in range(12)]
-            assert [m.content for m in ann.inbox()] == [f"dm {i}" for i in range(12)]
-            tables = [m for m in group.messages() if m.content.startswith("table")]
-            assert len(tables) == 1 and tables[0].content == "table 11"
-            assert tables[0].entities and tables[0].entities[0]["type"] == "bold"
-            # An edit that changes nothing is "message is not modified" for Telegram: done, not failed.
+    ann = fake.user(first_name="Ann", started=True)
+    group = fake.group("G", members=[ann], creator=ann)
+    async with opened_store(db) as store, delivering(fake, store) as outbox:
+        for i in range(12):
             async with store.transaction() as tx:
-                await out.edit_text(tx, group.id, "tbl", "<b>table</b> 11")
+                await out.send_text(tx, group.id, f"group {i}")
+                await out.send_text(tx, ann.id, f"dm {i}")
+                if i == 3:
+                    await out.send_text(tx, group.id, "<b>table</b> 0", slot="tbl")
+                if i > 3:
+                    await out.edit_text(tx, group.id, "tbl", f"<b>table</b> {i}")
             outbox.wake()
-            await outbox.drain()
-            assert any("not modified" in (c.description or "") for c in fake.errors)
-            assert rows(db) == []
-        assert not [c for c in fake.errors if "not modified" not in (c.description or "")]
+        await outbox.drain()
+        texts = [m.content for m in group.messages() if m.content.startswith("group")]
+        assert texts == [f"group {i}" for i in range(12)]
+        assert [m.content for m in ann.inbox()] == [f"dm {i}" for i in range(12)]
+        tables = [m for m in group.messages() if m.content.startswith("table")]
+        assert len(tables) == 1 and tables[0].content == "table 11"
+        assert tables[0].entities and tables[0].entities[0]["type"] == "bold"
+        # An edit that changes nothing is "message is not modified" for Telegram: done, not failed.
+        async with store.transaction() as tx:
+            await out.edit_text(tx, group.id, "tbl", "<b>table</b> 11")
+        outbox.wake()
+        await outbox.drain()
+        assert any("not modified" in (c.description or "") for c in fake.errors)
+        assert rows(db) == []
+    assert not [c for c in fake.errors if "not modified" not in (c.description or "")]
 
 
-async def test_deleting_a_message_that_was_never_sent_is_done_and_the_queue_goes_on(tmp_path):
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_deleting_a_message_that_was_never_sent_is_done_and_the_queue_goes_on(fake, tmp_path):
     """A delete whose slot names no message has nothing to do: the row is done, the chat's next row goes
     (it stayed at the head of its queue, picked again and again)."""
     db = tmp_path / "d.sqlite3"
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        ann = fake.user(first_name="Ann", started=True)
-        group = fake.group("G", members=[ann], creator=ann)
-        async with opened_store(db) as store, delivering(fake, store) as outbox:
-            async with store.transaction() as tx:
-                await tx.enqueue(group.id, "delete", {}, slot="never-sent")
-                await out.send_text(tx, group.id, "after")
-            outbox.wake()
-            await asyncio.wait_for(outbox.drain(), 10)
-            assert [m.content for m in group.messages()] == ["after"]
-            assert rows(db) == []
+    ann = fake.user(first_name="Ann", started=True)
+    group = fake.group("G", members=[ann], creator=ann)
+    async with opened_store(db) as store, delivering(fake, store) as outbox:
+        async with store.transaction() as tx:
+            await tx.enqueue(group.id, "delete", {}, slot="never-sent")
+            await out.send_text(tx, group.id, "after")
+        outbox.wake()
+        await asyncio.wait_for(outbox.drain(), 10)
+        assert [m.content for m in group.messages()] == ["after"]
+        assert rows(db) == []
 
 
-async def test_undeliverable_rows_are_kept_as_failed_and_the_rest_goes_on(tmp_path):
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_undeliverable_rows_are_kept_as_failed_and_the_rest_goes_on(fake, tmp_path):
     db = tmp_path / "s.sqlite3"
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        never = fake.user(first_name="Never")  # never opened the bot: 403
-        quitter = fake.user(first_name="Quitter", started=True)
-        quitter.block_bot()
-        ok = fake.user(first_name="Ok", started=True)
-        async with opened_store(db) as store, delivering(fake, store) as outbox:
-            async with store.transaction() as tx:
-                for user in (never, quitter, ok):
-                    await tx.upsert_user(user.id, user.first_name, None, "en")
-                    await tx.set_user_started(user.id)
-                    await out.send_text(tx, user.id, "your cards")
-                    await out.send_text(tx, user.id, "more")
-            outbox.wake()
-            await outbox.drain()
-            assert [m.content for m in ok.inbox()] == ["your cards", "more"]
-            failed = [r for r in rows(db) if r[5] == "failed"]
-            assert sorted({r[0] for r in failed}) == sorted([never.id, quitter.id])
-            assert len(failed) == 4 and not [r for r in rows(db) if r[5] != "failed"]
-            async with store.read() as tx:
-                assert (await tx.user(quitter.id)).blocked
-                assert not (await tx.user(never.id)).started
-                assert await tx.outbox_counts() == {"failed": 4}
+    never = fake.user(first_name="Never")  # never opened the bot: 403
+    quitter = fake.user(first_name="Quitter", started=True)
+    quitter.block_bot()
+    ok = fake.user(first_name="Ok", started=True)
+    async with opened_store(db) as store, delivering(fake, store) as outbox:
+        async with store.transaction() as tx:
+            for user in (never, quitter, ok):
+                await tx.upsert_user(user.id, user.first_name, None, "en")
+                await tx.set_user_started(user.id)
+                await out.send_text(tx, user.id, "your cards")
+                await out.send_text(tx, user.id, "more")
+        outbox.wake()
+        await outbox.drain()
+        assert [m.content for m in ok.inbox()] == ["your cards", "more"]
+        failed = [r for r in rows(db) if r[5] == "failed"]
+        assert sorted({r[0] for r in failed}) == sorted([never.id, quitter.id])
+        assert len(failed) == 4 and not [r for r in rows(db) if r[5] != "failed"]
+        async with store.read() as tx:
+            assert (await tx.user(quitter.id)).blocked
+            assert not (await tx.user(never.id)).started
+            assert await tx.outbox_counts() == {"failed": 4}
 
 
 async def test_migrate_chat_moves_tables_queues_and_forgets_old_messages(tmp_path):
@@ -195,46 +196,46 @@ async def test_migrate_chat_moves_tables_queues_and_forgets_old_messages(tmp_pat
         assert [r[0] for r in rows(db)] == [-1005]
 
 
-async def test_outbox_follows_a_group_upgraded_to_a_supergroup(tmp_path):
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_outbox_follows_a_group_upgraded_to_a_supergroup(fake, tmp_path):
     db = tmp_path / "s.sqlite3"
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        ann = fake.user(first_name="Ann", started=True)
-        group = fake.group("G", members=[ann], creator=ann)
-        async with opened_store(db) as store, delivering(fake, store) as outbox:
-            async with store.transaction() as tx:
-                await out.send_text(tx, group.id, "table v1", slot="tbl")
-            outbox.wake()
-            await outbox.drain()
-            super_group = group.migrate_to_supergroup(by=ann)
-            async with store.transaction() as tx:
-                await out.edit_text(tx, group.id, "tbl", "table v2")
-                await out.log_line(tx, group.id, "a line")
-            outbox.wake()
-            await outbox.drain()
-            # game news goes ahead of table edits (priority classes), so the line comes first here
-            assert [m.content for m in super_group.messages()] == ["a line", "table v2"]
-            assert rows(db) == []
-            async with store.transaction() as tx:  # the slot now names the new message: edits go there
-                await out.edit_text(tx, super_group.id, "tbl", "table v3")
-            outbox.wake()
-            await outbox.drain()
-            assert [m.content for m in super_group.messages()] == ["a line", "table v3"]
+    ann = fake.user(first_name="Ann", started=True)
+    group = fake.group("G", members=[ann], creator=ann)
+    async with opened_store(db) as store, delivering(fake, store) as outbox:
+        async with store.transaction() as tx:
+            await out.send_text(tx, group.id, "table v1", slot="tbl")
+        outbox.wake()
+        await outbox.drain()
+        super_group = group.migrate_to_supergroup(by=ann)
+        async with store.transaction() as tx:
+            await out.edit_text(tx, group.id, "tbl", "table v2")
+            await out.log_line(tx, group.id, "a line")
+        outbox.wake()
+        await outbox.drain()
+        # game news goes ahead of table edits (priority classes), so the line comes first here
+        assert [m.content for m in super_group.messages()] == ["a line", "table v2"]
+        assert rows(db) == []
+        async with store.transaction() as tx:  # the slot now names the new message: edits go there
+            await out.edit_text(tx, super_group.id, "tbl", "table v3")
+        outbox.wake()
+        await outbox.drain()
+        assert [m.content for m in super_group.messages()] == ["a line", "table v3"]
 
 
-async def test_retry_after_is_waited_out_and_nothing_is_dropped(tmp_path):
+@pytest.mark.fake(limits=RateLimits(per_chat_per_second=4.0, per_chat_burst=2, group_per_window=None,
+                                     global_per_second=None))
+async def test_retry_after_is_waited_out_and_nothing_is_dropped(fake, tmp_path):
     db = tmp_path / "s.sqlite3"
-    limits = RateLimits(per_chat_per_second=4.0, per_chat_burst=2, group_per_window=None, global_per_second=None)
-    async with FakeTelegram(limits=limits) as fake:
-        group = fake.group("G")
-        async with opened_store(db) as store, delivering(fake, store) as outbox:
-            async with store.transaction() as tx:
-                for i in range(6):
-                    await out.send_text(tx, group.id, f"m{i}")
-            outbox.wake()
-            await outbox.drain(timeout=20)
-            assert fake.stats["rate_limited"] > 0 and outbox.retry_afters > 0
-            assert [m.content for m in group.messages()] == [f"m{i}" for i in range(6)]
-            assert rows(db) == []
+    group = fake.group("G")
+    async with opened_store(db) as store, delivering(fake, store) as outbox:
+        async with store.transaction() as tx:
+            for i in range(6):
+                await out.send_text(tx, group.id, f"m{i}")
+        outbox.wake()
+        await outbox.drain(timeout=20)
+        assert fake.stats["rate_limited"] > 0 and outbox.retry_afters > 0
+        assert [m.content for m in group.messages()] == [f"m{i}" for i in range(6)]
+        assert rows(db) == []
 
 
 class AskCounting(RateLimiter):
@@ -249,68 +250,68 @@ class AskCounting(RateLimiter):
         return super().ready_at(chat_id, now)
 
 
-async def test_chats_waiting_for_the_limiter_are_not_looked_at_on_every_wake(tmp_path):
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_chats_waiting_for_the_limiter_are_not_looked_at_on_every_wake(fake, tmp_path):
     """300 groups just served wait a minute for their next call; meanwhile the messages to a DM, each its own
     wake, ask the limiter about each group at most twice in all (once to send, once to learn its wait), not
     on every wake, and the DM's messages still go in order."""
     db = tmp_path / "s.sqlite3"
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        groups = [fake.group(f"G{i}") for i in range(300)]
-        user = fake.user(first_name="Ann")
-        await user.start_bot()
-        bot = fake.make_bot(default=DefaultBotProperties(parse_mode=ParseMode.HTML))
-        limiter = AskCounting(0.0, 1, 100000)  # a group served waits a minute
-        outbox = Outbox(await Store(db).open(), bot, limiter)
-        outbox.start()
-        try:
+    groups = [fake.group(f"G{i}") for i in range(300)]
+    user = fake.user(first_name="Ann")
+    await user.start_bot()
+    bot = fake.make_bot(default=DefaultBotProperties(parse_mode=ParseMode.HTML))
+    limiter = AskCounting(0.0, 1, 100000)  # a group served waits a minute
+    outbox = Outbox(await Store(db).open(), bot, limiter)
+    outbox.start()
+    try:
+        async with outbox.store.transaction() as tx:
+            for group in groups:
+                await out.send_text(tx, group.id, "hello")
+        outbox.wake()
+        await outbox.drain(timeout=20)
+        assert all([m.content for m in g.messages()] == ["hello"] for g in groups)
+        for i in range(5):
             async with outbox.store.transaction() as tx:
-                for group in groups:
-                    await out.send_text(tx, group.id, "hello")
+                await out.send_text(tx, user.id, f"m{i}")
             outbox.wake()
-            await outbox.drain(timeout=20)
-            assert all([m.content for m in g.messages()] == ["hello"] for g in groups)
-            for i in range(5):
-                async with outbox.store.transaction() as tx:
-                    await out.send_text(tx, user.id, f"m{i}")
-                outbox.wake()
-                await outbox.drain(timeout=5)
-            assert max(limiter.asked[g.id] for g in groups) <= 2, limiter.asked.most_common(3)
-            assert [m.content for m in user.dm.messages()][-5:] == [f"m{i}" for i in range(5)]
-        finally:
-            await outbox.stop()
-            await outbox.store.close()
-            await bot.session.close()
+            await outbox.drain(timeout=5)
+        assert max(limiter.asked[g.id] for g in groups) <= 2, limiter.asked.most_common(3)
+        assert [m.content for m in user.dm.messages()][-5:] == [f"m{i}" for i in range(5)]
+    finally:
+        await outbox.stop()
+        await outbox.store.close()
+        await bot.session.close()
 
 
-async def test_deliveries_that_end_together_are_recorded_in_one_transaction(tmp_path):
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_deliveries_that_end_together_are_recorded_in_one_transaction(fake, tmp_path):
     """Issue 14: a delivered row is recorded done with the others that ended meanwhile, in one transaction
     (one BEGIN and one COMMIT for all), and each chat's next row waits until its last one is recorded."""
     db = tmp_path / "s.sqlite3"
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        users = [fake.user(first_name=f"P{i}", started=True) for i in range(20)]
-        async with opened_store(db) as store, delivering(fake, store) as outbox:
-            async with store.transaction() as tx:
-                for user in users:
-                    await out.send_text(tx, user.id, "first")
-                    await out.send_text(tx, user.id, "second")
-            outbox.wake()
-            for _ in range(500):  # every chat's first row is on its way
-                if len(outbox._inflight) == len(users):
+    users = [fake.user(first_name=f"P{i}", started=True) for i in range(20)]
+    async with opened_store(db) as store, delivering(fake, store) as outbox:
+        async with store.transaction() as tx:
+            for user in users:
+                await out.send_text(tx, user.id, "first")
+                await out.send_text(tx, user.id, "second")
+        outbox.wake()
+        for _ in range(500):  # every chat's first row is on its way
+            if len(outbox._inflight) == len(users):
+                break
+            await asyncio.sleep(0.01)
+        commits = store.wal.committed
+        async with store.read():  # the store is busy while the calls end: their records queue
+            for _ in range(500):
+                if len(outbox.finished.waiting) == len(users):
                     break
                 await asyncio.sleep(0.01)
-            commits = store.wal.committed
-            async with store.read():  # the store is busy while the calls end: their records queue
-                for _ in range(500):
-                    if len(outbox.finished.waiting) == len(users):
-                        break
-                    await asyncio.sleep(0.01)
-                assert len(outbox.finished.waiting) == len(users)
-                assert all(len(u.inbox()) == 1 for u in users)  # no second row before the first is recorded
-            await outbox.drain()
-            assert [m.content for u in users for m in u.inbox()] == ["first", "second"] * len(users)
-            assert rows(db) == []
-            # the twenty first rows in one transaction; the twenty second rows in at most a few more
-            assert store.wal.committed - commits < len(users)
+            assert len(outbox.finished.waiting) == len(users)
+            assert all(len(u.inbox()) == 1 for u in users)  # no second row before the first is recorded
+        await outbox.drain()
+        assert [m.content for u in users for m in u.inbox()] == ["first", "second"] * len(users)
+        assert rows(db) == []
+        # the twenty first rows in one transaction; the twenty second rows in at most a few more
+        assert store.wal.committed - commits < len(users)
 
 
 async def test_a_shared_bookkeeping_transaction_keeps_one_writes_fault_its_own(tmp_path):

@@ -4,43 +4,36 @@ default time per move)."""
 
 from __future__ import annotations
 
-from tests.bot.harness import running_bot, settle
+import pytest
+
+from tests.bot.harness import settle
 from tests.fakebot.ratelimit import RateLimits
-from tests.fakebot.server import FakeTelegram
 
 
-async def test_a_slow_player_is_reminded_then_played_for(tmp_path):
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        alice = fake.user(first_name="Alice")
-        group = fake.group("Cards", members=[alice], creator=alice)
-        async with running_bot(fake, tmp_path / "k.sqlite3", KOZYR_AUTOPLAY_AFTER=1.5) as app:
-            await alice.start_bot()
-            await settle(fake, app)
-            await alice.send(group, "/new carnival quarters=1")
-            lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
-            await settle(fake, app)
-            for _ in range(2):
-                await alice.press(lobby, "🤖 Add AI")
-                await settle(fake, app)
-            await alice.press(lobby, "▶️ Start")
-            await settle(fake, app)
-            async with app.store.read() as tx:
-                table = await tx.open_table(group.id, 0)
-            assert table is not None
-            started_version = table.version
+@pytest.mark.fake(limits=RateLimits.loose())
+@pytest.mark.bot(KOZYR_AUTOPLAY_AFTER=1.5)
+async def test_a_slow_player_is_reminded_then_played_for(fake, app, db, open_table):
+    alice = fake.user(first_name="Alice")
+    group = fake.group("Cards", members=[alice], creator=alice)
+    await open_table("carnival", [alice], ais=2, options="quarters=1", group=group)
+    await settle(fake, app)
+    async with app.store.read() as tx:
+        table = await tx.open_table(group.id, 0)
+    assert table is not None
+    started_version = table.version
 
-            # Alice leads the first deal and does nothing: first a reminder, as a new message.
-            reminder = await fake.wait_for_message(alice.dm, lambda m: m.content.startswith("⏰"), timeout=10)
-            assert "Carnival" in reminder.content and "Cards" in reminder.content
-            await fake.wait_until(lambda: any("ran out of time" in m.content for m in group.messages()), timeout=10,
-                                  what="the deadline line")
-            line = next(m for m in group.messages() if "ran out of time" in m.content)
-            assert line.content.startswith("⏰ Alice ran out of time")
-            assert any(e.get("type") == "text_mention" and e["user"]["id"] == alice.id for e in line.entities)
-            await settle(fake, app)
-            reminders = [m for m in alice.inbox() if m.content.startswith("⏰")]
-            assert len(reminders) >= 1
-            async with app.store.read() as tx:
-                after = await tx.table(table.id)
-                moves = await tx.action_count(table.id)
-            assert after is not None and after.version > started_version and moves >= 1
+    # Alice leads the first deal and does nothing: first a reminder, as a new message.
+    reminder = await fake.wait_for_message(alice.dm, lambda m: m.content.startswith("⏰"), timeout=10)
+    assert "Carnival" in reminder.content and "Cards" in reminder.content
+    await fake.wait_until(lambda: any("ran out of time" in m.content for m in group.messages()), timeout=10,
+                          what="the deadline line")
+    line = next(m for m in group.messages() if "ran out of time" in m.content)
+    assert line.content.startswith("⏰ Alice ran out of time")
+    assert any(e.get("type") == "text_mention" and e["user"]["id"] == alice.id for e in line.entities)
+    await settle(fake, app)
+    reminders = [m for m in alice.inbox() if m.content.startswith("⏰")]
+    assert len(reminders) >= 1
+    async with app.store.read() as tx:
+        after = await tx.table(table.id)
+        moves = await tx.action_count(table.id)
+    assert after is not None and after.version > started_version and moves >= 1

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from engine.core import OptionsError, get_game
-from engine.record import load, start
+from engine.record import load
 from engine.selfplay import POLICIES, play_game
+from tests.engine.replaying import play_with_events
 
 DATA = Path(__file__).parent / "data"
 GAME = get_game("calabrasella")
@@ -31,14 +32,6 @@ def trick_winner(plays: list[tuple[int, str]]) -> int:
     led = plays[0][1][-1]
     following = [(ORDER.index(c[:-1]), s) for s, c in plays if c[-1] == led]
     return min(following)[1]
-
-
-def play_with_events(record: dict[str, Any]) -> tuple[Any, list[dict[str, Any]]]:
-    state = start(record)
-    events: list[dict[str, Any]] = []
-    for seat, action in record["actions"]:
-        events.extend(state.act(seat, action))
-    return state, events
 
 
 def recount(events: list[dict[str, Any]], soloist: int) -> tuple[int, int]:

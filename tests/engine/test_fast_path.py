@@ -17,7 +17,9 @@ from engine.core import Game, State, all_games, deal_rng, get_game
 from engine.core import shuffle as core_shuffle
 from games.oh_hell.rules import OhHellOptions, OhHellState, shuffled_pack
 
-GAMES = [(game.id, players) for game in all_games() for players in sorted({game.min_players, game.max_players})]
+# Manipulation's games are long simulations (ten seconds each): in the full run, not in -m "not slow".
+GAMES = [pytest.param(game.id, players, marks=[pytest.mark.slow] if game.id == "manipulation" else [])
+         for game in all_games() for players in sorted({game.min_players, game.max_players})]
 MAX_STEPS = 2500  # a game longer than this is cut (the checks still ran on every step before)
 MIXED_STEPS = 400  # the mixed-paths test: several deals and hand-overs in every game, in seconds
 

@@ -18,6 +18,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import games.karusele.moves as karusele_moves
 from engine.cards import JOKER11, JOKER15, JOKER20, deck
 from engine.core import get_game
@@ -82,6 +84,7 @@ def current() -> dict[str, dict[str, Any]]:
     return out
 
 
+@pytest.mark.slow  # every sample list searched again: a long simulation
 def test_sample_lists_are_the_recorded_ones() -> None:
     recorded = json.loads(DATA.read_text())
     now = current()

@@ -11,8 +11,9 @@ import pytest
 
 from engine.cards import parse_card, rank_of, suit_of
 from engine.core import OptionsError, get_game
-from engine.record import load, replay, start
+from engine.record import load, replay
 from engine.selfplay import POLICIES, play_game
+from tests.engine.replaying import play_with_events
 
 DATA = Path(__file__).parent / "data"
 GAME = get_game("klaberjass")
@@ -42,14 +43,6 @@ def allowed_plays(hand: list[str], trick: list[str], trump: str) -> set[str]:
             return set(higher or same)
         return set(same)
     return set(trumps or hand)
-
-
-def play_with_events(record: dict[str, Any]) -> tuple[Any, list[dict[str, Any]]]:
-    state = start(record)
-    events: list[dict[str, Any]] = []
-    for seat, action in record["actions"]:
-        events.extend(state.act(seat, action))
-    return state, events
 
 
 def recount_first_deal(events: list[dict[str, Any]]) -> tuple[list[int], list[int]]:

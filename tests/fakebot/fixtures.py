@@ -12,23 +12,26 @@ from .server import FakeTelegram
 
 
 @pytest.fixture
-def fake_tg_limits() -> RateLimits:
-    """Rate limits for ``fake_tg``: Telegram-like.  Override this fixture in a module/conftest to change them,
-    e.g. ``return RateLimits.loose()`` for fast game simulations."""
+def fake_limits() -> RateLimits:
+    """Rate limits for ``fake``: Telegram-like. A test module overrides this fixture to change them for all
+    its tests (``return RateLimits.off()``); one test uses ``@pytest.mark.fake(limits=RateLimits.loose())``."""
     return RateLimits()
 
 
 @pytest.fixture
-async def fake_tg(fake_tg_limits: RateLimits) -> AsyncIterator[FakeTelegram]:
-    """A started FakeTelegram on 127.0.0.1 (ephemeral port), stopped after the test."""
-    async with FakeTelegram(limits=fake_tg_limits) as fake:
-        yield fake
+async def fake(fake_limits: RateLimits, request: pytest.FixtureRequest) -> AsyncIterator[FakeTelegram]:
+    """A started FakeTelegram on 127.0.0.1 (an ephemeral port: parallel workers never collide), stopped after
+    the test. ``@pytest.mark.fake(**kwargs)`` passes FakeTelegram's keyword arguments (limits, time_scale...)."""
+    marker = request.node.get_closest_marker("fake")
+    kwargs: dict[str, Any] = {"limits": fake_limits, **(marker.kwargs if marker else {})}
+    async with FakeTelegram(**kwargs) as started:
+        yield started
 
 
 @pytest.fixture
-async def fake_bot(fake_tg: FakeTelegram) -> AsyncIterator[Any]:
-    """A real aiogram Bot pointed at ``fake_tg``; its HTTP session is closed after the test."""
-    bot = fake_tg.make_bot()
+async def fake_bot(fake: FakeTelegram) -> AsyncIterator[Any]:
+    """A real aiogram Bot pointed at ``fake``; its HTTP session is closed after the test."""
+    bot = fake.make_bot()
     try:
         yield bot
     finally:

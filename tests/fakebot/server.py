@@ -52,7 +52,14 @@ class FakeTelegram:
     def __init__(self, *, token: str = DEFAULT_TOKEN, bot_username: str = "kozyr_test_bot",
                  bot_first_name: str = "Kozyr", limits: RateLimits | None = None, privacy_mode: bool = True,
                  callback_timeout: float = 15.0, clock: Callable[[], float] = time.monotonic,
-                 spec: Spec | None = None) -> None:
+                 spec: Spec | None = None, time_scale: float = 1.0) -> None:
+        """``time_scale``: the rate limits' clock runs that many times faster than ``clock``, so a test of a
+        bot paced for Telegram runs that many times faster when the bot paces that much faster too (its
+        intervals divided by the scale, see ``paced_for``). The limits stay strict in the fake's time: a
+        bot that sends too early gets its 429, and ``retry_after`` N counts the fake's seconds (a bot that
+        waits N real seconds waits longer than it must, never less)."""
+        if time_scale <= 0:
+            raise FakeUsageError("time_scale must be positive")
         self.token = token
         self.bot_id = int(token.split(":", 1)[0])
         self.bot_username = bot_username
@@ -61,7 +68,8 @@ class FakeTelegram:
         self.callback_timeout = callback_timeout
         self.clock = clock
         self.spec = spec or load_spec()
-        self.limiter = RateLimiter(limits or RateLimits(), clock)
+        self.time_scale = time_scale
+        self.limiter = RateLimiter(limits or RateLimits(), (lambda: clock() * time_scale) if time_scale != 1 else clock)
         self.files = FileStore()
         self.updates = UpdateQueue()
         self.users: dict[int, FakeUser] = {}

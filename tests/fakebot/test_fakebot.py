@@ -30,7 +30,7 @@ from tests.fakebot import FakeTelegram, FakeUsageError, RateLimits
 
 
 @pytest.fixture
-def fake_tg_limits() -> RateLimits:
+def fake_limits() -> RateLimits:
     return RateLimits.loose()  # these tests are about behaviour; the rate-limit test builds its own fake
 
 
@@ -44,8 +44,8 @@ def png(w: int = 400, h: int = 300) -> bytes:
     return buf.getvalue()
 
 
-async def test_send_edit_and_not_modified(fake_tg: FakeTelegram, fake_bot: Bot) -> None:
-    ann = fake_tg.user(first_name="Ann", started=True)
+async def test_send_edit_and_not_modified(fake: FakeTelegram, fake_bot: Bot) -> None:
+    ann = fake.user(first_name="Ann", started=True)
     sent = await fake_bot.send_message(ann.id, "Hello", reply_markup=kb(("Go", "go")))
     stored = ann.last_dm()
     assert stored is not None and stored.text == "Hello" and stored.button_texts == ["Go"]
@@ -65,7 +65,7 @@ async def test_send_edit_and_not_modified(fake_tg: FakeTelegram, fake_bot: Bot) 
 
     with pytest.raises(TelegramBadRequest, match="message to edit not found"):
         await fake_bot.edit_message_text("x", chat_id=ann.id, message_id=sent.message_id + 100)
-    bob = fake_tg.user(first_name="Bob", started=True)
+    bob = fake.user(first_name="Bob", started=True)
     with pytest.raises(TelegramBadRequest, match="message to edit not found"):
         await fake_bot.edit_message_text("x", chat_id=bob.id, message_id=sent.message_id)
     with pytest.raises(TelegramBadRequest, match="no caption in the message"):
@@ -77,8 +77,8 @@ async def test_send_edit_and_not_modified(fake_tg: FakeTelegram, fake_bot: Bot) 
         await fake_bot.delete_message(ann.id, sent.message_id)
 
 
-async def test_forbidden_for_unstarted_and_blocking_users(fake_tg: FakeTelegram, fake_bot: Bot) -> None:
-    ann = fake_tg.user(first_name="Ann")
+async def test_forbidden_for_unstarted_and_blocking_users(fake: FakeTelegram, fake_bot: Bot) -> None:
+    ann = fake.user(first_name="Ann")
     with pytest.raises(TelegramForbiddenError, match="bot can't initiate conversation with a user"):
         await fake_bot.send_message(ann.id, "hi")
     with pytest.raises(FakeUsageError):
@@ -97,8 +97,8 @@ async def test_forbidden_for_unstarted_and_blocking_users(fake_tg: FakeTelegram,
     assert updates[1].my_chat_member.new_chat_member.status == "kicked"
 
 
-async def test_inline_keyboard_validation(fake_tg: FakeTelegram, fake_bot: Bot) -> None:
-    ann = fake_tg.user(started=True)
+async def test_inline_keyboard_validation(fake: FakeTelegram, fake_bot: Bot) -> None:
+    ann = fake.user(started=True)
     ok64 = "я" * 32  # 64 bytes in UTF-8
     await fake_bot.send_message(ann.id, "ok", reply_markup=kb(("A", ok64)))
     with pytest.raises(TelegramBadRequest, match="BUTTON_DATA_INVALID"):
@@ -113,8 +113,8 @@ async def test_inline_keyboard_validation(fake_tg: FakeTelegram, fake_bot: Bot) 
     assert len(ann.inbox()) == 1
 
 
-async def test_html_parsing_and_length_limits(fake_tg: FakeTelegram, fake_bot: Bot) -> None:
-    ann = fake_tg.user(started=True)
+async def test_html_parsing_and_length_limits(fake: FakeTelegram, fake_bot: Bot) -> None:
+    ann = fake.user(started=True)
     m = await fake_bot.send_message(ann.id, '<b>Bold <i>both</i></b> &lt;3 &#x1F0A1; <a href="https://t.me/x">l</a>',
                                     parse_mode="HTML")
     assert m.text == "Bold both <3 \U0001F0A1 l"
@@ -172,19 +172,40 @@ async def test_rate_limits_surface_as_retry_after() -> None:
             await bot.session.close()
 
 
-async def test_photo_upload_then_file_id_reuse(fake_tg: FakeTelegram, fake_bot: Bot) -> None:
-    ann = fake_tg.user(started=True)
+@pytest.mark.fake(limits=RateLimits(per_chat_per_second=1.0, per_chat_burst=1, group_per_window=2, group_window=60.0,
+                                     global_per_second=None), time_scale=20)
+async def test_a_time_scale_runs_the_limits_faster_and_keeps_them_strict(fake: FakeTelegram, fake_bot: Bot) -> None:
+    """time_scale=20: a chat's one message a second is one every 0.05 s of real time, a group's minute lasts
+    3 s; a send before its time is still refused, with retry_after counted in the fake's seconds."""
+    ann = fake.user(started=True)
+    g = fake.group("G", members=[ann])
+    await fake_bot.send_message(ann.id, "1")
+    with pytest.raises(TelegramRetryAfter):
+        await fake_bot.send_message(ann.id, "too early")
+    await asyncio.sleep(0.06)  # 1.2 of the fake's seconds
+    await fake_bot.send_message(ann.id, "2")
+    for i in range(2):
+        await fake_bot.send_message(g.id, f"g{i}")
+        await asyncio.sleep(0.06)  # the group is a chat too: one a (fake) second
+    with pytest.raises(TelegramRetryAfter) as exc:
+        await fake_bot.send_message(g.id, "g2")
+    assert 55 <= exc.value.retry_after <= 60  # the fake's seconds, not real ones
+    assert fake.stats["rate_limited"] == 2 and [m.content for m in ann.inbox()] == ["1", "2"]
+
+
+async def test_photo_upload_then_file_id_reuse(fake: FakeTelegram, fake_bot: Bot) -> None:
+    ann = fake.user(started=True)
     first = await fake_bot.send_photo(ann.id, BufferedInputFile(png(1000, 500), "table.png"), caption="table")
     assert [(p.width, p.height) for p in first.photo][-1] == (1000, 500)
     file_id = first.photo[-1].file_id
     second = await fake_bot.send_photo(ann.id, file_id, caption="again")
     assert second.photo[-1].file_id == file_id
-    assert (fake_tg.stats["uploads"], fake_tg.stats["file_reuses"]) == (1, 1)
+    assert (fake.stats["uploads"], fake.stats["file_reuses"]) == (1, 1)
     assert ann.inbox()[1].photo_file_id == file_id
 
     edited = await fake_bot.edit_message_media(InputMediaPhoto(media=BufferedInputFile(png(200, 200), "n.png")),
                                                chat_id=ann.id, message_id=first.message_id)
-    assert edited.photo[-1].file_id != file_id and fake_tg.stats["uploads"] == 2
+    assert edited.photo[-1].file_id != file_id and fake.stats["uploads"] == 2
     with pytest.raises(TelegramBadRequest, match="message is not modified"):
         await fake_bot.edit_message_media(InputMediaPhoto(media=file_id, caption="again"),
                                           chat_id=ann.id, message_id=second.message_id)
@@ -198,15 +219,15 @@ async def test_photo_upload_then_file_id_reuse(fake_tg: FakeTelegram, fake_bot: 
     album = await fake_bot.send_media_group(ann.id, [InputMediaPhoto(media=file_id),
                                                      InputMediaPhoto(media=BufferedInputFile(png(), "a.png"))])
     assert len(album) == 2 and album[0].media_group_id == album[1].media_group_id
-    assert (fake_tg.stats["uploads"], fake_tg.stats["file_reuses"]) == (4, 2)
+    assert (fake.stats["uploads"], fake.stats["file_reuses"]) == (4, 2)
     f = await fake_bot.get_file(file_id)
     data = await fake_bot.download_file(f.file_path)
     assert data is not None and data.read() == png(1000, 500)
 
 
-async def test_get_updates_delivers_messages_and_callbacks(fake_tg: FakeTelegram, fake_bot: Bot) -> None:
-    ann, bob = fake_tg.user(first_name="Ann"), fake_tg.user(first_name="Bob")
-    g = fake_tg.group("Cards", members=[ann, bob])
+async def test_get_updates_delivers_messages_and_callbacks(fake: FakeTelegram, fake_bot: Bot) -> None:
+    ann, bob = fake.user(first_name="Ann"), fake.user(first_name="Bob")
+    g = fake.group("Cards", members=[ann, bob])
     poll = asyncio.create_task(fake_bot.get_updates(timeout=5))
     await asyncio.sleep(0.05)
     await ann.send(g, "/new@kozyr_test_bot carnival quarters=1")
@@ -232,14 +253,14 @@ async def test_get_updates_delivers_messages_and_callbacks(fake_tg: FakeTelegram
     assert cb.answered and cb.answer_text == "Joined" and not forged.answered
     with pytest.raises(TelegramBadRequest, match="query is too old"):
         await fake_bot.answer_callback_query(q.id)
-    assert [c.id for c in fake_tg.unanswered_callbacks()] == [forged.id]
+    assert [c.id for c in fake.unanswered_callbacks()] == [forged.id]
     # confirmed updates are gone
     assert await fake_bot.get_updates(offset=updates[-1].update_id + 1, timeout=0) == []
 
 
-async def test_group_migration(fake_tg: FakeTelegram, fake_bot: Bot) -> None:
-    ann = fake_tg.user()
-    g = fake_tg.group("Old", members=[ann], creator=ann)
+async def test_group_migration(fake: FakeTelegram, fake_bot: Bot) -> None:
+    ann = fake.user()
+    g = fake.group("Old", members=[ann], creator=ann)
     await fake_bot.send_message(g.id, "before")
     new = g.migrate_to_supergroup(by=ann)
     with pytest.raises(TelegramMigrateToChat) as exc:
@@ -259,9 +280,9 @@ async def test_group_migration(fake_tg: FakeTelegram, fake_bot: Bot) -> None:
     assert (await fake_bot.get_chat(new.id)).type == "supergroup"
 
 
-async def test_raw_http_envelopes_and_spec_validation(fake_tg: FakeTelegram) -> None:
-    base = f"{fake_tg.base_url}/bot{fake_tg.token}"
-    ann = fake_tg.user(started=True)
+async def test_raw_http_envelopes_and_spec_validation(fake: FakeTelegram) -> None:
+    base = f"{fake.base_url}/bot{fake.token}"
+    ann = fake.user(started=True)
     async with aiohttp.ClientSession() as s:
         async with s.post(f"{base}/sendMesage", json={"chat_id": ann.id, "text": "x"}) as r:
             assert r.status == 404 and await r.json() == {"ok": False, "error_code": 404, "description": "Not Found"}
@@ -275,12 +296,12 @@ async def test_raw_http_envelopes_and_spec_validation(fake_tg: FakeTelegram) -> 
         async with s.get(f"{base}/sendMessage", params={"chat_id": ann.id, "text": "q", "bogus": "1"}) as r:
             body = await r.json()
             assert r.status == 200 and body["ok"] and body["result"]["text"] == "q"
-        async with s.post(f"{fake_tg.base_url}/bot1:wrong/getMe") as r:
+        async with s.post(f"{fake.base_url}/bot1:wrong/getMe") as r:
             assert r.status == 401
-    assert ("sendMessage", "bogus") in fake_tg.ignored_params
+    assert ("sendMessage", "bogus") in fake.ignored_params
 
 
-async def test_generic_and_unimplemented_methods(fake_tg: FakeTelegram, fake_bot: Bot) -> None:
+async def test_generic_and_unimplemented_methods(fake: FakeTelegram, fake_bot: Bot) -> None:
     from aiogram.types import BotCommand, MenuButtonCommands
     assert await fake_bot.set_chat_menu_button(menu_button=MenuButtonCommands())
     await fake_bot.set_my_commands([BotCommand(command="new", description="New game")], language_code="ru")
@@ -292,7 +313,7 @@ async def test_generic_and_unimplemented_methods(fake_tg: FakeTelegram, fake_bot
         await fake_bot.get_star_transactions()
 
 
-async def test_dispatcher_end_to_end(fake_tg: FakeTelegram, fake_bot: Bot) -> None:
+async def test_dispatcher_end_to_end(fake: FakeTelegram, fake_bot: Bot) -> None:
     """The intended use: a real Dispatcher polling the fake; the test acts as users and awaits reactions."""
     dp = Dispatcher()
 
@@ -311,28 +332,28 @@ async def test_dispatcher_end_to_end(fake_tg: FakeTelegram, fake_bot: Bot) -> No
 
     task = asyncio.create_task(dp.start_polling(fake_bot, handle_signals=False, polling_timeout=1))
     try:
-        ann = fake_tg.user(first_name="Ann")
+        ann = fake.user(first_name="Ann")
         await ann.start_bot()
-        welcome = await fake_tg.wait_for_message(ann.dm, lambda m: m.text == "Welcome")
+        welcome = await fake.wait_for_message(ann.dm, lambda m: m.text == "Welcome")
         cb = await ann.press(welcome, "Play")
-        await fake_tg.wait_until(lambda: cb.answered and welcome.text == "Playing")
+        await fake.wait_until(lambda: cb.answered and welcome.text == "Playing")
         assert cb.answer_text == "Let's go" and welcome.buttons == []
-        g = fake_tg.group("G", members=[ann])
+        g = fake.group("G", members=[ann])
         await ann.send(g, "/new")
-        reply = await fake_tg.wait_for_message(g)
+        reply = await fake.wait_for_message(g)
         assert reply.text == "New game" and reply.entities[0]["type"] == "bold"
-        await fake_tg.idle()
-        assert fake_tg.errors == []
+        await fake.idle()
+        assert fake.errors == []
     finally:
         await dp.stop_polling()
         await asyncio.wait_for(task, 5)
 
 
-async def test_callback_answer_deadline_and_poll_conflict(fake_tg: FakeTelegram, fake_bot: Bot) -> None:
-    ann = fake_tg.user(started=True)
+async def test_callback_answer_deadline_and_poll_conflict(fake: FakeTelegram, fake_bot: Bot) -> None:
+    ann = fake.user(started=True)
     await fake_bot.send_message(ann.id, "x", reply_markup=kb(("A", "a")))
     cb = await ann.press(ann.last_dm(), "A")
-    fake_tg.callback_timeout = 0.0  # every answer is now too late
+    fake.callback_timeout = 0.0  # every answer is now too late
     await asyncio.sleep(0.01)
     with pytest.raises(TelegramBadRequest, match="query is too old"):
         await fake_bot.answer_callback_query(cb.id)

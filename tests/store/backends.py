@@ -1,4 +1,5 @@
-"""Both stores as pytest fixtures: SQLite in a temporary file, PostgreSQL in a schema of its own per test.
+"""Both stores as pytest fixtures: SQLite in a temporary file, PostgreSQL in a schema of its own per test
+(tests/conftest.py loads this module as a pytest plugin: the ``store`` fixture is every test's).
 
 PostgreSQL is found at KOZYR_TEST_PG_URL (default postgresql://postgres@127.0.0.1:5432/test); where it
 does not answer, or asyncpg is not installed, the PostgreSQL cases skip with a message saying so.
@@ -78,3 +79,13 @@ async def opened(kind: str, tmp_path: Path) -> AsyncIterator:
     finally:
         await store.close()
         await drop_schema(schema)
+
+
+KINDS = ["sqlite", "postgres"]
+
+
+@pytest.fixture(params=KINDS)
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator:
+    """An open, migrated, empty store of each kind in turn (the PostgreSQL case skips where there is none)."""
+    async with opened(request.param, tmp_path) as opened_store:
+        yield opened_store

@@ -17,8 +17,6 @@ from bot.store.rows import TableUi, UserRow
 from bot.store.sqlite import SeatRow, Tx
 from tests.store.backends import opened
 
-KINDS = ["sqlite", "postgres"]
-
 
 def public(cls: type) -> set[str]:
     return {n for n, f in inspect.getmembers(cls, inspect.isfunction) if not n.startswith("_")}
@@ -37,12 +35,6 @@ def test_each_store_has_every_query_with_the_contract_parameters(cls):
         got = list(inspect.signature(getattr(cls, name)).parameters.items())
         assert [(n, p.default, p.kind) for n, p in got] == [(n, p.default, p.kind) for n, p in want], name
         assert inspect.iscoroutinefunction(getattr(cls, name)), name
-
-
-@pytest.fixture(params=KINDS)
-async def store(request, tmp_path):
-    async with opened(request.param, tmp_path) as s:
-        yield s
 
 
 async def test_updates_are_marked_once(store):

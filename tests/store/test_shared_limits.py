@@ -45,17 +45,15 @@ async def _load(fake: FakeTelegram, shared: bool) -> tuple[int, int]:
     return len(results) - len(refused), fake.limiter.served_429
 
 
-async def test_two_workers_sharing_redis_buckets_stay_under_every_limit():
+async def test_two_workers_sharing_redis_buckets_stay_under_every_limit(fake):
     need_redis()
-    async with FakeTelegram() as fake:
-        sent, refused = await _load(fake, shared=True)
+    sent, refused = await _load(fake, shared=True)
     assert (sent, refused) == (72, 0)
 
 
-async def test_without_shared_buckets_the_same_load_is_refused():
+async def test_without_shared_buckets_the_same_load_is_refused(fake):
     need_redis()
-    async with FakeTelegram() as fake:
-        sent, refused = await _load(fake, shared=False)
+    sent, refused = await _load(fake, shared=False)
     assert refused > 0 and sent < 72
 
 

@@ -5,16 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.store.backends import opened
-
-KINDS = ["sqlite", "postgres"]
-
-
-@pytest.fixture(params=KINDS)
-async def store(request, tmp_path):
-    async with opened(request.param, tmp_path) as s:
-        yield s
-
 
 async def _match(tx, table_id: int, chat: int, season: str, at: float, places: tuple[int, int]) -> int:
     return await tx.insert_league_match(table_id, chat, 0, season, "carnival", at, {"quarters": 1}, [[0], [1]], [],

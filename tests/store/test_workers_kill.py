@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import random
-import socket
 
 import aiohttp
 import pytest
 
-from tests.bot.harness import live_hand, play_buttons
+from tests.bot.harness import free_port, live_hand, play_buttons
 from tests.bot.procs import BotProcess, bot_env
 from tests.fakebot.server import FakeTelegram
 from tests.store.backends import REDIS_URL, drop_schema, fresh_schema, need_postgres, need_redis
@@ -25,12 +24,6 @@ from tests.store.test_bot_on_postgres import PG_URL
 
 pytestmark = pytest.mark.slow
 SECRET = "kozyr-test-secret"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Balancer:
