@@ -68,11 +68,11 @@ def test_the_game_has_its_files(game_id: str) -> None:
         "texts/rules.ru.txt": "the rules for /rules in Russian (step 6)",
         "locale/ru.po": "the Russian of the game's words: run tools/i18n.py, then fill it in (step 6)",
     }
-    missing = [f"games/{game_id}/{name}: {what}" for name, what in parts.items() if not (folder / name).is_file()]
+    if (folder / "__init__.py").is_file() and declared(game_id).chat_table:
+        parts["present.py"] = f"the bot's words and pictures, PRESENTATION = Presentation({game_id!r}) (step 5)"
+    missing = [f"games/{game_id}/{name}: {what}" for name, what in sorted(parts.items(), key=lambda part: part[1][-2])
+               if not (folder / name).is_file()]  # by the "(step N)" they end with
     assert not missing, "missing:\n" + "\n".join(missing)
-    if declared(game_id).chat_table:
-        assert (folder / "present.py").is_file(), \
-            f"games/{game_id}/present.py is missing: PRESENTATION = Presentation({game_id!r}) (step 5)"
 
 
 # -- the engine ------------------------------------------------------------------------------------
@@ -241,7 +241,8 @@ def test_declaration_agrees_with_the_engine(game_id: str) -> None:
     game = get_game(game_id)
     assert found.id == game_id == game.id
     assert found.players == (game.min_players, game.max_players)
-    assert [o.key for o in found.options] == list(game.options.model_fields), "declare every option, in order"
+    assert [o.key for o in found.options] == list(game.options.model_fields), \
+        f"games/{game_id}/__init__.py: the declaration's options are {game.options.__name__}'s fields, in order"
     for option in found.options:
         assert option.description.strip(), f"{option.key}: no description"
         for choice in option.choices:
