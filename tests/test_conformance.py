@@ -352,9 +352,10 @@ def test_every_word_has_a_russian_translation(game_id: str) -> None:
 def test_the_game_is_registered(game_id: str) -> None:
     """Every game folder is in games.REGISTERED (a folder left out would be skipped by everything else)."""
     folders = {p.parent.name for p in (ROOT / "games").glob("*/rules.py")}
-    assert folders == set(games.REGISTERED), \
-        f"folders not in games.REGISTERED (add them in games/__init__.py): {sorted(folders - set(games.REGISTERED))}; " \
-        f"registered without a rules.py: {sorted(set(games.REGISTERED) - folders)}"
+    registered = set(games.REGISTERED)
+    assert folders == registered, \
+        f"folders not in games.REGISTERED (add them in games/__init__.py): {sorted(folders - registered)}; " \
+        f"registered without a rules.py: {sorted(registered - folders)}"
     assert game_id in folders
 
 
