@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_argument("--policy", choices=[*POLICIES, "mixed"], default="mixed")
     sp.add_argument("--check-every", type=int, default=1, help="check invariants every N steps (0: never)")
     sp.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
-    ar = sub.add_parser("arena", help="duplicate deals between AI levels (JSON: mean score per deal, 95% CI)")
+    ar = sub.add_parser("arena", help="duplicate deals between AI levels (JSON: mean score per deal, 95%% CI)")
     ar.add_argument("--game", required=True)
     ar.add_argument("--players", type=int, required=True)
     ar.add_argument("--seats", required=True, help="one kind per seat: random, heuristic (easy), normal, strong")

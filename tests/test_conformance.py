@@ -56,6 +56,26 @@ def needs_chat_table(game_id: str) -> None:
         pytest.skip(f"{game_id}: its declaration says no chat table yet")
 
 
+# -- the parts -------------------------------------------------------------------------------------
+
+def test_the_game_has_its_files(game_id: str) -> None:
+    """First, so that ``-x`` stops here: each file a game needs, named with what goes in it (the steps of
+    docs/adding-a-game.md), before any check imports one and fails with a bare ModuleNotFoundError."""
+    folder = ROOT / "games" / game_id
+    parts = {
+        "__init__.py": "the declaration, DECLARATION = Declaration(id=..., title=..., players=...) (step 2)",
+        "rules.py": "the rules: Options, State and register(Game(options=..., state=...)) (step 3)",
+        "texts/rules.en.txt": "the rules for /rules in English (step 6)",
+        "texts/rules.ru.txt": "the rules for /rules in Russian (step 6)",
+        "locale/ru.po": "the Russian of the game's words: run tools/i18n.py, then fill it in (step 6)",
+    }
+    if (folder / "__init__.py").is_file() and declared(game_id).chat_table:
+        parts["present.py"] = f"the bot's words and pictures, PRESENTATION = Presentation({game_id!r}) (step 5)"
+    missing = [f"games/{game_id}/{name}: {what}" for name, what in sorted(parts.items(), key=lambda part: part[1][-2])
+               if not (folder / name).is_file()]  # by the "(step N)" they end with
+    assert not missing, "missing:\n" + "\n".join(missing)
+
+
 # -- the engine ------------------------------------------------------------------------------------
 
 def card_tokens(value: Any) -> Iterator[str]:
@@ -173,12 +193,57 @@ def test_engine_random_games(game_id: str) -> None:
                 assert set(state.winners()) <= set(range(players))
 
 
+def test_the_events_and_sheet_the_bot_reads(game_id: str) -> None:
+    """What the bot waits for, beyond the shapes ``check_event`` holds: a finished game says ``game_over``
+    once, with its last action; a game whose views show a taken trick (``last_trick``) said ``trick``
+    when it was taken; a game with a score picture says ``deal_end`` after a deal and keeps each
+    finished deal's ``points`` (a number per seat) in ``sheet()["deals"]``, which the picture draws."""
+    found = declared(game_id)
+    game = get_game(game_id)
+    for players in sorted({game.min_players, game.max_players}):
+        state = game.new(players, seed=SEEDS[0], options=quick_options(game_id))
+        rng = random.Random(SEEDS[0])
+        said: Counter[str] = Counter()
+        last: list[str] = []
+        for step in range(STEPS):
+            if state.over:
+                break
+            seat = state.to_act
+            assert seat is not None
+            last = [event["type"] for event in state.act(seat, rng.choice(state.legal_actions()))]
+            said.update(last)
+            looked = step % CHECK_EVERY == 0 or state.over  # a view costs; a taken trick stays in view a while
+            if looked and not said["trick"] and state.view(None).get("last_trick"):
+                pytest.fail(f"games/{game_id}/rules.py: the view shows a taken trick (last_trick) but no 'trick' "
+                            "event was emitted: return {'type': 'trick', 'leader', 'winner', 'plays', 'cards'} "
+                            "(engine.tricks.take_trick) when a trick is taken")
+        if not state.over:
+            continue
+        assert said["game_over"] == 1 and "game_over" in last, \
+            f"games/{game_id}/rules.py: the action that ends the game returns one 'game_over' event " \
+            f"{{'type': 'game_over', 'winners', 'totals', 'scores'}} (emitted {said['game_over']} times)"
+        if found.score_sheet == "none":
+            continue
+        assert said["deal_end"], f"score_sheet={found.score_sheet!r}: games/{game_id}/rules.py returns " \
+            "{'type': 'deal_end', 'scores', 'totals'} at the end of each deal (the bot draws the sheet then)"
+        sheet = state.sheet()
+        deals = sheet.get("deals") if isinstance(sheet, dict) else None
+        assert isinstance(deals, list) and deals, \
+            f"games/{game_id}/rules.py: sheet() returns {{'deals': [one dict per finished deal], ...}}, not {sheet!r}"
+        for deal in deals:
+            points = deal.get("points") if isinstance(deal, dict) else None
+            assert isinstance(points, list) and len(points) == players \
+                and all(isinstance(p, int | float) for p in points), \
+                f"games/{game_id}/rules.py: each deal of sheet() has 'points', a number per seat: {deal!r}"
+
+
 def test_declaration_agrees_with_the_engine(game_id: str) -> None:
     found = declared(game_id)
     game = get_game(game_id)
     assert found.id == game_id == game.id
     assert found.players == (game.min_players, game.max_players)
-    assert [o.key for o in found.options] == list(game.options.model_fields), "declare every option, in order"
+    assert [o.key for o in found.options] == list(game.options.model_fields), \
+        f"games/{game_id}/__init__.py: the declaration's options are {game.options.__name__}'s fields, in order"
     for option in found.options:
         assert option.description.strip(), f"{option.key}: no description"
         for choice in option.choices:
@@ -229,8 +294,9 @@ def test_ai_knowledge(game_id: str) -> None:
                 top = name.split(".")[0]
                 assert top in ("engine", "__future__") or name.startswith(("games.rummies", f"games.{game_id}")) \
                     or top in sys.stdlib_module_names, f"games/{game_id}/ai.py imports {name}"
-    known = importlib.import_module(f"games.{game_id}.ai").KNOWLEDGE
-    assert isinstance(known, Knowledge) and knowledge(game_id) is known
+    known = getattr(importlib.import_module(f"games.{game_id}.ai"), "KNOWLEDGE", None)
+    assert isinstance(known, Knowledge), f"games/{game_id}/ai.py must define KNOWLEDGE = Knowledge(...)"
+    assert knowledge(game_id) is known
     if searchable:
         assert known.deal_field in game.state.FIELDS, "name the field that counts deals (Knowledge.deal_field)"
     if rummy:
@@ -242,12 +308,21 @@ def test_ai_knowledge(game_id: str) -> None:
 def test_title_and_rules_in_both_languages(game_id: str) -> None:
     from bot.ui.words import title
 
+    problems = []
     english, russian = title(game_id, "en"), title(game_id, "ru")
-    assert english.strip() and russian.strip() and russian != english, (english, russian)
+    if not english.strip():
+        problems.append(f"games/{game_id}/__init__.py: the declaration's title is empty")
+    elif not russian.strip() or russian == english:
+        problems.append(f"games/{game_id}/locale/ru.po: no Russian title (msgid {english!r}); run tools/i18n.py, "
+                        "then fill in its msgstr")
     for lang in ("en", "ru"):
+        path = f"games/{game_id}/texts/rules.{lang}.txt"
         text = games.rules_text(game_id, lang)
-        assert text and len(text.strip()) > 200, f"games/{game_id}/texts/rules.{lang}.txt missing or short"
-        assert not set(re.findall(r"</?(\w+)", text)) - {"b", "i"}, "rules texts use only <b> and <i>"
+        if not text or len(text.strip()) <= 200:
+            problems.append(f"{path}: missing or shorter than 200 characters")
+        elif tags := set(re.findall(r"</?(\w+)", text)) - {"b", "i"}:
+            problems.append(f"{path}: tags {sorted(tags)}; the rules texts use only <b> and <i>")
+    assert not problems, "\n".join(problems)
 
 
 def i18n_tool() -> Any:
@@ -278,7 +353,10 @@ def test_every_word_has_a_russian_translation(game_id: str) -> None:
 def test_the_game_is_registered(game_id: str) -> None:
     """Every game folder is in games.REGISTERED (a folder left out would be skipped by everything else)."""
     folders = {p.parent.name for p in (ROOT / "games").glob("*/rules.py")}
-    assert folders == set(games.REGISTERED), f"folders not registered: {folders - set(games.REGISTERED)}"
+    registered = set(games.REGISTERED)
+    assert folders == registered, \
+        f"folders not in games.REGISTERED (add them in games/__init__.py): {sorted(folders - registered)}; " \
+        f"registered without a rules.py: {sorted(registered - folders)}"
     assert game_id in folders
 
 
@@ -379,7 +457,8 @@ def test_pictures(game_id: str) -> None:
                 assert pictures.grid_caption(state.sheet(), names, lang, game_id, state.scores())
                 drawn["grid"] += 1
     assert drawn["table"] or not found.table_picture
-    assert drawn["grid"] or found.score_sheet == "none"
+    assert drawn["grid"] or found.score_sheet == "none", \
+        f"score_sheet={found.score_sheet!r}, but a whole game emitted no 'deal_end' event to draw it after"
 
 
 # -- a short game through the bot ----------------------------------------------------------------------

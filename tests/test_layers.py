@@ -135,7 +135,8 @@ def test_rules_import_only_the_engine() -> None:
                   or any(under(name, pkg) for pkg in own))
             if not ok:
                 bad.append(f"{rel(path)} imports {name}")
-    assert not bad, "\n".join(bad)
+    assert not bad, "\n".join(bad) + "\n(a game's rules and ai.py import only engine.*, the standard library, " \
+        "pydantic, typing_extensions and their own game or family package: the bot's words go in present.py)"
 
 
 def test_presentations_import_only_the_kit() -> None:
@@ -152,16 +153,21 @@ def test_presentations_import_only_the_kit() -> None:
                   or any(under(name, pkg) for pkg in own))
             if not ok:
                 bad.append(f"{rel(path)} imports {name}")
-    assert not bad, "\n".join(bad)
+    assert not bad, "\n".join(bad) + "\n(a presentation imports only the kit, bot.presentation (its __all__: " \
+        "Presentation, GameWords, words, t, nt...), engine.*, its own game or family package, the standard " \
+        "library and PIL; what it needs of the rest of the bot belongs in the kit)"
 
 
 def test_declarations_import_only_the_declaration() -> None:
     bad = []
     for game in games.REGISTERED:
         path = ROOT / "games" / game / "__init__.py"
+        if not path.is_file():
+            bad.append(f"{rel(path)} is missing: the declaration, DECLARATION = Declaration(...)")
+            continue
         bad += [f"{rel(path)} imports {name}" for name in imports_of(path)
                 if root(name) not in STDLIB and name != "games.declaration"]
-    assert not bad, "\n".join(bad)
+    assert not bad, "\n".join(bad) + "\n(a declaration is plain data: it imports games.declaration only)"
 
 
 def test_the_engine_imports_no_bot_and_no_game() -> None:
@@ -177,7 +183,7 @@ def test_the_engine_imports_no_bot_and_no_game() -> None:
 def test_the_bot_imports_no_game_by_name() -> None:
     bad = [f"{rel(path)} imports {name}" for path in sources("bot") for name in imports_of(path)
            if root(name) == "games" and name not in ("games", "games.declaration")]
-    assert not bad, "\n".join(bad)
+    assert not bad, "\n".join(bad) + "\n(the bot reaches a game through games.declaration(id) and its presentation)"
 
 
 LAYERS = [  # (modules under, may not import)
@@ -254,7 +260,8 @@ def test_no_game_id_in_the_bot(folder: str) -> None:
     named = set(games.REGISTERED) | set(families())
     bad = [f"{rel(path)}:{line} {value!r}" for path in sources(folder) if rel(path) not in EXAMPLES
            for line, value in string_literals(path) if value in named]
-    assert not bad, "\n".join(bad)
+    assert not bad, "\n".join(bad) + "\n(a game id in the bot: ask the game's declaration (a capability) or " \
+        "its presentation (words, pictures) instead of testing the id)"
 
 
 def test_the_layers_see_what_they_check() -> None:

@@ -107,6 +107,14 @@ def test_replay_error_names_index_and_reason() -> None:
 
 # -- the command line -----------------------------------------------------------------------------------------
 
+def test_cli_help_lists_every_command() -> None:
+    """``--help`` is where a newcomer starts; argparse formats each help string with ``%``, so a bare
+    percent sign in one crashes it."""
+    done = run_cli("--help")
+    assert done.returncode == 0, done.stderr
+    assert all(command in done.stdout for command in ("games", "replay", "selfplay", "arena"))
+
+
 def test_cli_games() -> None:
     done = run_cli("games")
     assert done.returncode == 0, done.stderr
