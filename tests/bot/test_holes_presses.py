@@ -165,3 +165,23 @@ async def test_a_failing_handler_answers_the_press_and_logs_once(tmp_path, caplo
         failures = [r for r in caplog.records if "the join is broken" in r.getMessage() or (
             r.exc_info and "the join is broken" in str(r.exc_info[1]))]
         assert len(failures) == 1, [r.getMessage() for r in failures]
+
+
+async def test_play_buttons_pressed_outside_the_players_own_dm_are_refused(tmp_path):
+    """Every play prefix (a capture builder's "cp" too) pressed in the group by the seated player is refused."""
+    db = tmp_path / "k.sqlite3"
+    async with FakeTelegram(limits=RateLimits.loose()) as fake:
+        ann, bob, cat = fake.user(first_name="Ann"), fake.user(first_name="Bob"), fake.user(first_name="Cat")
+        group = fake.group("Cards", members=[bob, cat], creator=ann)
+        async with running_bot(fake, db) as app:
+            await start_carnival(fake, app, [ann, bob, cat], group)
+            table_id, version = _table(db)
+            message = group.messages()[-1]
+            for user in (ann, bob, cat):
+                for data in (f"mv:{table_id}:{version}:0", f"mn:{table_id}:{version}:0",
+                             f"pk:{table_id}:{version}:discard:1:1", f"cp:{table_id}:{version}:J15:0:1",
+                             f"rm:{table_id}:{version}:lay:0"):
+                    press = await answered(fake, await user.press_data(message, data))
+                    assert press.show_alert, (user, data)
+            await settle(fake, app)
+            assert _table(db) == (table_id, version)
