@@ -10,7 +10,7 @@ from typing import Annotated
 from aiogram.filters.callback_data import CallbackData
 from pydantic import Field
 
-from bot.ui.bounds import INT64_MAX, Id, Key, Word
+from bot.ui.bounds import INT64_MAX, Id, Key, Signed, Word
 
 
 class Move(CallbackData, prefix="mv"):
@@ -67,7 +67,7 @@ class Toggle(CallbackData, prefix="rm"):
     t: Id  # table id
     v: Id  # table version the keyboard was made for
     op: Word
-    a: Id = 0
+    a: Signed = 0  # the toggle service refuses what is out of its range (-1 too): "not available"
 
 
 TOGGLE_OPS = frozenset({"on", "off", "lay", "ok", "back", "hint", "undo", "jk", "pg", "do"})
