@@ -127,6 +127,11 @@ def main(argv: list[str] | None = None) -> int:
     settings = load_settings()
     if isinstance(settings, list):
         return fail(["cannot start:"] + settings)
+    from bot.config import shared_secret_problem
+
+    secret = shared_secret_problem(settings)
+    if secret is not None:
+        return fail([f"cannot start: {secret}"])
     problems = database_problems(settings.database_path)
     if problems:
         return fail(["cannot start:"] + problems)

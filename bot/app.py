@@ -21,9 +21,10 @@ from aiogram.exceptions import TelegramUnauthorizedError
 from aiogram.types import BotCommand, User
 
 from bot import heap
-from bot.config import Settings
+from bot.config import Settings, shared_secret_problem
 from bot.handlers import routers
 from bot.handlers.context import Context, Dedup
+from bot.handlers.failsafe import PressFailsafe
 from bot.handlers.help import COMMANDS
 from bot.handlers.throttle import CommandThrottle
 from bot.intake import Intake
@@ -223,6 +224,7 @@ class App:
         context = Context(services.people, services.core)
         dp.message.outer_middleware(context)
         dp.callback_query.outer_middleware(context)
+        dp.callback_query.outer_middleware(PressFailsafe())  # inside Context: answers in the presser's language
         dp.my_chat_member.outer_middleware(context)
         dp.include_routers(*routers())
         self.intake = Intake(self.store, dp, self.bot)
@@ -285,6 +287,9 @@ class App:
         heap.settle()  # start-up's objects out of every later full collection (bot/heap.py)
         assert self.intake is not None
         if self.settings.webhook_url:
+            problem = shared_secret_problem(self.settings)
+            if problem is not None:  # ``python -m bot`` stops before; an App built another way stops here
+                raise RuntimeError(problem)
             secret = self.settings.webhook_secret or new_secret()
             self.webhook = WebhookServer(self.bot, self.intake, secret, self.report)
             try:

@@ -147,6 +147,15 @@ class Settings(BaseSettings):
         return Path(self.database_url[len("sqlite:///"):])
 
 
+def shared_secret_problem(settings: Settings) -> str | None:
+    """PostgreSQL allows several workers; in webhook mode each would call setWebhook with its own random
+    secret, and Telegram's posts would reach all but the last as 401s. So they must share one."""
+    if settings.is_postgres and settings.webhook_url and not settings.webhook_secret:
+        return ("WEBHOOK_SECRET: must be set with WEBHOOK_URL on PostgreSQL (several workers must share one "
+                "secret; A-Z a-z 0-9 _ -, up to 256)")
+    return None
+
+
 def problems_of(error: ValidationError) -> list[str]:
     """One line per invalid setting, named by its environment variable, without the value itself."""
     aliases = {name: field.alias or name.upper() for name, field in Settings.model_fields.items()}

@@ -24,13 +24,14 @@ from aiogram.types import Update
 
 from bot import codec
 from bot.json_session import RawUpdates
-from bot.retry import Backoff, EveryMinute
+from bot.retry import Backoff, EveryMinute, QuietErrors, is_transient, retry_delay
 from bot.store import batch
 from bot.store.contract import Store
 
 log = logging.getLogger(__name__)
 
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
+TRANSIENT_RETRIES = 8  # then the update waits in the inbox for the next start (~2 min of backoff before)
 
 
 class Intake:
@@ -46,6 +47,7 @@ class Intake:
         self.accepting = 0  # updates being stored (their commit waits for an fsync, bot/store/walsync.py)
         self.fatal: BaseException | None = None  # a reason to stop (a revoked token)
         self._raw: dict[int, str] = {}  # polled updates' JSON as received, by update id, until stored
+        self.errors = QuietErrors(log)  # one user's identical failures: one line a minute
 
     @property
     def in_flight(self) -> int:
@@ -114,13 +116,30 @@ class Intake:
     async def _handle(self, update: Update) -> None:
         if log.isEnabledFor(logging.DEBUG):  # ``event_type`` walks the update's fields: not for a line not written
             log.debug("update %d: %s", update.update_id, update.event_type)
-        try:
-            await self.dispatcher.feed_update(self.bot, update)
-        except asyncio.CancelledError:
-            raise  # not finished: it stays in the inbox and is handled after the restart
-        except Exception:
-            # A bug, not a crash: handling it again would fail again. Log it and let it go.
-            log.exception("update %d failed", update.update_id)
+        attempt = 0
+        while True:
+            try:
+                await self.dispatcher.feed_update(self.bot, update)
+            except asyncio.CancelledError:
+                raise  # not finished: it stays in the inbox and is handled after the restart
+            except Exception as exc:
+                if is_transient(exc):
+                    # Telegram is busy or away (a 429 on getChatMember during /begin): the command is not
+                    # lost. The handlers are idempotent (a move marks its update id), so it runs again.
+                    attempt += 1
+                    if attempt > TRANSIENT_RETRIES:
+                        log.warning("update %d: Telegram still failing after %d attempts (%s); it stays in the "
+                                    "inbox and is handled again at the next start", update.update_id, attempt,
+                                    type(exc).__name__)
+                        return
+                    delay = retry_delay(exc, attempt)
+                    log.info("update %d: %s: %s; handled again in %.1f s", update.update_id, type(exc).__name__,
+                             str(exc).partition("\n")[0], delay)
+                    await asyncio.sleep(delay)
+                    continue
+                # A bug, not a crash: handling it again would fail again. Log it (once) and let it go.
+                self.errors.report(_sender(update), f"update {update.update_id}", exc)
+            break
         # Bookkeeping, not fsynced on its own (docs/operations.md, "Durability"): power loss may hand the update over
         # again, and a move's own durable transaction has marked its update id, so it is not applied twice.
         # Handlers that end together share this transaction (bot/store/batch.py).
@@ -198,6 +217,13 @@ class Intake:
         update = Update.model_validate(without_keyboard(data), context={"bot": self.bot})
         self._raw[update.update_id] = codec.dumps(data)
         return update
+
+
+def _sender(update: Update) -> int | None:
+    """Whose update it is (the key of the failure log's rate limit)."""
+    event = update.message or update.callback_query or update.my_chat_member
+    user = getattr(event, "from_user", None)
+    return user.id if user is not None else None
 
 
 def without_keyboard(data: Any) -> Any:

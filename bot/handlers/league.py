@@ -10,6 +10,7 @@ from bot.handlers.context import is_admin
 from bot.league.seasons import is_key
 from bot.league.service import League, PlayerRef
 from bot.services.types import Actor, Where
+from bot.ui.bounds import parse_id
 from bot.ui.i18n import t
 from engine.core import all_games
 
@@ -101,8 +102,10 @@ async def settings(message: Message, command: CommandObject, league: League, act
         else:
             reason = (message.text or "")[refs[0].end:].strip() if refs[0].end else " ".join(rest)
             answer = await league.exclude(where, actor.user_id, refs[0], reason, verb == "exclude")
-    elif verb == "remove" and rest and rest[0].lstrip("#").isdigit():
-        answer = await league.remove(where, actor.user_id, int(rest[0].lstrip("#")), " ".join(rest[1:]).strip())
+    elif verb == "remove" and rest and parse_id(rest[0].lstrip("#")) is not None:
+        match_id = parse_id(rest[0].lstrip("#"))
+        assert match_id is not None
+        answer = await league.remove(where, actor.user_id, match_id, " ".join(rest[1:]).strip())
     elif verb == "matches":
         answer = await league.matches_text(where)
     elif verb == "export":

@@ -124,9 +124,13 @@ async def lobby_button(query: CallbackQuery, callback_data: Lobby, lobby: LobbyS
         answer = await lobby.start(table_id, actor, lang, await admin())
     elif op == "cancel":
         answer = await lobby.cancel(table_id, actor, lang, await admin())
-    elif op in ("quit", "offer", "stay", "take") and callback_data.k.isdigit() and query.message is not None:
-        if op == "stay":
-            await seats.close_prompt(query.message.chat.id, query.message.message_id)
+    elif op in ("quit", "offer", "stay", "take") and is_seat(callback_data.k) and query.message is not None:
+        prompt = query.message.message_id
+        if op != "take" and not await seats.is_prompt(table_id, int(callback_data.k), actor.user_id, prompt):
+            # Not the presser's own leave prompt (someone else's, a lobby, a seat offer): hands off.
+            answer = Answer(t(lang, "This button is not for you."), alert=True)
+        elif op == "stay":
+            await seats.close_prompt(query.message.chat.id, prompt)
             answer = Answer()
         elif op == "take":
             answer = await seats.take_seat(table_id, int(callback_data.k), actor, lang, query.message.chat.id)
@@ -139,6 +143,11 @@ async def lobby_button(query: CallbackQuery, callback_data: Lobby, lobby: LobbyS
     else:
         answer = Answer(t(lang, "This button is not valid."), alert=True)
     await _answer_press(query, answer)
+
+
+def is_seat(k: str) -> bool:
+    """A seat number as a button carries it: a few ASCII digits (``"²".isdigit()`` is true, ``int("²")`` fails)."""
+    return 0 < len(k) <= 3 and k.isascii() and k.isdigit()
 
 
 def _name(actor: Actor) -> str:

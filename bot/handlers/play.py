@@ -72,6 +72,9 @@ async def pick(query: CallbackQuery, callback_data: Pick, play: Play, actor: Act
 async def capture(query: CallbackQuery, callback_data: Cap, builder: CaptureBuilder, play: Play, actor: Actor,
                   update_id: int) -> None:
     """A capture hand's builder: toggle a table card, or take the chosen cards."""
+    if not _from_own_dm(query, actor):
+        await _refuse(query, actor)
+        return
     answer = await builder.capture(callback_data.t, callback_data.v, callback_data.c, callback_data.m,
                                    bool(callback_data.go), actor, actor.lang, update_id)
     await _answered(query, callback_data.t, answer, play, actor, update_id)

@@ -25,11 +25,31 @@ async def settings(message: Message, replies: Replies, actor: Actor, where: Wher
         await replies.say(where, t(where.lang, "Language of this chat (admins):"), language_keyboard("c"))
 
 
+PROMPTS = {"u": "Language of your messages:", "c": "Language of this chat (admins):"}
+
+
+def is_language_prompt(query: CallbackQuery, scope: str, user_id: int) -> bool:
+    """Whether the pressed message is a /settings language prompt of ``scope``: the personal one only in the
+    presser's own DM (the only place it is sent), the chat's in a group. A press on any other message (a lobby,
+    a seat offer) must not take its keyboard off."""
+    message = query.message
+    if not isinstance(message, Message):
+        return False
+    if scope == "u" and (message.chat.type != "private" or message.chat.id != user_id):
+        return False
+    if scope == "c" and message.chat.type == "private":
+        return False
+    return (message.text or "") in {t(lang, PROMPTS[scope]) for lang in LANGS}
+
+
 async def set_language(query: CallbackQuery, callback_data: Lang, people: People, seats: SeatService,
                        actor: Actor) -> None:
     lang = callback_data.lang
-    if lang not in LANGS or callback_data.scope not in ("u", "c"):
+    if lang not in LANGS or callback_data.scope not in PROMPTS:
         await _answer_press(query, Answer(t(actor.lang, "This button is not valid any more."), alert=True))
+        return
+    if not is_language_prompt(query, callback_data.scope, actor.user_id):
+        await _answer_press(query, Answer(t(actor.lang, "This button is not for you."), alert=True))
         return
     if callback_data.scope == "c":
         if query.message is None or not await is_admin(query, actor.user_id):

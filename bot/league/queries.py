@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -13,6 +14,7 @@ from bot.league.ledger import ALL_GAMES
 from bot.store.contract import StoreTx as Tx
 
 WEEK = 7 * 86400.0
+USERNAME = re.compile(r"[A-Za-z0-9_]{1,32}")  # what a Telegram @username can be
 TOP_ROWS = 20
 
 
@@ -149,8 +151,10 @@ async def seasons(tx: Tx, chat_id: int, topic: int) -> list[str]:
 
 
 async def find_player(tx: Tx, chat_id: int, topic: int, username: str) -> tuple[int, str] | None:
-    """A player by @username (the bot's users table), or by the name they play under in this league."""
-    found = await tx.user_by_username(username)
+    """A player by @username (the bot's users table), or by the name they play under in this league.
+    Only text shaped like a Telegram username (A-Z a-z 0-9 _, up to 32) is looked up: PostgreSQL refuses
+    a NUL in a query's text, and nothing longer can match."""
+    found = await tx.user_by_username(username) if USERNAME.fullmatch(username) else None
     if found is not None:
         return found
     # SQLite's lower() knows only ASCII: compare names case-insensitively here (Cyrillic too).

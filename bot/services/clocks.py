@@ -249,6 +249,7 @@ class ClockService:
         fresh.missed[str(seat_no)] = missed
         if c.strikes and missed >= c.strikes and row.status == "playing":
             await handover.hand_to_ai(tx, row, seats, seat_no, c.absent, lang)
+            fresh.votes = [v for v in fresh.votes if v != seats[seat_no].user_id]  # the vote was the seat's
             if fresh.turn_seat == seat_no:
                 end_turn(fresh, now)
             row.ui.clock = clock_ui(fresh)
@@ -271,6 +272,7 @@ class ClockService:
             if c.paused == pause:
                 return Answer(t(lang, "The clock is already paused.") if pause else
                               t(lang, "The clock is already running."), alert=True)
+            c.votes = [v for v in c.votes if v in voters]  # only the players seated now count
             if actor.user_id not in c.votes:
                 c.votes.append(actor.user_id)
             need = len(voters) // 2 + 1
@@ -359,6 +361,7 @@ class ClockService:
             await tx.set_seats(row.id, seats)
             row.ui.autopilot = [s for s in row.ui.autopilot if s != seat_no]
             c.missed.pop(str(seat_no), None)
+            c.votes = [v for v in c.votes if v != gone]  # the lost player's vote went with the seat
             await tx.save_clock(c)
             row.version += 1
             state = self.core.state(row)

@@ -38,3 +38,11 @@ async def hand_to_ai(tx: Tx, row: TableRow, seats: list[SeatRow], seat: int, abs
     else:
         text = t(lang, "{who} missed too many moves: the AI plays their seat for the rest of the game.", who=who)
         await out.send_text(tx, row.chat_id, "🤖 " + text, thread_id=row.thread_id)
+
+
+async def drop_vote(tx: Tx, table_id: int, user_id: int | None) -> None:
+    """A pause/resume vote belongs to the seat's player: leaving, being replaced or handed over drops it."""
+    clock = await tx.clock(table_id)
+    if clock is not None and user_id in clock.votes:
+        clock.votes = [v for v in clock.votes if v != user_id]
+        await tx.save_clock(clock)

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from bot.services import outbox as out
 from bot.services.core import TableCore
+from bot.services.handover import drop_vote
 from bot.services.lobby import AI_NAMES
 from bot.services.ports import AiScheduler, HandPublisher
-from bot.services.slots import hand_slot
+from bot.services.slots import hand_slot, leave_prompt_slot
 from bot.services.types import Actor, Answer, Where
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import SeatRow, TableRow
 from bot.ui import words
+from bot.ui.bounds import parse_id
 from bot.ui.i18n import t
 from bot.ui.keyboards import leave_keyboard, take_seat_keyboard
 
@@ -27,8 +29,9 @@ def ai_name(taken: set[str]) -> str:
 def find_seat(seats: list[SeatRow], arg: str) -> int | None:
     """A seat named by its number (1-based) or by a player's name (case-insensitive, exact)."""
     arg = arg.strip()
-    if arg.isdigit():
-        seat = int(arg) - 1
+    if arg.isdigit():  # "²" is a digit too, but no number: parse_id refuses it (and 20-digit ones)
+        number = parse_id(arg)
+        seat = -1 if number is None else number - 1
         return seat if 0 <= seat < len(seats) else None
     folded = arg.casefold().lstrip("@")
     return next((s.seat for s in seats if s.name.casefold() == folded), None)
@@ -68,9 +71,19 @@ class SeatService:
                 await self.core.say(where, t(lang, "You are not at this table."))
                 return True
         who = words.name(seats[seat].name)
-        await self.core.say(where, t(lang, "{who}: leave the game? An AI player takes the seat and plays on.", who=who),
-                       leave_keyboard(row.id, seat, lang))
+        async with self.core.store.transaction() as tx:  # the prompt's slot: whose it is (``is_prompt``)
+            await out.send_text(tx, where.chat_id, t(lang, "{who}: leave the game? An AI player takes the seat and "
+                                                           "plays on.", who=who),
+                                leave_keyboard(row.id, seat, lang), slot=leave_prompt_slot(row.id, seat, actor.user_id),
+                                thread_id=where.thread_id, priority=out.REPLY)
+        self.core.outbox.wake()
         return True
+
+    async def is_prompt(self, table_id: int, seat: int, user_id: int, message_id: int) -> bool:
+        """Whether ``message_id`` is the leave prompt ``user_id`` asked for about this seat (its buttons are
+        theirs alone: a press on another message, or by someone else, changes nothing)."""
+        async with self.core.store.read() as tx:
+            return await tx.slot_message(leave_prompt_slot(table_id, seat, user_id)) == message_id
 
     async def confirm_leave(self, table_id: int, seat: int, actor: Actor, lang: str, is_admin: bool,
                             chat_id: int, prompt_id: int | None, offer: bool = False) -> Answer:
@@ -97,6 +110,7 @@ class SeatService:
                                 None, priority=out.REPLY)
             seats[seat] = SeatRow(seat, None, name)
             await tx.set_seats(row.id, seats)
+            await drop_vote(tx, row.id, leaver.user_id)
             row.version += 1  # every keyboard of the old version is stale now
             await tx.save_table(row)
             await out.log_line(tx, row.chat_id, "🚪 " + t(chat_lang, "{who} left the game; {ai} plays the seat.",
@@ -158,7 +172,7 @@ class SeatService:
         self.core.remember(row, state)
 
     async def close_prompt(self, chat_id: int, message_id: int) -> None:
-        """'No, stay': the question's buttons go away."""
+        """The question is answered ('No, stay', a language chosen): its buttons go away."""
         async with self.core.store.transaction() as tx:
             await tx.enqueue(chat_id, "clear_markup", {"message_id": message_id}, priority=out.REPLY)
         self.core.outbox.wake()

@@ -10,3 +10,9 @@ def hand_slot(row: TableRow, seat: int, n: int | None = None) -> str:
     if n is None:
         n = row.ui.hand_n.get(str(seat), 0)
     return f"h{row.id}:{seat}:{n}"
+
+
+def leave_prompt_slot(table_id: int, seat: int, user_id: int) -> str:
+    """The slot of the "leave the game?" prompt ``user_id`` asked for about ``seat``: its buttons act only
+    on that message and only for that user (pruned with the table's other ``t<id>:`` slots)."""
+    return f"t{table_id}:leave:{seat}:{user_id}"
