@@ -1,4 +1,4 @@
-"""AI seats (issue 19): levels chosen per seat in the lobby, moves thought out off the event loop."""
+"""AI seats: levels chosen per seat in the lobby, moves thought out off the event loop."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 18 with a fake clock: stored deadlines across a restart, reminders and quiet hours, the
+"""Clocks with a fake clock: stored deadlines across a restart, reminders and quiet hours, the
 N-strikes rule, the pause vote, the creator's extension, the bank, and no double fire.
 
 The real SQLite store and services (``bot.app.build_services``) run; the outbox is not started, so what

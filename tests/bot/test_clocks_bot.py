@@ -1,4 +1,4 @@
-"""Issue 18 over the fake Bot API: the lobby's clock keyboard, the clock in the hand DM, /mytables across
+"""Clocks over the fake Bot API: the lobby's clock keyboard, the clock in the hand DM, /mytables across
 chats with the player's turns first, /hand and the jump buttons (the old keyboard dies), the pause vote
 by command, and time zone / quiet hours in the DM's /settings."""
 

@@ -1,6 +1,6 @@
-"""The table as players live it (issue 11), over the fake Bot API with Telegram's own limits:
+"""The table as players live it, over the fake Bot API with Telegram's own limits:
 the live group view and its lag, turn pings, leaving and cancelling mid-game; and the outbox's
-queues (issue 9, item 10): another chat's backlog costs nothing, chatter expires, commands are throttled."""
+queues: another chat's backlog costs nothing, chatter expires, commands are throttled."""
 
 from __future__ import annotations
 

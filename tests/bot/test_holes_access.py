@@ -1,4 +1,4 @@
-"""Issue 9, cheating and access, driving the real bot over the fake Bot API: no peeking through any door,
+"""Cheating and access, driving the real bot over the fake Bot API: no peeking through any door,
 no control of another chat's table, no joining a group's table from outside, no keyboard stripped from
 someone else's message, no text reversed by a name, and no crash on anonymous senders."""
 

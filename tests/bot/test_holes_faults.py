@@ -1,4 +1,4 @@
-"""Issue 9, faults that lose or stall play, driving the real bot over the fake Bot API: an outside
+"""Faults that lose or stall play, driving the real bot over the fake Bot API: an outside
 write lock, a kicked bot, a wall-clock jump (and the catch-up after downtime), an oversized reply."""
 
 from __future__ import annotations

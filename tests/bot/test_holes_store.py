@@ -1,4 +1,4 @@
-"""Issue 9, the data items on a real SQLite file: durability, the real error, lock waits off the loop,
+"""The data items on a real SQLite file: durability, the real error, lock waits off the loop,
 retention, and captions cut on text (never inside an HTML entity)."""
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ async def test_item14_standings_caption_is_cut_on_text_not_inside_an_entity(tmp_
 
 
 def test_item14_clip_html_keeps_entities_and_tags_whole():
-    from bot.ui.clip import clip_html, visible_units  # new in issue 9 (imported here: the file runs on old code)
+    from bot.ui.clip import clip_html, visible_units  # imported here: the file also runs on older code
 
     text = "<b>" + "&amp;" * 3000 + "</b><i>tail</i>"
     for limit in (1, 2, 17, 1024, 3003):
@@ -146,7 +146,7 @@ def test_item14_clip_html_keeps_entities_and_tags_whole():
 
 
 async def test_item15_retention_prunes_what_nothing_needs_and_keeps_what_replay_needs(tmp_path):
-    from bot.services.retention import Retention  # new in issue 9 (imported here: the file runs on old code)
+    from bot.services.retention import Retention  # imported here: the file also runs on older code
 
     db = tmp_path / "k.sqlite3"
     store = await _open(db)

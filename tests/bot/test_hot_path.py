@@ -1,4 +1,4 @@
-"""Issue 14/18, the bot's hot path on a real SQLite file: every outbox query the store really runs is an
+"""The bot's hot path on a real SQLite file: every outbox query the store really runs is an
 index seek; durable commits share one fsync taken outside the store's lock (a failed fsync fails its
 commit); the outbox shows nothing a pending fsync could still take back; a picture replaced by a newer
 one is never drawn or sent."""

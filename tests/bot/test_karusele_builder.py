@@ -1,4 +1,4 @@
-"""The Karusele capture builder over the fake Bot API (issue 13): the player picks the hand card,
+"""The Karusele capture builder over the fake Bot API: the player picks the hand card,
 toggles table cards (🚫 marks the ones that leave no way to finish), confirms, and the engine checks;
 a refusal is shown in the player's language and changes nothing; forged presses are refused."""
 

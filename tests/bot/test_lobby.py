@@ -323,7 +323,7 @@ async def test_settings_switch_the_dm_language_and_the_chat_language(fake, tmp_p
 
 @pytest.mark.fake(limits=RateLimits.loose())
 async def test_the_rummies_have_a_table_in_the_chat(fake, app, db):
-    """Issue 16: every rummy opens a lobby with /new (with its match-length buttons), /games offers them
+    """Every rummy opens a lobby with /new (with its match-length buttons), /games offers them
     and /rules explains them."""
     ann = fake.user(first_name="Ann")
     group = fake.group("Rummy club", members=[], creator=ann)

@@ -1,5 +1,5 @@
 """The bot's AI seats (bot/services/ai_seats.py) ask the solver in a rummy even when the engine lists
-one move: a lone ``end`` may hide a lay-down (issue 16: the Carousel AI keeps laying down)."""
+one move: a lone ``end`` may hide a lay-down (the Carousel AI kept laying down)."""
 
 from __future__ import annotations
 

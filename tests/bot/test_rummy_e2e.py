@@ -1,4 +1,4 @@
-"""The seven manipulation rummies through the bot over the fake Bot API (issue 16): whole games with
+"""The seven manipulation rummies through the bot over the fake Bot API: whole games with
 people (Hint, Lay down, Confirm, the verbs) and AI seats, each checked against a replay of the log."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The rummy hand's presses over the fake Bot API (issue 16): forged and stale toggles are refused
+"""The rummy hand's presses over the fake Bot API: forged and stale toggles are refused
 and change nothing; a Confirm pressed twice lays down once; a restart between Lay down and Confirm
 loses nothing and applies nothing half-way; an ambiguous joker asks which card it stands for."""
 

@@ -1,4 +1,4 @@
-"""Issue 16's number: a full 4-player Machiavelli game between AI seats through the bot, with
+"""The rummies' target: a full 4-player Machiavelli game between AI seats through the bot, with
 pictures (the table edited in place, the penalty sheet, the standings), under the fake server's
 Telegram-like limits and the bot's own Telegram pacing, finishes without a single limit hit."""
 

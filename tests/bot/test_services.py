@@ -1,4 +1,4 @@
-"""The composed table services (issue 12/14): what a table keeps in memory is bounded, and a table that
+"""The composed table services: what a table keeps in memory is bounded, and a table that
 ended (finished or cancelled) leaves nothing behind; a failing AI move is logged and retried.
 
 The real SQLite store and services run; the outbox is not started (what would be sent stays queued)."""

@@ -285,7 +285,7 @@ async def test_chats_waiting_for_the_limiter_are_not_looked_at_on_every_wake(fak
 
 @pytest.mark.fake(limits=RateLimits.loose())
 async def test_deliveries_that_end_together_are_recorded_in_one_transaction(fake, tmp_path):
-    """Issue 14: a delivered row is recorded done with the others that ended meanwhile, in one transaction
+    """A delivered row is recorded done with the others that ended meanwhile, in one transaction
     (one BEGIN and one COMMIT for all), and each chat's next row waits until its last one is recorded."""
     db = tmp_path / "s.sqlite3"
     users = [fake.user(first_name=f"P{i}", started=True) for i in range(20)]

@@ -48,7 +48,7 @@ async def test_a_game_through_a_429_storm_loses_nothing(fake, tmp_path):
         # shows the final table, Ann's hand message of the last deal her final hand.
         table = [m for m in group.messages() if m.content.startswith(words.title("carnival", "en") + " · ")]
         # (the live table message: the table with its clock line, then the latest events)
-        clock = "⏱ 1 d per move"  # issue 18: the table's time control (the default) under the table
+        clock = "⏱ 1 d per move"  # the table's time control (the default) under the table
         table_text = "\n".join([*presentation("carnival").table_lines(state.view(None), names, "en"), clock])
         assert table[-1].content.startswith(plain(table_text))
         hand = presentation("carnival").hand_text(state.view(0), names, "en", "Storm", False)

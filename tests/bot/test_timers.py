@@ -1,5 +1,5 @@
 """Turn clocks over the fake Bot API: a reminder DM for a slow player, and at the deadline a move played
-for them, said in the group with a mention (issue 18's stored deadlines; KOZYR_AUTOPLAY_AFTER is the
+for them, said in the group with a mention (stored deadlines; KOZYR_AUTOPLAY_AFTER is the
 default time per move)."""
 
 from __future__ import annotations

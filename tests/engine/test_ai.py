@@ -1,4 +1,4 @@
-"""AI players (issue 19): determinisation, the heuristic and search levels, the arena."""
+"""AI players: determinisation, the heuristic and search levels, the arena."""
 
 from __future__ import annotations
 

@@ -67,7 +67,7 @@ def splits_into(values: list[int], target: int) -> bool:
 
 def capture_ok(card: str, table: list[tuple[str, ...]], taken: list[tuple[str, ...]]) -> bool:
     """Is taking exactly the items ``taken`` with ``card`` legal? Every item of the card's value,
-    builds whole, the loose rest split into groups of the value (issue 13: the groups are the
+    builds whole, the loose rest split into groups of the value (a product decision: the groups are the
     player's choice, so loose cards that would still make a group may stay behind)."""
     if court(card):
         same = [it for it in table if len(it) == 1 and court(it[0]) and it[0][:-1] == card[:-1]]
@@ -226,7 +226,7 @@ def test_equal_values_and_several_groups_at_once():
 
 
 def test_capture_groups_are_the_players_choice():
-    # The sample lists the largest captures; a smaller set of groups is legal as well (issue 13).
+    # The sample lists the largest captures; a smaller set of groups is legal as well.
     s = start(["6S KC KD KS", "QS QC QD JS"], "AD 5C 2H 3H 9H 9D 8D 8C")
     assert sorted(takes_for(s, "6S")) == ["take 6S AD+2H+3H", "take 6S AD+5C"]
     s = start(["6S 2C 3C 4C", "KS KD KC QS"], "6D AH 5C 4H 2S KH QH QD")
@@ -238,7 +238,7 @@ def test_capture_groups_are_the_players_choice():
 
 
 def _six_trails_position():
-    """Issue 13's 14-card table: 2C AC 4C 3C 6C 5C and AH-8H (six of the hearts trailed)."""
+    """The 14-card table players met: 2C AC 4C 3C 6C 5C and AH-8H (six of the hearts trailed)."""
     s = start(["3H 5H 7H 10S", "4H 6H 8H KS"], "2C AC 4C 3C 6C 5C AH 2H")
     for action in ("trail 3H", "trail 4H", "trail 5H", "trail 6H", "trail 7H", "trail 8H"):
         s.act(s.to_act, action)
@@ -531,7 +531,7 @@ def _replay_with_checks(state, actions, options: dict[str, Any]) -> None:
     assert completeness_checked > 0
 
 
-# -- every capture the player could make is accepted (issue 13) --------------------------------
+# -- every capture the player could make is accepted -----------------------------------------
 
 NUMBER_CARDS = [c for c in cards_str(deck(56)) if val(c) is not None]
 

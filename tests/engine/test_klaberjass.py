@@ -192,7 +192,7 @@ def test_round2_names_another_suit_or_redeal() -> None:
 def test_dix_until_holder_has_played_to_trick_one() -> None:
     s = new()
     s.act(1, "take")
-    s.act(0, "keep")  # the dealer's turn before the lead (issue 13): no exchange now
+    s.act(0, "keep")  # the dealer's turn before the lead: no exchange now
     assert "dix" not in s.legal_actions()  # seat 1 has no 7C
     s.act(1, "play AD")
     assert "dix" in s.legal_actions(0)  # the dealer may still swap before he plays
@@ -204,7 +204,7 @@ def test_dix_until_holder_has_played_to_trick_one() -> None:
     # Not after playing: a fresh game where the dealer plays first without swapping.
     s = new()
     s.act(1, "take")
-    s.act(0, "keep")  # the dealer's turn before the lead (issue 13): no exchange now
+    s.act(0, "keep")  # the dealer's turn before the lead: no exchange now
     s.act(1, "play AD")
     s.act(0, "play 9D")
     assert all(a != "dix" for a in s.legal_actions())
@@ -213,7 +213,7 @@ def test_dix_until_holder_has_played_to_trick_one() -> None:
 def test_trump_lead_must_be_headed_and_void_must_trump() -> None:
     s = new()
     s.act(1, "take")  # clubs
-    s.act(0, "keep")  # the dealer's turn before the lead (issue 13): no exchange now
+    s.act(0, "keep")  # the dealer's turn before the lead: no exchange now
     s.act(1, "play 9C")  # menel led: seat 0 has 7C 8C only, cannot head it -> any trump
     assert set(s.legal_actions()) == {"dix", "play 7C", "play 8C"}
     s.act(0, "play 8C")
@@ -239,7 +239,7 @@ def test_overtrump_when_able() -> None:
 def test_bella_scores_20_and_is_announced_at_the_queen() -> None:
     s = new()
     s.act(1, "take")
-    s.act(0, "keep")  # the dealer's turn before the lead (issue 13): no exchange now
+    s.act(0, "keep")  # the dealer's turn before the lead: no exchange now
     events = []
     for seat, a in [(1, "play KC"), (0, "play 7C"), (1, "play QC")]:
         events += s.act(seat, a)
@@ -255,7 +255,7 @@ def test_sequences_compared_and_revealed() -> None:
     spec = deal_spec("AS KS QS JS 9H 8H 7H 9D 8D", "AC KC QC 8C 7D 10D AH KH QH", "JC")
     s = new(spec)
     s.act(1, "take")
-    s.act(0, "keep")  # the dealer's turn before the lead (issue 13): no exchange now
+    s.act(0, "keep")  # the dealer's turn before the lead: no exchange now
     events = s.act(1, "play 7D")
     seq = next(e for e in events if e["type"] == "sequences")
     assert seq["seat"] == 0 and seq["points"] == 50 + 20  # A-J spades 50, 9-7 hearts 20
@@ -373,7 +373,7 @@ def test_rank_helpers_match_rules() -> None:
     assert all(suit_of(c) == 3 and rank_of(c) for c in trumps)
 
 
-# -- the dealer's dix before the lead (issue 13) -------------------------------------------------
+# -- the dealer's dix before the lead -------------------------------------------------------
 # Hearts turned (JH). The dealer (seat 0) holds 7H KH QH: the exchange gives him K-Q-J of trumps,
 # a sequence of 20 that only exists after it. He takes every trick (with bella).
 DIX_DEAL = deal_spec(

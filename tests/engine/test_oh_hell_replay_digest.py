@@ -1,4 +1,4 @@
-"""Seeded Oh Hell games replay exactly as they did before the fast path was tuned (issue 14).
+"""Seeded Oh Hell games replay exactly as they did before the fast path was tuned.
 
 A digest of many random games: every fast legal list (its order too), every action, the scores and the
 final state, under several house rules and player counts, with clones and public steps mixed in, and

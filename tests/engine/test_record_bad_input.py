@@ -1,4 +1,4 @@
-"""``python -m engine replay FILE`` on bad records (issues 12 and 13): one line on stderr naming the
+"""``python -m engine replay FILE`` on bad records: one line on stderr naming the
 field and the problem, a non-zero exit, never a traceback; and the forgiving readings (letter case)."""
 
 from __future__ import annotations

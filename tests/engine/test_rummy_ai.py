@@ -1,4 +1,4 @@
-"""The rummies' AI (games/rummies/ai.py) and the questions the bot asks the engine (issue 16)."""
+"""The rummies' AI (games/rummies/ai.py) and the questions the bot asks the engine."""
 
 from __future__ import annotations
 

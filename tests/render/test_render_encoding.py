@@ -66,7 +66,7 @@ def test_emoji_pictures_keep_every_pixel_close() -> None:
 
 
 def test_pictures_fit_the_size_budget() -> None:
-    """Issue 14: at most 60 KB a picture (the largest kinds: 6-7 players, the full grid, emoji names)."""
+    """At most 60 KB a picture (the largest kinds: 6-7 players, the full grid, emoji names)."""
     full = ex.sheet_example(6, 24)
     pictures = [
         layout_table(ex.table_example(6, carnival=True), ex.NAMES_6, pair_kind=ex.PAIR).png(),

@@ -1,4 +1,4 @@
-"""The Karusele table picture (issue 11: Karusele's table was text while every other game had a picture)."""
+"""The Karusele table picture (it was text while every other game had a picture)."""
 
 from __future__ import annotations
 
