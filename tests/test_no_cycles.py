@@ -161,16 +161,16 @@ def test_imports_at_any_depth_count(tmp_path: Path) -> None:
     source.write_text(
         "from __future__ import annotations\n"
         "from typing import TYPE_CHECKING\n"
-        "from bot.services import tables\n"
+        "from bot.services import play\n"
         "from bot.store.rows import TableRow\n"
         "import bot.ui.words\n"
         "if TYPE_CHECKING:\n    from bot.services.clocks import ClockService\n"
         "def late():\n    from . import seats\n    return seats\n"
     )
-    known = {name: source for name in ("bot.services", "bot.services.tables", "bot.services.seats",
+    known = {name: source for name in ("bot.services", "bot.services.play", "bot.services.seats",
                                         "bot.services.clocks", "bot.store.rows", "bot.ui.words", "bot.ui")}
     assert imports_of("bot.services.m", source, known) == {
-        "bot.services.tables", "bot.store.rows", "bot.ui.words", "bot.services.clocks", "bot.services.seats"}
+        "bot.services.play", "bot.store.rows", "bot.ui.words", "bot.services.clocks", "bot.services.seats"}
 
 
 def test_bot_has_no_import_cycle() -> None:
