@@ -141,10 +141,22 @@ class PgTx(SharedQueries):
         await self.conn.execute("INSERT INTO chats(chat_id, lang) VALUES ($1, $2) "
                               "ON CONFLICT(chat_id) DO UPDATE SET lang = excluded.lang", chat_id, lang)
 
+    async def chat_hands(self, chat_id: int) -> tuple[str, bool]:
+        row = await self.conn.fetchrow("SELECT hands, bot_admin FROM chats WHERE chat_id = $1", chat_id)
+        return (row["hands"], bool(row["bot_admin"])) if row else ("group", False)
+
+    async def set_chat_hands(self, chat_id: int, hands: str) -> None:
+        await self.conn.execute("INSERT INTO chats(chat_id, hands) VALUES ($1, $2) "
+                              "ON CONFLICT(chat_id) DO UPDATE SET hands = excluded.hands", chat_id, hands)
+
+    async def set_chat_bot_admin(self, chat_id: int, admin: bool) -> None:
+        await self.conn.execute("INSERT INTO chats(chat_id, bot_admin) VALUES ($1, $2) "
+                              "ON CONFLICT(chat_id) DO UPDATE SET bot_admin = excluded.bot_admin", chat_id, int(admin))
+
     async def migrate_chat(self, old_id: int, new_id: int) -> None:
         """A group became a supergroup: everything of the old id moves to the new one."""
-        await self.conn.execute("INSERT INTO chats(chat_id, title, lang) SELECT $1, title, lang FROM chats "
-                              "WHERE chat_id = $2 ON CONFLICT DO NOTHING", new_id, old_id)
+        await self.conn.execute("INSERT INTO chats(chat_id, title, lang, hands, bot_admin) SELECT $1, title, lang, "
+                              "hands, bot_admin FROM chats WHERE chat_id = $2 ON CONFLICT DO NOTHING", new_id, old_id)
         for table in ("tables", "outbox", "results", *LEAGUE_CHAT_TABLES):
             await self.conn.execute(f"UPDATE {table} SET chat_id = $1 WHERE chat_id = $2", new_id, old_id)
         await self.conn.execute("DELETE FROM slots WHERE chat_id = $1", old_id)

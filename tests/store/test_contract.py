@@ -76,6 +76,27 @@ async def test_chats_titles_and_languages(store):
         assert (await tx.chat_title(-7), await tx.chat_lang(-7)) == ("", "en")
 
 
+async def test_chat_hands_setting_and_bot_admin(store):
+    async with store.read() as tx:
+        assert await tx.chat_hands(-8) == ("group", False)  # the default, before the chat has a row
+    async with store.transaction() as tx:
+        await tx.ensure_chat(-8, "Group", "en")
+        await tx.set_chat_hands(-8, "dm")
+        await tx.set_chat_bot_admin(-8, True)
+        await tx.set_chat_bot_admin(-9, True)
+    async with store.read() as tx:
+        assert await tx.chat_hands(-8) == ("dm", True)
+        assert await tx.chat_hands(-9) == ("group", True)
+        assert await tx.chat_lang(-8) == "en"
+    async with store.transaction() as tx:
+        await tx.set_chat_hands(-8, "group")
+        await tx.set_chat_bot_admin(-8, False)
+        await tx.migrate_chat(-9, -1009)
+    async with store.read() as tx:
+        assert await tx.chat_hands(-8) == ("group", False)
+        assert await tx.chat_hands(-1009) == ("group", True)
+
+
 async def test_tables_seats_and_one_open_table_per_topic(store):
     async with store.transaction() as tx:
         tid = await tx.create_table(-5, 0, "carnival", 1, {"quarters": 1}, 42)
