@@ -37,6 +37,7 @@ from bot.services.clocks import ClockService
 from bot.services.core import TableCore
 from bot.services.deadlines import Clock
 from bot.services.hands.capture import CaptureBuilder
+from bot.services.hands.in_group import GroupHands
 from bot.services.hands.toggle import ToggleTurns, toggle_forced
 from bot.services.hints import Hints
 from bot.services.lobby import LobbyService
@@ -96,6 +97,7 @@ class Services:
     builder: CaptureBuilder
     toggles: ToggleTurns
     league: League
+    group_hands: GroupHands
     clock: Plug[TurnClock]  # the clocks as moves see them (empty: no clocks)
     clocks: ClockService | None
 
@@ -103,7 +105,8 @@ class Services:
         """The names handlers ask for (aiogram injects a handler's parameters by name)."""
         return {"replies": self.core, "play": self.play, "people": self.people, "lobby": self.lobby,
                 "seats": self.seats, "presence": self.presence, "reports": self.reports, "hints": self.hints,
-                "builder": self.builder, "toggles": self.toggles, "league": self.league, "clocks": self.clocks}
+                "builder": self.builder, "toggles": self.toggles, "league": self.league, "clocks": self.clocks,
+                "group_hands": self.group_hands}
 
     async def stop(self) -> None:
         """Stop what runs on its own: the clocks' scheduler, the league's season clock, the AI loops."""
@@ -132,6 +135,8 @@ def build_services(store: Store, outbox: Outbox, bot_username: str, *, ai_delay:
     lobby = LobbyService(core, publisher, play, turn_clock, bot_username)
     clocks = ClockService(core, play, lobby, publisher, clock, default_per_move) if timed else None
     turn_clock.plug(clocks)
+    group_hands = GroupHands(core, publisher)
+    outbox.on_ephemeral = group_hands.delivered  # the outcome of each hand shown in a group
     return Services(
         core=core, publisher=publisher, play=play, people=people, lobby=lobby,
         seats=SeatService(core, publisher, play, bot_username),
@@ -140,7 +145,7 @@ def build_services(store: Store, outbox: Outbox, bot_username: str, *, ai_delay:
         hints=Hints(core, play.ai),
         builder=CaptureBuilder(core, play),
         toggles=ToggleTurns(core, play, publisher),
-        league=league, clock=turn_clock, clocks=clocks)
+        league=league, group_hands=group_hands, clock=turn_clock, clocks=clocks)
 
 
 class App:

@@ -9,7 +9,9 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
+from bot.handlers import members
 from bot.handlers.context import is_admin
+from bot.services.hands.in_group import GroupHands
 from bot.services.lobby import LobbyService
 from bot.services.ports import Replies
 from bot.services.seats import SeatService
@@ -36,11 +38,14 @@ async def _answer_press(query: CallbackQuery, answer: Answer) -> None:
 
 
 async def new(message: Message, command: CommandObject, lobby: LobbyService, replies: Replies, actor: Actor,
-              where: Where) -> None:
+              where: Where, group_hands: GroupHands) -> None:
     args = (command.args or "").split()
     if not args:
         await replies.say(where, t(where.lang, "Which game? For example: /new carnival quarters=1. /games lists them."))
         return
+    admin = await members.bot_is_admin(message.bot, where.chat_id)  # the lobby says whether hands come unasked
+    if admin is not None:
+        await group_hands.bot_rights(where.chat_id, admin)
     await lobby.new_table(where, actor, args[0], args[1:])
 
 

@@ -15,6 +15,7 @@ import time
 from collections import OrderedDict
 
 from aiogram import Bot
+from aiogram.exceptions import TelegramAPIError
 from aiogram.types import ChatMemberUnion
 
 TTL = 30.0  # seconds an answer is trusted
@@ -60,3 +61,14 @@ def of(bot: Bot) -> MemberCache:
     if cache is None:
         cache = bot.__dict__["_kozyr_members"] = MemberCache()
     return cache
+
+
+async def bot_is_admin(bot: Bot | None, chat_id: int) -> bool | None:
+    """Whether the bot itself is the group's administrator (None: Telegram did not say)."""
+    if bot is None:
+        return None
+    try:
+        me = await of(bot).member(bot, chat_id, bot.id)
+    except TelegramAPIError:
+        return None
+    return me.status in ("administrator", "creator")

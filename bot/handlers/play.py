@@ -1,6 +1,9 @@
-"""Play buttons in the DM: a move, or the second step of a choice."""
+"""Play buttons on a player's hand (in the DM, or shown to them alone in the group): a move, or the second
+step of a choice."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from aiogram import Router
 from aiogram.types import CallbackQuery
@@ -14,10 +17,19 @@ from bot.ui.callbacks import Cap, Menu, Move, Pick, Toggle
 from bot.ui.i18n import t
 
 
-def _from_own_dm(query: CallbackQuery, actor: Actor) -> bool:
-    """Play buttons live only in the player's own DM; the same data pressed anywhere else is forged."""
+def _own_hand(query: CallbackQuery, actor: Actor) -> Actor | None:
+    """Play buttons live only on the player's own hand: in their DM, or shown to them alone in a group (an
+    ephemeral message whose receiver is the presser; bot/services/hands/in_group.py), where the table must be
+    that group's. The same data pressed anywhere else is forged: None."""
     message = query.message
-    return message is not None and message.chat.type == "private" and message.chat.id == actor.user_id
+    if message is None:
+        return None
+    if message.chat.type == "private":
+        return actor if message.chat.id == actor.user_id else None
+    receiver = getattr(message, "receiver_user", None)
+    if getattr(message, "ephemeral_message_id", None) and receiver is not None and receiver.id == actor.user_id:
+        return replace(actor, in_chat=message.chat.id)
+    return None
 
 
 async def _refuse(query: CallbackQuery, actor: Actor) -> None:
@@ -45,48 +57,53 @@ async def _keyboard_tables(play: Play, update_id: int) -> set[int]:
 
 
 async def move(query: CallbackQuery, callback_data: Move, play: Play, actor: Actor, update_id: int) -> None:
-    if not _from_own_dm(query, actor):
+    own = _own_hand(query, actor)
+    if own is None:
         await _refuse(query, actor)
         return
-    answer = await play.press(callback_data.t, callback_data.v, callback_data.i, actor, actor.lang, update_id)
+    answer = await play.press(callback_data.t, callback_data.v, callback_data.i, own, actor.lang, update_id)
     await _answered(query, callback_data.t, answer, play, actor, update_id)
 
 
 async def menu(query: CallbackQuery, callback_data: Menu, play: Play, actor: Actor, update_id: int) -> None:
-    if not _from_own_dm(query, actor):
+    own = _own_hand(query, actor)
+    if own is None:
         await _refuse(query, actor)
         return
-    answer = await play.menu(callback_data.t, callback_data.v, callback_data.g, actor, actor.lang)
+    answer = await play.menu(callback_data.t, callback_data.v, callback_data.g, own, actor.lang)
     await _answered(query, callback_data.t, answer, play, actor, update_id)
 
 
 async def pick(query: CallbackQuery, callback_data: Pick, play: Play, actor: Actor, update_id: int) -> None:
-    if not _from_own_dm(query, actor):
+    own = _own_hand(query, actor)
+    if own is None:
         await _refuse(query, actor)
         return
     answer = await play.pick(callback_data.t, callback_data.v, callback_data.w, callback_data.m,
-                             bool(callback_data.go), actor, actor.lang, update_id)
+                             bool(callback_data.go), own, actor.lang, update_id)
     await _answered(query, callback_data.t, answer, play, actor, update_id)
 
 
 async def capture(query: CallbackQuery, callback_data: Cap, builder: CaptureBuilder, play: Play, actor: Actor,
                   update_id: int) -> None:
     """A capture hand's builder: toggle a table card, or take the chosen cards."""
-    if not _from_own_dm(query, actor):
+    own = _own_hand(query, actor)
+    if own is None:
         await _refuse(query, actor)
         return
     answer = await builder.capture(callback_data.t, callback_data.v, callback_data.c, callback_data.m,
-                                   bool(callback_data.go), actor, actor.lang, update_id)
+                                   bool(callback_data.go), own, actor.lang, update_id)
     await _answered(query, callback_data.t, answer, play, actor, update_id)
 
 
 async def toggle(query: CallbackQuery, callback_data: Toggle, play: Play, toggles: ToggleTurns, actor: Actor,
                  update_id: int) -> None:
     """A toggle hand: toggle a card, lay down, confirm, settle a joker, or a verb."""
-    if not _from_own_dm(query, actor):
+    own = _own_hand(query, actor)
+    if own is None:
         await _refuse(query, actor)
         return
-    answer = await toggles.toggle(callback_data.t, callback_data.v, callback_data.op, callback_data.a, actor,
+    answer = await toggles.toggle(callback_data.t, callback_data.v, callback_data.op, callback_data.a, own,
                                  actor.lang, update_id)
     await _answered(query, callback_data.t, answer, play, actor, update_id)
 

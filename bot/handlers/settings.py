@@ -7,6 +7,7 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
 from bot.handlers.context import is_admin
+from bot.handlers.group_hands import PROMPT as HANDS_PROMPT
 from bot.handlers.lobby import _answer_press
 from bot.services.people import People
 from bot.services.ports import Replies
@@ -14,7 +15,7 @@ from bot.services.seats import SeatService
 from bot.services.types import Actor, Answer, Where
 from bot.ui.callbacks import Lang
 from bot.ui.i18n import LANGS, t
-from bot.ui.keyboards import language_keyboard
+from bot.ui.keyboards import hands_keyboard, language_keyboard
 
 
 async def settings(message: Message, replies: Replies, actor: Actor, where: Where | None) -> None:
@@ -23,6 +24,8 @@ async def settings(message: Message, replies: Replies, actor: Actor, where: Wher
                           t(actor.lang, "Language of your messages:"), language_keyboard("u"))
     else:
         await replies.say(where, t(where.lang, "Language of this chat (admins):"), language_keyboard("c"))
+        # where the players see their hands (bot/handlers/group_hands.py answers the press)
+        await replies.say(where, t(where.lang, HANDS_PROMPT), hands_keyboard(where.lang))
 
 
 PROMPTS = {"u": "Language of your messages:", "c": "Language of this chat (admins):"}

@@ -14,6 +14,7 @@ from bot.services import outbox as out
 from bot.services.catalog import NoTableYet, table_game, table_games
 from bot.services.clock_lines import lobby_clock_line
 from bot.services.core import TableCore
+from bot.services.hands import in_group
 from bot.services.ports import AiScheduler, Plug, TablePublisher, TurnClock
 from bot.services.types import Actor, Answer, Where
 from bot.store.contract import StoreTx as Tx
@@ -97,8 +98,12 @@ class LobbyService:
     async def show(self, tx: Tx, row: TableRow, seats: list[SeatRow], lang: str, send: bool = False) -> None:
         slot = f"lobby:{row.id}"
         text = self.lobby_text(row, seats, lang)
-        markup = None
-        if row.status == "lobby":
+        markup: out.Markup = None
+        if row.status in ("lobby", "playing"):  # hands in the group, and whether the bot may bring them unasked
+            text += "\n" + await in_group.rights_line(tx, row.chat_id, lang)
+        if row.status == "playing":  # once the game runs, the lobby's keyboard is "My hand"
+            markup = await in_group.table_keyboard(tx, row, lang)
+        elif row.status == "lobby":
             if row.ui.lobby_mode == "clock":  # the clock's settings
                 clock = self.clock.service
                 shown = row.ui.clock or ClockUi(clock.default_per_move if clock is not None else 0.0)

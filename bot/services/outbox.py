@@ -32,6 +32,7 @@ from aiogram.exceptions import (
 )
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
 
+from bot.services.ephemeral import EphemeralSender
 from bot.store import batch
 from bot.store.contract import Store
 from bot.store.contract import StoreTx as Tx
@@ -86,7 +87,7 @@ LOG_LIMIT = 3500  # a merged log message stays well under Telegram's 4096 charac
 # players see".
 REPLY, GAME, TABLE, CHATTER = 0, 1, 2, 3
 CHATTER_TTL = 60.0  # seconds after which an unsent chatter reply is dropped
-SLOT_METHODS = ("edit", "edit_photo", "delete")  # the calls on the message a slot names
+SLOT_METHODS = ("edit", "edit_photo", "delete", "eph")  # the calls on the message a slot names
 REDRAWS = 2  # times a picture replaced while it was drawn is drawn again (newest content) before sending
 
 
@@ -135,7 +136,7 @@ async def put_blob(tx: Tx, data: bytes) -> str:
 
 
 async def send_picture(tx: Tx, chat_id: int, picture: dict[str, Any], caption: str,
-                       markup: InlineKeyboardMarkup | None = None, slot: str | None = None,
+                       markup: Markup = None, slot: str | None = None,
                        thread_id: int = 0, priority: int = GAME) -> None:
     """A picture described by ``picture`` (what to draw, from what view); drawn at delivery, in a
     thread, so a move's transaction stays short and merged edits draw only the latest picture."""
@@ -146,7 +147,7 @@ async def send_picture(tx: Tx, chat_id: int, picture: dict[str, Any], caption: s
 
 
 async def edit_picture(tx: Tx, chat_id: int, slot: str, picture: dict[str, Any], caption: str,
-                       markup: InlineKeyboardMarkup | None = None, thread_id: int = 0,
+                       markup: Markup = None, thread_id: int = 0,
                        priority: int = TABLE) -> None:
     payload = {"picture": picture, "caption": clip_html(caption, CAPTION_LIMIT), "markup": markup_data(markup),
                "thread": thread_id}
@@ -289,6 +290,10 @@ class Outbox:
         # ``(tx, user_id, blocked)``; the people service (``People.user_unreachable``)
         # tells the groups where they play.
         self.on_unreachable: Callable[[Tx, int, bool], Awaitable[None]] | None = None
+        # Hands shown in a group (``eph`` rows, bot/services/ephemeral.py): told each row's outcome, after it
+        # is recorded, ``(row, failure)`` (the hands-in-group service answers the press or falls back to the DM).
+        self.ephemeral = EphemeralSender()
+        self.on_ephemeral: Callable[[OutboxRow, str | None], Awaitable[None]] | None = None
 
     def wake(self) -> None:
         self._wake.set()
@@ -538,7 +543,7 @@ class Outbox:
             else:
                 async with self.store.read() as tx:
                     message_id = await tx.slot_message(row.slot or "")
-            if message_id is None:
+            if message_id is None and method != "eph":
                 if method == "delete":  # nothing was ever sent under that slot: nothing to delete, done
                     return await self._done(row, learned, pictures)
                 method = "send" if method == "edit" else "photo"
@@ -583,6 +588,14 @@ class Outbox:
                     target = await tx.slot_message(p["slot"])
             if target is not None:
                 await self.bot.edit_message_reply_markup(chat_id=row.chat_id, message_id=target)
+        elif method == "eph":  # a hand shown in a group, to its player alone
+            eph_id, failure = await self.ephemeral.deliver(self.bot, row, message_id)
+            if eph_id is not None:
+                learned = {"slot_message": eph_id}
+            gone = await self._done(row, learned, pictures)
+            if self.on_ephemeral is not None:
+                await self.on_ephemeral(row, failure)
+            return gone
         else:
             raise ValueError(f"unknown outbox method {method!r}")
         gone = await self._done(row, learned, pictures)

@@ -67,6 +67,8 @@ class Play:
         if loaded is None or loaded.row.status != "playing":
             return Answer(t(lang, "This game is not running."), alert=True)
         row, seats = loaded.row, loaded.seats
+        if actor.in_chat is not None and actor.in_chat != row.chat_id:  # a hand in a group plays only there
+            return Answer(t(lang, "This button is not valid any more."), alert=True)
         seat = next((s.seat for s in seats if s.user_id == actor.user_id), None)
         if seat is None:
             return Answer(t(lang, "You are not playing at this table."), alert=True)

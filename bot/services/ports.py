@@ -45,7 +45,7 @@ class HandPublisher(Protocol):
 
     async def hand_message(self, tx: StoreTx, row: TableRow, seat: SeatRow, state: State, names: list[str],
                            live: bool, new: bool = False, group: int | None = None,
-                           pick: tuple[str, int] | None = None) -> None: ...
+                           pick: tuple[str, int] | None = None, dm: bool = True) -> None: ...
 
 
 class TablePublisher(HandPublisher, Protocol):

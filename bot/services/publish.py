@@ -19,6 +19,7 @@ from bot.presentation.registry import hand_kind, presentation
 from bot.services import outbox as out
 from bot.services.clock_lines import clock_line
 from bot.services.core import TableCore
+from bot.services.hands import in_group
 from bot.services.hands.buttons import pick_keyboard, play_markup
 from bot.services.hands.toggle_hand import toggle_hand
 from bot.services.pictures import Pictures
@@ -85,7 +86,9 @@ class Publisher:
             lines, results = [], []
         if any(e.get("type") == "deal_end" for e in events):  # the deal's sheet, before the next deal's table
             await self.grid(tx, row, state, names, chat_lang)
-        await self.table_message(tx, row, view, names, chat_lang, lines, results)
+        # "🂠 My hand" under the table while the game runs (bot/services/hands/in_group.py)
+        keyboard = None if state.over else await in_group.table_keyboard(tx, row, chat_lang)
+        await self.table_message(tx, row, view, names, chat_lang, lines, results, keyboard)
         await self.hands(tx, row, seats, state, names, mover, view.get("deal_no", 0))
         if state.over:
             await self.final(tx, row, state, names, state.scores(), chat_lang)
@@ -119,7 +122,8 @@ class Publisher:
                 await self.hand_message(tx, row, s, state, names, live=True, new=ping)
 
     async def table_message(self, tx: Tx, row: TableRow, view: dict[str, Any], names: list[str],
-                             lang: str, lines: list[str], results: list[str]) -> bool:
+                             lang: str, lines: list[str], results: list[str],
+                             keyboard: dict[str, Any] | None = None) -> bool:
         """The one group message of this deal (or chapter), edited as cards fall; True when it is new."""
         deal = view.get("deal_no", 0)
         chapter = presentation(row.game).table_chapter(view)  # games without deals: when to post a fresh table
@@ -156,19 +160,20 @@ class Publisher:
             caption = with_recent(caption, head + recent, CAPTION_LIMIT)
             picture = {"kind": "table", "view": shown, "names": names, "lang": lang}
             if fresh:
-                await out.send_picture(tx, row.chat_id, picture, caption, slot=slot, thread_id=row.thread_id,
-                                       priority=priority)
+                await out.send_picture(tx, row.chat_id, picture, caption, keyboard, slot=slot,
+                                       thread_id=row.thread_id, priority=priority)
             else:
-                await out.edit_picture(tx, row.chat_id, slot, picture, caption, thread_id=row.thread_id)
+                await out.edit_picture(tx, row.chat_id, slot, picture, caption, keyboard, thread_id=row.thread_id)
             return fresh
         table = "\n".join([*presentation(row.game).table_lines(view, names, lang), clock_line(row, lang)]).rstrip("\n")
         text = with_recent(table, head + recent, TEXT_LIMIT)  # the clock under the table
         if fresh and slot.startswith("lobby:"):
-            await out.edit_text(tx, row.chat_id, slot, text, thread_id=row.thread_id, priority=priority)
+            await out.edit_text(tx, row.chat_id, slot, text, keyboard, thread_id=row.thread_id, priority=priority)
         elif fresh:
-            await out.send_text(tx, row.chat_id, text, slot=slot, thread_id=row.thread_id, priority=priority)
+            await out.send_text(tx, row.chat_id, text, keyboard, slot=slot, thread_id=row.thread_id,
+                                priority=priority)
         else:
-            await out.edit_text(tx, row.chat_id, slot, text, thread_id=row.thread_id)
+            await out.edit_text(tx, row.chat_id, slot, text, keyboard, thread_id=row.thread_id)
         return fresh
 
     @staticmethod
@@ -200,10 +205,11 @@ class Publisher:
 
     async def hand_message(self, tx: Tx, row: TableRow, seat: SeatRow, state: State, names: list[str],
                             live: bool, new: bool = False, group: int | None = None,
-                            pick: tuple[str, int] | None = None) -> None:
+                            pick: tuple[str, int] | None = None, dm: bool = True) -> None:
+        """The seat's hand in the DM (``dm=False``: only its copy in the group, bot/services/hands/in_group.py)."""
         assert seat.user_id is not None
         if hand_kind(row.game) == "toggle":  # the toggle hand (bot/services/hands/toggle_hand.py)
-            await toggle_hand(tx, row, seat, state, names, live, new, self.now())
+            await toggle_hand(tx, row, seat, state, names, live, new, self.now(), dm=dm)
             return
         lang = await tx.user_lang(seat.user_id)
         view = json_view(state.view(seat.seat))
@@ -219,10 +225,13 @@ class Publisher:
                 markup = play_markup(row.game, row.id, row.version, legal, lang, group)
         slot = hand_slot(row, seat.seat)
         priority = out.REPLY if live else out.GAME
-        if new:
+        if not dm:
+            pass
+        elif new:
             await out.send_text(tx, seat.user_id, text, markup, slot=slot, priority=priority)
         else:
             await out.edit_text(tx, seat.user_id, slot, text, markup, priority=priority)
+        await in_group.mirror(tx, row, seat, text, markup, live)
 
     def now(self) -> float | None:
         """The clocks' time, for the time left in a hand (None: no clocks)."""

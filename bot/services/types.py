@@ -16,6 +16,7 @@ class Actor:
     name: str
     lang: str
     started: bool = True
+    in_chat: int | None = None  # a press on a hand shown in a group: the group (the table must be there)
 
 
 @dataclass

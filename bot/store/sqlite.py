@@ -228,8 +228,8 @@ class Tx(SharedQueries):
 
     async def set_chat_bot_admin(self, chat_id: int, admin: bool) -> None:
         self._chat_changed(chat_id)
-        await self.db.execute("INSERT INTO chats(chat_id, bot_admin) VALUES (?, ?) "
-                              "ON CONFLICT(chat_id) DO UPDATE SET bot_admin = excluded.bot_admin", (chat_id, int(admin)))
+        await self.db.execute("INSERT INTO chats(chat_id, bot_admin) VALUES (?, ?) ON CONFLICT(chat_id) "
+                              "DO UPDATE SET bot_admin = excluded.bot_admin", (chat_id, int(admin)))
 
     async def migrate_chat(self, old_id: int, new_id: int) -> None:
         """A group became a supergroup: everything of the old id moves to the new one."""

@@ -86,6 +86,19 @@ class Hand(CallbackData, prefix="hd"):
     t: Id
 
 
+class MyHand(CallbackData, prefix="mh"):
+    """The group table message's "My hand": the presser's hand, shown to them alone in the group (an
+    ephemeral message, bot/services/hands/in_group.py)."""
+
+    t: Id
+
+
+class Hands(CallbackData, prefix="hs"):
+    """/settings in a group (admins): where the players see their hands, ``group`` (the group and DMs) or ``dm``."""
+
+    m: Word
+
+
 class Clk(CallbackData, prefix="ck"):
     """A lobby clock setting to step: pm per move, bk bank, st strikes, ab after the strikes; open/back."""
 

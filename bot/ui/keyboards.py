@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.ui.callbacks import Lang, Lobby
+from bot.ui.callbacks import Hands, Lang, Lobby
 from bot.ui.clock_keyboards import clock_button
 from bot.ui.i18n import t
 
@@ -63,3 +63,11 @@ def leave_keyboard(table_id: int, seat: int, lang: str) -> InlineKeyboardMarkup:
 def take_seat_keyboard(table_id: int, seat: int, lang: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
         text="✋ " + t(lang, "Take this seat"), callback_data=Lobby(t=table_id, op="take", k=str(seat)).pack())]])
+
+
+def hands_keyboard(lang: str) -> InlineKeyboardMarkup:
+    """/settings in a group (admins): where the players see their hands."""
+    return InlineKeyboardMarkup(inline_keyboard=[
+        [InlineKeyboardButton(text="🂠 " + t(lang, "In the group and in DMs"), callback_data=Hands(m="group").pack())],
+        [InlineKeyboardButton(text="✉️ " + t(lang, "In DMs only"), callback_data=Hands(m="dm").pack())],
+    ])

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from bot.presentation.registry import hand_kind, presentation
 from bot.services import outbox as out
 from bot.services.core import TableCore
+from bot.services.hands import in_group
 from bot.services.publish import mark_pressed
 from bot.services.slots import hand_slot
 from bot.services.types import Actor, Answer
@@ -78,3 +79,4 @@ class CaptureBuilder:
         # moves edit it: not a slot named by the deal, which made the builder a second message of its own.
         slot = hand_slot(row, seat)
         await out.edit_text(tx, user.user_id, slot, text, markup)
+        await in_group.mirror(tx, row, user, text, markup, live=True)  # and its copy in the group

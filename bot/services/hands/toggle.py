@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from bot.presentation.registry import hand_kind, presentation
 from bot.services import outbox as out
 from bot.services.core import TableCore
-from bot.services.hands import jokers, selection
+from bot.services.hands import in_group, jokers, selection
 from bot.services.hands.selection import Proposal, Selection
 from bot.services.hands.toggle_hand import toggle_hand
 from bot.services.hands.toggle_keyboard import PAGE, joker_keyboard, proposal_keyboard
@@ -127,6 +127,7 @@ class ToggleTurns:
                 return Answer(), False
             await out.clear_keyboard(tx, user.user_id or 0, proposal_slot(row, seat, sel))
             sel.proposal = None
+            await toggle_hand(tx, row, user, state, names, live=True, now=self.publisher.now(), dm=False)  # the group's
             await self._save(tx, row, seat, sel)
             return Answer(t(lang, "Back to your hand.")), False
         if op == "ok":
@@ -224,6 +225,8 @@ class ToggleTurns:
             lines.append(t(lang, "Confirm to lay it down, or go back to your hand."))
             markup = proposal_keyboard(row.id, row.version, prop.serial, lang)
         slot = proposal_slot(row, seat, sel)
+        text = "\n".join([*lines[:1], *present.proposal_lines(view, lang), *lines[1:]])
+        await in_group.mirror(tx, row, seats[seat], text, markup, live=True)  # in the group: in place of the hand
         if self.publisher.pictures is not None:
             picture = {"kind": "table", "view": view, "names": [s.name for s in seats], "lang": lang}
             caption = "\n".join(lines)
@@ -232,7 +235,6 @@ class ToggleTurns:
             else:
                 await out.edit_picture(tx, user_id, slot, picture, caption, markup, priority=out.REPLY)
             return
-        text = "\n".join([*lines[:1], *present.proposal_lines(view, lang), *lines[1:]])
         if new:
             await out.send_text(tx, user_id, text, markup, slot=slot, priority=out.REPLY)
         else:

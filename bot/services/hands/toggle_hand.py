@@ -10,7 +10,7 @@ from __future__ import annotations
 from bot.presentation.registry import presentation
 from bot.services import outbox as out
 from bot.services.clock_lines import clock_line
-from bot.services.hands import selection
+from bot.services.hands import in_group, selection
 from bot.services.hands.toggle_keyboard import hand_keyboard
 from bot.services.slots import hand_slot
 from bot.store.contract import StoreTx as Tx
@@ -21,8 +21,9 @@ from engine.rummy.base import RummyState
 
 
 async def toggle_hand(tx: Tx, row: TableRow, seat: SeatRow, state: State, names: list[str], live: bool,
-                      new: bool = False, now: float | None = None) -> None:
-    """Send (``new``) or edit the seat's hand message; ``now`` is the clocks' time (for the time left)."""
+                      new: bool = False, now: float | None = None, dm: bool = True) -> None:
+    """Send (``new``) or edit the seat's hand message; ``now`` is the clocks' time (for the time left). Its copy
+    in the group follows (``dm=False``: only that copy)."""
     assert seat.user_id is not None and isinstance(state, RummyState)
     shown = presentation(row.game)
     lang = await tx.user_lang(seat.user_id)
@@ -37,10 +38,13 @@ async def toggle_hand(tx: Tx, row: TableRow, seat: SeatRow, state: State, names:
                                legal_verbs(row, state, seat.seat, shown.toggle_verbs), state.may_lay(), lang)
     slot = hand_slot(row, seat.seat)
     priority = out.REPLY if live else out.GAME
-    if new:
+    if not dm:
+        pass
+    elif new:
         await out.send_text(tx, seat.user_id, text, markup, slot=slot, priority=priority)
     else:
         await out.edit_text(tx, seat.user_id, slot, text, markup, priority=priority)
+    await in_group.mirror(tx, row, seat, text, markup, live)
 
 
 def legal_verbs(row: TableRow, state: RummyState, seat: int, verbs: tuple[str, ...]) -> list[str]:

@@ -1,0 +1,201 @@
+"""A player's hand shown in the group itself, to them alone (an ephemeral message, Bot API 10.2): one more
+delivery of the SAME hand as the DM's, with the same keyboard and callback data, so a press there takes the
+same road through the same checks (bot/handlers/play.py accepts it from the receiver of that message only, in
+the table's own group) and a move made from either copy makes the other one stale.
+
+How it gets there (what the documentation allows): the group's table message carries "🂠 My hand"; its press
+is answered with the hand, naming the press (within 15 s). From then on every change of that hand (the
+publisher's hand message, a toggle, the capture builder, a lay-down proposal) is mirrored by ``mirror`` as an
+edit of that ephemeral message. A bot that is the group's administrator may also put the hand in front of a
+player when their turn comes, without a press. The DM stays the durable channel: it gets every hand and ping
+as before, so a hand lost on the way (delivery is not guaranteed) loses nothing. A press whose ephemeral
+answer fails is answered with the DM hand, sent again as a new message.
+
+The seats that asked are kept in the table row (``ui.extra["eph"]``); the ephemeral message's id in the
+slot ``e<table>:<seat>`` (bot/services/ephemeral.py delivers).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from bot.services import outbox as out
+from bot.services.core import TableCore
+from bot.services.ports import HandPublisher
+from bot.services.slots import hand_slot
+from bot.services.types import Actor, Answer
+from bot.store.contract import StoreTx as Tx
+from bot.store.rows import OutboxRow, SeatRow, TableRow
+from bot.ui.callbacks import MyHand
+from bot.ui.clip import TEXT_LIMIT, clip_html
+from bot.ui.i18n import t
+
+log = logging.getLogger(__name__)
+
+KEY = "eph"  # row.ui.extra[KEY][seat]: {"on": 1} once shown, "cq": a press to answer with the hand
+MODES = ("group", "dm")  # the chat setting: hands in the group and in DMs, or in DMs only
+ANSWER_WAIT = 8.0  # seconds a "My hand" press waits for its ephemeral answer (Telegram allows 15)
+NO_RIGHTS = "not enough rights"  # the start of Telegram's refusal when the bot is not an administrator
+
+
+def eph_slot(row: TableRow, seat: int) -> str:
+    return f"e{row.id}:{seat}"
+
+
+def hand_button(table_id: int, lang: str) -> dict[str, Any]:
+    """The keyboard of the group's table message (and the lobby once the game runs): "🂠 My hand"."""
+    return {"inline_keyboard": [[{"text": "🂠 " + t(lang, "My hand"), "callback_data": MyHand(t=table_id).pack()}]]}
+
+
+async def table_keyboard(tx: Tx, row: TableRow, lang: str) -> dict[str, Any] | None:
+    """The table message's keyboard: "My hand" where the chat shows hands in the group, else none."""
+    hands, _ = await tx.chat_hands(row.chat_id)
+    return hand_button(row.id, lang) if hands == "group" else None
+
+
+async def rights_line(tx: Tx, chat_id: int, lang: str) -> str:
+    """The lobby's line on hands in the group: on or off, and whether the bot has the rights it needs to
+    put a hand in front of a player without their press (an administrator)."""
+    hands, admin = await tx.chat_hands(chat_id)
+    if hands != "group":
+        return "✉️ " + t(lang, "Hands: in DMs only (admins: /settings).")
+    if admin:
+        return "🂠 " + t(lang, "Hands: here too, each to its player alone; I am an admin, so yours comes up "
+                              "on your turn.")
+    return "🂠 " + t(lang, "Hands: press 🂠 My hand to see yours here. Make me an admin and it comes up on "
+                          "your turn.")
+
+
+async def mirror(tx: Tx, row: TableRow, seat: SeatRow, text: str, markup: out.Markup, live: bool) -> None:
+    """The seat's hand, as just written for the DM, also to its ephemeral message in the group: an edit of
+    the one on screen; a new one to answer a "My hand" press; or, the bot being an administrator, a new one
+    when the turn comes. Nothing when the chat keeps hands in DMs, or the player never asked and may not be
+    sent one unasked. The caller saves the row (as after any hand message)."""
+    if seat.user_id is None:
+        return
+    shown: dict[str, Any] = row.ui.extra.get(KEY) or {}
+    entry = shown.get(str(seat.seat))
+    if entry is None and not live:
+        return
+    hands, admin = await tx.chat_hands(row.chat_id)
+    if hands != "group" or (entry is None and not admin):
+        return
+    entry = dict(entry or {"on": 1})
+    press = entry.pop("cq", None)
+    row.ui.extra[KEY] = {**shown, str(seat.seat): entry}
+    slot = eph_slot(row, seat.seat)
+    pending = await tx.pending(f"slot:{slot}")
+    if press is None and pending is not None and pending.method == "eph":
+        press = pending.payload.get("cq")  # a press not answered yet: the newer content answers it
+    payload = {"user": seat.user_id, "text": clip_html(text, TEXT_LIMIT), "markup": out.markup_data(markup),
+               "thread": row.thread_id, "cq": press, "admin": admin, "t": row.id}
+    priority = out.REPLY if live or press else out.TABLE
+    await tx.enqueue(row.chat_id, "eph", payload, slot=slot, merge_key=f"slot:{slot}", priority=priority)
+
+
+class GroupHands:
+    """The "My hand" press, the chat's setting and the bot's rights; the outcome of each ephemeral delivery."""
+
+    def __init__(self, core: TableCore, publisher: HandPublisher, answer_wait: float = ANSWER_WAIT) -> None:
+        self.core = core
+        self.publisher = publisher
+        self.answer_wait = answer_wait
+        self._waiting: dict[str, asyncio.Future[str | None]] = {}  # press id -> its delivery's failure (None: ok)
+        self._fallbacks: set[asyncio.Task[None]] = set()
+        self.shown = 0  # hands shown in answer to a press
+        self.fell_back = 0  # presses answered with the DM hand instead
+
+    async def show(self, table_id: int, actor: Actor, chat_id: int, press_id: str, lang: str) -> Answer:
+        """A "My hand" press in the group ``chat_id``: the presser's hand, to them alone. Only a seated player of
+        this group's running table gets one; anyone else gets an alert that says why."""
+        async with self.core.lock(table_id), self.core.store.transaction() as tx:
+            loaded = await self.core.load(tx, table_id)
+            if loaded is None or loaded.row.chat_id != chat_id:
+                return Answer(t(lang, "This button is not valid any more."), alert=True)
+            row, seats = loaded.row, loaded.seats
+            if row.status != "playing":
+                return Answer(t(lang, "This game is not running."), alert=True)
+            seat = next((s for s in seats if s.user_id == actor.user_id), None)
+            if seat is None:
+                return Answer(t(lang, "You are not playing at this table: only its players have a hand here."),
+                              alert=True)
+            hands, _ = await tx.chat_hands(row.chat_id)
+            if hands != "group":
+                return Answer(t(lang, "This group keeps hands in DMs: yours is in my private chat."), alert=True)
+            state = self.core.state(row)
+            shown: dict[str, Any] = row.ui.extra.get(KEY) or {}
+            row.ui.extra[KEY] = {**shown, str(seat.seat): {"on": 1, "cq": press_id}}
+            live = state.to_act == seat.seat and seat.seat not in row.ui.autopilot
+            await self.publisher.hand_message(tx, row, seat, state, loaded.names, live=live, dm=False)
+            await tx.save_table(row, touch=False)  # not a move: the turn's clock runs on
+        waiter: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+        self._waiting[press_id] = waiter
+        self.core.outbox.wake()
+        try:
+            failure = await asyncio.wait_for(asyncio.shield(waiter), self.answer_wait)
+        except TimeoutError:
+            return Answer()  # still on its way (a busy group): its failure, if any, falls back to the DM
+        finally:
+            self._waiting.pop(press_id, None)
+        if failure is None:
+            self.shown += 1
+            return Answer()
+        await self.fallback(table_id, actor.user_id)
+        return Answer(t(lang, "I could not show your hand here: it is in my private chat."), alert=True)
+
+    async def delivered(self, row: OutboxRow, failure: str | None) -> None:
+        """The outbox's word on an ephemeral row (``Outbox.on_ephemeral``): the press waiting for it is answered;
+        a refused answer to a press nobody waits for any more falls back to the DM; a refusal for want of
+        rights means the bot is no administrator any more."""
+        press = row.payload.get("cq")
+        if failure is not None and NO_RIGHTS in failure.lower():
+            async with self.core.store.transaction() as tx:
+                await tx.set_chat_bot_admin(row.chat_id, False)
+        if press is None:
+            return
+        waiter = self._waiting.get(press)
+        if waiter is not None and not waiter.done():
+            waiter.set_result(failure)
+        elif failure is not None:
+            task = asyncio.create_task(self.fallback(int(row.payload.get("t", 0)), int(row.payload["user"])))
+            self._fallbacks.add(task)
+            task.add_done_callback(self._fallbacks.discard)
+
+    async def fallback(self, table_id: int, user_id: int) -> None:
+        """The player's DM hand sent again as a new message (it notifies), the old one losing its keyboard."""
+        self.fell_back += 1
+        async with self.core.lock(table_id), self.core.store.transaction() as tx:
+            loaded = await self.core.load(tx, table_id)
+            if loaded is None or loaded.row.status != "playing":
+                return
+            row, seats = loaded.row, loaded.seats
+            seat = next((s for s in seats if s.user_id == user_id), None)
+            if seat is None:
+                return
+            state = self.core.state(row)
+            await out.clear_keyboard(tx, user_id, hand_slot(row, seat.seat))
+            row.ui.hand_n[str(seat.seat)] = int(row.ui.hand_n.get(str(seat.seat), 0)) + 1
+            live = state.to_act == seat.seat and seat.seat not in row.ui.autopilot
+            await self.publisher.hand_message(tx, row, seat, state, loaded.names, live=live, new=True)
+            await tx.save_table(row, touch=False)
+        self.core.outbox.wake()
+
+    async def set_mode(self, chat_id: int, mode: str) -> bool:
+        """The chat's setting (admins; the handler checks): False for a mode that does not exist."""
+        if mode not in MODES:
+            return False
+        async with self.core.store.transaction() as tx:
+            await tx.set_chat_hands(chat_id, mode)
+        return True
+
+    async def mode(self, chat_id: int) -> str:
+        async with self.core.store.read() as tx:
+            return (await tx.chat_hands(chat_id))[0]
+
+    async def bot_rights(self, chat_id: int, admin: bool) -> None:
+        """Whether the bot is the group's administrator now (its membership update, or asked at /new)."""
+        async with self.core.store.transaction() as tx:
+            if (await tx.chat_hands(chat_id))[1] != admin:
+                await tx.set_chat_bot_admin(chat_id, admin)
