@@ -14,8 +14,16 @@ from bot.services.types import Actor, Answer
 from bot.ui.callbacks import Hands, MyHand
 from bot.ui.i18n import LANGS, t
 
-PROMPT = "Where players see their hands (admins):"
-SET = {"group": "Hands: in the group, each to its player alone, and in DMs.", "dm": "Hands: in DMs only."}
+
+def prompt(lang: str) -> str:
+    """The group's /settings question about hands."""
+    return t(lang, "Where players see their hands (admins):")
+
+
+def mode_set(mode: str, lang: str) -> str:
+    if mode == "dm":
+        return t(lang, "Hands: in DMs only.")
+    return t(lang, "Hands: in the group, each to its player alone, and in DMs.")
 
 
 async def my_hand(query: CallbackQuery, callback_data: MyHand, group_hands: GroupHands, actor: Actor) -> None:
@@ -32,7 +40,7 @@ def is_hands_prompt(query: CallbackQuery) -> bool:
     """Whether the pressed message is the group's /settings question about hands (and nothing else)."""
     message = query.message
     return (isinstance(message, Message) and message.chat.type != "private"
-            and (message.text or "") in {t(lang, PROMPT) for lang in LANGS})
+            and (message.text or "") in {prompt(lang) for lang in LANGS})
 
 
 async def set_hands(query: CallbackQuery, callback_data: Hands, group_hands: GroupHands, seats: SeatService,
@@ -46,7 +54,7 @@ async def set_hands(query: CallbackQuery, callback_data: Hands, group_hands: Gro
     if not await group_hands.set_mode(query.message.chat.id, callback_data.m):
         await _answer_press(query, Answer(t(actor.lang, "This button is not valid any more."), alert=True))
         return
-    await _answer_press(query, Answer(t(actor.lang, SET[callback_data.m])))
+    await _answer_press(query, Answer(mode_set(callback_data.m, actor.lang)))
     await seats.close_prompt(query.message.chat.id, query.message.message_id)
 
 

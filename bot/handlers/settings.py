@@ -7,7 +7,7 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
 from bot.handlers.context import is_admin
-from bot.handlers.group_hands import PROMPT as HANDS_PROMPT
+from bot.handlers.group_hands import prompt as hands_prompt
 from bot.handlers.lobby import _answer_press
 from bot.services.people import People
 from bot.services.ports import Replies
@@ -25,7 +25,7 @@ async def settings(message: Message, replies: Replies, actor: Actor, where: Wher
     else:
         await replies.say(where, t(where.lang, "Language of this chat (admins):"), language_keyboard("c"))
         # where the players see their hands (bot/handlers/group_hands.py answers the press)
-        await replies.say(where, t(where.lang, HANDS_PROMPT), hands_keyboard(where.lang))
+        await replies.say(where, hands_prompt(where.lang), hands_keyboard(where.lang))
 
 
 PROMPTS = {"u": "Language of your messages:", "c": "Language of this chat (admins):"}
