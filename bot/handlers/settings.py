@@ -23,9 +23,9 @@ async def settings(message: Message, replies: Replies, actor: Actor, where: Wher
         await replies.say(Where(message.chat.id, 0, "", actor.lang),
                           t(actor.lang, "Language of your messages:"), language_keyboard("u"))
     else:
-        await replies.say(where, t(where.lang, "Language of this chat (admins):"), language_keyboard("c"))
-        # where the players see their hands (bot/handlers/group_hands.py answers the press)
+        # where the players see their hands (bot/handlers/group_hands.py answers the press), then the language
         await replies.say(where, hands_prompt(where.lang), hands_keyboard(where.lang))
+        await replies.say(where, t(where.lang, "Language of this chat (admins):"), language_keyboard("c"))
 
 
 PROMPTS = {"u": "Language of your messages:", "c": "Language of this chat (admins):"}
