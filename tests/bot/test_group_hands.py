@@ -1,0 +1,383 @@
+"""Hands in the group: "🂠 My hand" on the table message shows a player their hand there, to them alone (a
+Telegram ephemeral message, in the fake as the Bot API documents it), with the DM hand's own keyboard; a deal
+is played without leaving the group, a failed delivery falls back to the DM, and every check of a DM press
+holds for a press there. The numbers the issue asks for are measured and printed (Telegram's limits on)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import pytest
+
+from tests.bot.harness import find, play_buttons, settle, telegram_pacing
+from tests.bot.helpers import answered, db_rows, replay_log
+from tests.fakebot.models import CallbackRecord, StoredMessage
+from tests.fakebot.server import FakeTelegram
+from tests.fakebot.users import FakeChat, FakeUser
+
+SCALE = 5.0  # the fake's limits and the bot's pacing run this much faster (the 15 s window stays real)
+PACED = telegram_pacing(SCALE)
+MESSAGE_CALLS = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "sendPhoto", "editMessageMedia",
+                 "editMessageCaption", "sendDocument", "editEphemeralMessageText", "deleteEphemeralMessage"}
+VERB_ORDER = (0, 3, 1, 2)  # a rummy's draw, end, pass, knock
+
+
+def my_hand(button: dict[str, Any]) -> bool:
+    return str(button.get("callback_data", "")).startswith("mh:")
+
+
+def version_of(message: StoredMessage) -> int:
+    buttons = play_buttons(message)
+    return int(str(buttons[0]["callback_data"]).split(":")[2]) if buttons else -1
+
+
+def table_message(group: FakeChat) -> StoredMessage:
+    """The group's newest normal message with "🂠 My hand"."""
+    found = [m for m in group.visible() if any(map(my_hand, m.buttons))]
+    assert found, f"no My hand button in the group: {[m.button_texts for m in group.visible()]}"
+    return found[-1]
+
+
+def live_in_group(users: list[FakeUser], group: FakeChat) -> tuple[FakeUser, StoredMessage] | None:
+    """The ephemeral hand on screen with the newest keyboard (the player to act), if any."""
+    best: tuple[int, FakeUser, StoredMessage] | None = None
+    for user in users:
+        message = user.last_ephemeral(group)
+        if message is not None and play_buttons(message) and (best is None or version_of(message) > best[0]):
+            best = (version_of(message), user, message)
+    return None if best is None else (best[1], best[2])
+
+
+async def show_hands(fake: FakeTelegram, group: FakeChat, users: list[FakeUser]) -> list[CallbackRecord]:
+    """Each user presses "🂠 My hand" under the table; their answers."""
+    records = []
+    for user in users:
+        records.append(await answered(fake, await user.press(table_message(group), my_hand), timeout=20))
+    return records
+
+
+def pick(message: StoredMessage, rng: random.Random, tried: set[tuple[int, str]]) -> dict[str, Any]:
+    """A button a player would press: a trick game's move (or a second step); a rummy's Confirm, joker, Hint,
+    Lay down, else its first verb (draw, end, pass)."""
+    buttons = play_buttons(message)
+    moves = [b for b in buttons if str(b["callback_data"]).startswith(("mv:", "mn:", "pk:"))]
+    if moves:
+        return rng.choice(moves)
+    ops: dict[str, dict[str, Any]] = {}
+    for b in buttons:
+        _, _, version, op, *arg = str(b["callback_data"]).split(":")
+        ops.setdefault(op, b)
+        if op == "do":
+            ops.setdefault(f"do{arg[0] if arg else 0}", b)
+    version = version_of(message)
+    for op in ("ok", "jk"):
+        if op in ops:
+            return ops[op]
+    for op in ("hint", "lay"):
+        if op in ops and (version, op) not in tried and not (op == "lay" and "(0)" in ops[op]["text"]):
+            tried.add((version, op))
+            return ops[op]
+    for a in VERB_ORDER:
+        if f"do{a}" in ops:
+            return ops[f"do{a}"]
+    raise AssertionError(f"no button to press on {message.content[-200:]!r} {message.button_texts}")
+
+
+async def press(fake: FakeTelegram, user: FakeUser, message: StoredMessage, button: dict[str, Any]) -> CallbackRecord:
+    data = button["callback_data"]
+    return await answered(fake, await user.press(message, lambda b: b.get("callback_data") == data), timeout=30)
+
+
+async def play_in_group(fake: FakeTelegram, app: Any, group: FakeChat, users: list[FakeUser], until: Any,
+                        rng: random.Random, max_presses: int = 600) -> dict[str, Any]:
+    """Press the ephemeral hands only, until ``until()``; what it took."""
+    loop = asyncio.get_running_loop()
+    tried: set[tuple[int, str]] = set()
+    moves, presses = 0, 0
+    own_update: list[float] = []  # press -> the presser's own hand redrawn (ms)
+    next_hand: list[float] = []  # a move's press -> the next player's live hand (ms)
+    last = -1
+    while not until():
+        found = live_in_group(users, group)
+        if found is None or version_of(found[1]) <= last and not any(
+                str(b["callback_data"]).split(":")[0] in ("rm", "mn", "pk", "cp") for b in play_buttons(found[1])):
+            await asyncio.sleep(0.005)
+            assert presses < max_presses
+            continue
+        user, message = found
+        version = version_of(message)
+        button = pick(message, rng, tried)
+        edits = message.edit_count
+        pressed = loop.time()
+        await press(fake, user, message, button)
+        presses += 1
+        assert presses < max_presses, "the game does not go on"
+        await fake.wait_until(lambda m=message, e=edits: m.edit_count > e or until(), timeout=60,
+                              what="the hand redrawn")
+        own_update.append((loop.time() - pressed) * 1000)
+        data = str(button["callback_data"])
+        if data.startswith("mv:") or (data.startswith("rm:") and data.split(":")[3] in ("ok", "do")) or (
+                data.startswith("pk:") and data.endswith(":1")):
+            moves += 1
+            last = version
+
+            def moved(v: int = version) -> bool:
+                found = live_in_group(users, group)
+                return until() or (found is not None and version_of(found[1]) > v)
+
+            await fake.wait_until(moved, timeout=60, what="the next live hand in the group")
+            next_hand.append((loop.time() - pressed) * 1000)
+    return {"moves": moves, "presses": presses, "own": own_update, "next": next_hand}
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+def report(name: str, fake: FakeTelegram, app: Any, group: FakeChat, started: int, run: dict[str, Any],
+           capsys: Any) -> dict[str, float]:
+    calls = [c for c in fake.calls[started:] if c.ok]
+    message_calls = [c for c in calls if c.method in MESSAGE_CALLS]
+    presses = [r for r in fake.callbacks.values() if r.data.startswith(("mv:", "mn:", "pk:", "cp:", "rm:"))]
+    dm_presses = [r for r in presses if r.message.chat.type == "private"]
+    moves = max(run["moves"], 1)
+    lags = sorted(app.outbox.group_lags)
+    numbers = {"moves": run["moves"], "dm_presses": len(dm_presses), "switches": len(dm_presses) / moves,
+               "calls_per_move": len(message_calls) / moves, "own_p50": pct(run["own"], 0.5),
+               "own_p99": pct(run["own"], 0.99), "next_p50": pct(run["next"], 0.5), "next_p99": pct(run["next"], 0.99),
+               "lag_p50": lags[len(lags) // 2] if lags else 0.0, "lag_max": lags[-1] if lags else 0.0,
+               "429s": fake.limiter.served_429}
+    with capsys.disabled():
+        print(f"\n[group hands] {name} (limits x{SCALE:g}): {run['moves']} moves, {run['presses']} presses, "
+              f"{len(dm_presses)} in a DM; chat switches per move {numbers['switches']:.2f} (DM play: 1); "
+              f"message calls per move {numbers['calls_per_move']:.2f}; press -> own hand redrawn p50 "
+              f"{numbers['own_p50']:.0f} ms p99 {numbers['own_p99']:.0f} ms; press -> next hand p50 "
+              f"{numbers['next_p50']:.0f} ms p99 {numbers['next_p99']:.0f} ms; group lag p50 "
+              f"{numbers['lag_p50']:.2f} s max {numbers['lag_max']:.2f} s; 429s {numbers['429s']}")
+    return numbers
+
+
+@pytest.mark.slow
+@pytest.mark.fake(time_scale=SCALE)
+@pytest.mark.bot(**PACED)
+async def test_a_carnival_deal_is_played_entirely_from_the_group(fake, app, open_table, capsys):
+    users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
+    group = fake.group("Carnival", members=users, creator=users[0])
+    await open_table("carnival", users, options="quarters=1", group=group)
+    await settle(fake, app)
+    started = len(fake.calls)
+    records = await show_hands(fake, group, users)
+    assert all(not r.show_alert for r in records)
+    for user in users:  # each sees their own hand, the DM's keyboard on it, nobody else's
+        mine = await fake.wait_for_ephemeral(group, user)
+        assert mine.receiver is user and mine.callback is not None
+        assert [m.receiver for m in group.ephemerals(user)] == [user]
+    run = await play_in_group(fake, app, group, users, lambda: find(group, "deal 2/") is not None,
+                              random.Random(7))
+    await settle(fake, app, timeout=120)
+    numbers = report("a Carnival deal", fake, app, group, started, run, capsys)
+    assert run["moves"] >= 12
+    assert numbers["dm_presses"] == 0 and numbers["switches"] == 0
+    assert numbers["429s"] == 0
+    assert not fake.unanswered_callbacks()
+    # No hand ever went to the group as a normal message: its messages carry no play buttons.
+    assert all(not play_buttons(m) for m in group.messages())
+
+
+@pytest.mark.slow
+@pytest.mark.fake(time_scale=SCALE)
+@pytest.mark.bot(**PACED)
+async def test_a_machiavelli_turn_cycle_is_played_from_the_group(fake, app, open_table, db, capsys):
+    users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
+    group = fake.group("Machiavelli", members=users, creator=users[0])
+    await open_table("machiavelli", users, group=group)
+    await settle(fake, app)
+    started = len(fake.calls)
+    await show_hands(fake, group, users)
+    first = len(replay_log(db)[1])
+
+    def cycled() -> bool:  # every seat has made a move of its own since the hands came up
+        return len({seat for seat, _ in replay_log(db)[1][first:]}) >= 3
+
+    run = await play_in_group(fake, app, group, users, cycled, random.Random(3))
+    await settle(fake, app, timeout=120)
+    numbers = report("a Machiavelli turn cycle", fake, app, group, started, run, capsys)
+    assert numbers["dm_presses"] == 0 and numbers["429s"] == 0
+    assert not fake.unanswered_callbacks()
+
+
+@pytest.mark.fake(time_scale=SCALE)
+@pytest.mark.bot(**PACED)
+async def test_failed_ephemeral_delivery_leaves_every_turn_in_the_dm(fake, app, open_table, db):
+    """Cat's app refuses ephemeral messages and Bob's never receive them: Cat's press is answered with the DM
+    hand, and both play every turn from the DM while Ann plays from the group; nothing is lost or doubled."""
+    ann, bob, cat = users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
+    group = fake.group("Lossy", members=users, creator=ann)
+    await open_table("carnival", users, options="quarters=1", group=group)
+    await settle(fake, app)
+    cat.fail_ephemeral("refused")
+    bob.fail_ephemeral("lost")
+    dm_before = len(cat.inbox())
+    records = await show_hands(fake, group, users)
+    assert not records[0].show_alert and not records[1].show_alert  # Bob's was accepted (then lost)
+    assert records[2].show_alert and "private chat" in (records[2].answer_text or "")
+    await settle(fake, app)
+    assert len(cat.inbox()) == dm_before + 1  # her hand again, as a new DM message (it notifies)
+    assert bob.ephemeral(group) == [] and cat.ephemeral(group) == []
+    rng = random.Random(11)
+    turns: dict[str, int] = {"Ann": 0, "Bob": 0, "Cat": 0}
+    for _ in range(60):  # twenty rounds of presses, each from where that player sees a live hand
+        if find(group, "deal 2/") is not None:
+            break
+        await settle(fake, app)
+        state_log = replay_log(db)[1]
+        to_act = (await _to_act(app, db))
+        user = users[to_act]
+        if user is ann:
+            message = ann.last_ephemeral(group)
+        else:  # the turn reached their DM: the newest DM message has the live keyboard
+            message = next(m for m in reversed(user.inbox(include_deleted=False)) if play_buttons(m))
+        assert message is not None and play_buttons(message), f"{user.first_name}'s turn has no live hand"
+        record = await press(fake, user, message, pick(message, rng, set()))
+        assert not record.show_alert, record.answer_text
+        if len(replay_log(db)[1]) > len(state_log):
+            turns[user.first_name] += 1
+    assert turns["Bob"] > 0 and turns["Cat"] > 0 and turns["Ann"] > 0
+    presses = [r for r in fake.callbacks.values() if r.data.startswith(("mv:", "mn:", "pk:"))]
+    assert all(r.message.chat.type == "private" for r in presses if r.user in (bob, cat))
+    assert all(r.message.chat.type != "private" for r in presses if r.user is ann)
+    assert fake.limiter.served_429 == 0
+
+
+async def _to_act(app: Any, db: Any) -> int:
+    state, _, _, _ = replay_log(db)
+    assert state.to_act is not None
+    return int(state.to_act)
+
+
+@pytest.mark.fake(time_scale=SCALE)
+@pytest.mark.bot(**PACED)
+async def test_a_move_pressed_in_both_places_is_made_once(fake, app, open_table, db):
+    users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
+    group = fake.group("Twice", members=users, creator=users[0])
+    await open_table("carnival", users, options="quarters=1", group=group)
+    await settle(fake, app)
+    await show_hands(fake, group, users)
+    await settle(fake, app)
+    found = live_in_group(users, group)
+    assert found is not None
+    user, eph = found
+    dm = next(m for m in reversed(user.inbox(include_deleted=False)) if play_buttons(m))
+    data = next(str(b["callback_data"]) for b in play_buttons(eph) if str(b["callback_data"]).startswith("mv:"))
+    assert data in {str(b["callback_data"]) for b in play_buttons(dm)}  # the same keyboard, the same data
+    before = len(replay_log(db)[1])
+    first = await answered(fake, await user.press_data(eph, data))
+    second = await answered(fake, await user.press_data(dm, data))
+    await settle(fake, app)
+    assert not first.show_alert and second.show_alert and "out of date" in (second.answer_text or "")
+    assert len(replay_log(db)[1]) == before + 1
+
+
+@pytest.mark.fake(time_scale=SCALE)
+@pytest.mark.bot(**PACED)
+async def test_only_seated_players_get_a_hand_and_forged_or_stale_presses_are_refused(fake, app, open_table, db):
+    ann, bob, cat = users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
+    dan = fake.user(first_name="Dan")
+    group = fake.group("Guarded", members=[*users[1:], dan], creator=ann)
+    await open_table("carnival", users, options="quarters=1", group=group)
+    await settle(fake, app)
+    # Dan sits at no table: a clear alert, and nothing is sent to him.
+    refused = await answered(fake, await dan.press(table_message(group), my_hand))
+    assert refused.show_alert and "not playing" in (refused.answer_text or "")
+    await show_hands(fake, group, users)
+    await settle(fake, app)
+    assert group.ephemerals(dan) == []
+    found = live_in_group(users, group)
+    assert found is not None
+    user, eph = found
+    data = next(str(b["callback_data"]) for b in play_buttons(eph) if str(b["callback_data"]).startswith("mv:"))
+    before = len(replay_log(db)[1])
+    # Play data pressed on the group's normal table message is forged (play buttons live on a hand only).
+    forged = await answered(fake, await user.press_data(table_message(group), data))
+    assert forged.show_alert
+    # Dan forging the same data on the table message: refused too.
+    assert (await answered(fake, await dan.press_data(table_message(group), data))).show_alert
+    # Naming another table (of another group, where the presser also plays) on this group's hand: refused.
+    other = fake.group("Elsewhere", members=users[1:], creator=ann)
+    await open_table("carnival", users, options="quarters=1", group=other)
+    await settle(fake, app)
+    other_id = max(row[0] for row in db_rows(db, "SELECT id FROM tables"))
+    version = db_rows(db, "SELECT version FROM tables WHERE id = ?", other_id)[0][0]
+    cross = await answered(fake, await user.press_data(eph, f"mv:{other_id}:{version}:0"))
+    assert cross.show_alert
+    assert len(replay_log(db)[1]) == before
+    # The real press plays; the same press again (a stale keyboard, or the update redelivered) does not.
+    assert not (await answered(fake, await user.press_data(eph, data))).show_alert
+    await settle(fake, app)
+    stale = await answered(fake, await user.press_data(user.last_ephemeral(group) or eph, data))
+    assert stale.show_alert and "out of date" in (stale.answer_text or "")
+    assert len(replay_log(db)[1]) == before + 1
+    assert all(not play_buttons(m) for m in group.messages())  # never a hand as a normal group message
+
+
+@pytest.mark.fake(time_scale=SCALE)
+@pytest.mark.bot(**PACED)
+async def test_as_administrator_the_bot_brings_the_hand_on_the_turn_unasked(fake, app, open_table, db):
+    users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
+    group = fake.group("Admins", members=users, creator=users[0], bot_admin=True)
+    table = await open_table("carnival", users, options="quarters=1", group=group)
+    await settle(fake, app)
+    assert "I am an admin" in table.lobby.content or any("I am an admin" in m.content for m in group.messages())
+    to_act = users[await _to_act(app, db)]
+    shown = await fake.wait_for_ephemeral(group, to_act, lambda m: bool(play_buttons(m)), timeout=20)
+    assert shown.callback is None  # nobody pressed: the administrator's right
+    assert all(u.ephemeral(group) == [] for u in users if u is not to_act)  # only the one to act
+    # Without the rights, the lobby says how to get them.
+    plain = fake.group("Plain", members=users, creator=users[0])
+    lobby = (await open_table("carnival", users, options="quarters=1", group=plain, begin=False)).lobby
+    await settle(fake, app)
+    assert "Make me an admin" in lobby.content
+    # Demoted, the bot knows it (its membership update): no more hands unasked there.
+    assert db_rows(db, "SELECT bot_admin FROM chats WHERE chat_id = ?", group.id)[0][0] == 1
+    group.set_bot_admin(False)
+    await settle(fake, app)
+    assert db_rows(db, "SELECT bot_admin FROM chats WHERE chat_id = ?", group.id)[0][0] == 0
+
+
+async def test_the_chat_setting_keeps_hands_in_dms(fake, app, open_table, db):
+    ann, bob, cat = users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
+    group = fake.group("Private", members=users[1:], creator=ann)
+    await open_table("carnival", users, options="quarters=1", group=group)
+    await settle(fake, app)
+    button = table_message(group)  # on by default
+    await bob.send(group, "/settings")
+    await settle(fake, app)
+    prompt = next(m for m in reversed(group.messages()) if "hands" in m.content)
+    refused = await answered(fake, await bob.press(prompt, lambda b: b.get("callback_data") == "hs:dm"))
+    assert refused.show_alert and "admins" in (refused.answer_text or "").lower()
+    assert db_rows(db, "SELECT hands FROM chats WHERE chat_id = ?", group.id)[0][0] == "group"
+    done = await answered(fake, await ann.press(prompt, lambda b: b.get("callback_data") == "hs:dm"))
+    assert not done.show_alert
+    assert db_rows(db, "SELECT hands FROM chats WHERE chat_id = ?", group.id)[0][0] == "dm"
+    await settle(fake, app)
+    # The old button now says where the hand is; nothing is shown in the group.
+    pressed = await answered(fake, await cat.press(button, my_hand))
+    assert pressed.show_alert and "DM" in (pressed.answer_text or "")
+    assert group.ephemerals(cat) == []
+    # The next table edit carries no My hand any more.
+    await _play_one_dm_move(fake, app, users)
+    assert not any(any(map(my_hand, m.buttons)) for m in group.visible())
+
+
+async def _play_one_dm_move(fake: FakeTelegram, app: Any, users: list[FakeUser]) -> None:
+    for user in users:
+        for message in reversed(user.inbox(include_deleted=False)):
+            moves = [b for b in play_buttons(message) if str(b["callback_data"]).startswith("mv:")]
+            if moves:
+                await press(fake, user, message, moves[0])
+                await settle(fake, app)
+                return
+    raise AssertionError("nobody has a live DM hand")
