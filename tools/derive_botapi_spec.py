@@ -196,7 +196,7 @@ def derive() -> tuple[dict[str, Any], list[str]]:
     api_types = {c.__name__: c for c in vars(at).values()
                  if isinstance(c, type) and issubclass(c, TelegramObject) and _href(c)
                  and not base["types"].get(c.__name__, {}).get("subtypes")}  # abstract: no fields of its own
-    methods = {c.__api_method__: c for c in vars(am).values()  # type: ignore[attr-defined]
+    methods = {c.__api_method__: c for c in vars(am).values()
                if isinstance(c, type) and issubclass(c, TelegramMethod)
                and isinstance(getattr(c, "__api_method__", None), str)}
 
@@ -215,10 +215,10 @@ def derive() -> tuple[dict[str, Any], list[str]]:
 
     new_types: dict[str, Any] = {}
     type_fields: dict[str, list[dict[str, Any]]] = {}
-    for name, cls in sorted(api_types.items()):
-        fields = _fields(cls, mapper, for_type=True)
+    for name, tcls in sorted(api_types.items()):
+        fields = _fields(tcls, mapper, for_type=True)
         if name not in base["types"]:
-            entry: dict[str, Any] = {"name": name, "href": _href(cls), "description": _summary(cls)}
+            entry: dict[str, Any] = {"name": name, "href": _href(tcls), "description": _summary(tcls)}
             if fields:
                 entry["fields"] = fields
             new_types[name] = entry
@@ -244,7 +244,8 @@ def derive() -> tuple[dict[str, Any], list[str]]:
     _drop_unreferenced(base, new_methods, new_types, method_fields, type_fields)
     out = {
         "version": f"Bot API {aiogram.__api_version__}",
-        "derived_from": f"aiogram {aiogram.__version__} (aiogram.methods, aiogram.types) over api.json {base['version']}",
+        "derived_from": f"aiogram {aiogram.__version__} (aiogram.methods, aiogram.types) "
+                        f"over api.json {base['version']}",
         "generator": "tools/derive_botapi_spec.py",
         "methods": new_methods,
         "types": new_types,
