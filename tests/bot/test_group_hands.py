@@ -5,12 +5,22 @@ holds for a press there. The numbers the issue asks for are measured and printed
 
 from __future__ import annotations
 
-import asyncio
 import random
 from typing import Any
 
 import pytest
 
+from tests.bot.group_driver import (
+    Run,
+    drive,
+    line,
+    live_in_group,
+    my_hand,
+    numbers,
+    pick,
+    show_hands,
+    table_message,
+)
 from tests.bot.harness import find, play_buttons, settle, telegram_pacing
 from tests.bot.helpers import answered, db_rows, replay_log
 from tests.fakebot.models import CallbackRecord, StoredMessage
@@ -19,70 +29,6 @@ from tests.fakebot.users import FakeChat, FakeUser
 
 SCALE = 5.0  # the fake's limits and the bot's pacing run this much faster (the 15 s window stays real)
 PACED = telegram_pacing(SCALE)
-MESSAGE_CALLS = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "sendPhoto", "editMessageMedia",
-                 "editMessageCaption", "sendDocument", "editEphemeralMessageText", "deleteEphemeralMessage"}
-VERB_ORDER = (0, 3, 1, 2)  # a rummy's draw, end, pass, knock
-
-
-def my_hand(button: dict[str, Any]) -> bool:
-    return str(button.get("callback_data", "")).startswith("mh:")
-
-
-def version_of(message: StoredMessage) -> int:
-    buttons = play_buttons(message)
-    return int(str(buttons[0]["callback_data"]).split(":")[2]) if buttons else -1
-
-
-def table_message(group: FakeChat) -> StoredMessage:
-    """The group's newest normal message with "🂠 My hand"."""
-    found = [m for m in group.visible() if any(map(my_hand, m.buttons))]
-    assert found, f"no My hand button in the group: {[m.button_texts for m in group.visible()]}"
-    return found[-1]
-
-
-def live_in_group(users: list[FakeUser], group: FakeChat) -> tuple[FakeUser, StoredMessage] | None:
-    """The ephemeral hand on screen with the newest keyboard (the player to act), if any."""
-    best: tuple[int, FakeUser, StoredMessage] | None = None
-    for user in users:
-        message = user.last_ephemeral(group)
-        if message is not None and play_buttons(message) and (best is None or version_of(message) > best[0]):
-            best = (version_of(message), user, message)
-    return None if best is None else (best[1], best[2])
-
-
-async def show_hands(fake: FakeTelegram, group: FakeChat, users: list[FakeUser]) -> list[CallbackRecord]:
-    """Each user presses "🂠 My hand" under the table; their answers."""
-    records = []
-    for user in users:
-        records.append(await answered(fake, await user.press(table_message(group), my_hand), timeout=20))
-    return records
-
-
-def pick(message: StoredMessage, rng: random.Random, tried: set[tuple[int, str]]) -> dict[str, Any]:
-    """A button a player would press: a trick game's move (or a second step); a rummy's Confirm, joker, Hint,
-    Lay down, else its first verb (draw, end, pass)."""
-    buttons = play_buttons(message)
-    moves = [b for b in buttons if str(b["callback_data"]).startswith(("mv:", "mn:", "pk:"))]
-    if moves:
-        return rng.choice(moves)
-    ops: dict[str, dict[str, Any]] = {}
-    for b in buttons:
-        _, _, version, op, *arg = str(b["callback_data"]).split(":")
-        ops.setdefault(op, b)
-        if op == "do":
-            ops.setdefault(f"do{arg[0] if arg else 0}", b)
-    version = version_of(message)
-    for op in ("ok", "jk"):
-        if op in ops:
-            return ops[op]
-    for op in ("hint", "lay"):
-        if op in ops and (version, op) not in tried and not (op == "lay" and "(0)" in ops[op]["text"]):
-            tried.add((version, op))
-            return ops[op]
-    for a in VERB_ORDER:
-        if f"do{a}" in ops:
-            return ops[f"do{a}"]
-    raise AssertionError(f"no button to press on {message.content[-200:]!r} {message.button_texts}")
 
 
 async def press(fake: FakeTelegram, user: FakeUser, message: StoredMessage, button: dict[str, Any]) -> CallbackRecord:
@@ -90,74 +36,12 @@ async def press(fake: FakeTelegram, user: FakeUser, message: StoredMessage, butt
     return await answered(fake, await user.press(message, lambda b: b.get("callback_data") == data), timeout=30)
 
 
-async def play_in_group(fake: FakeTelegram, app: Any, group: FakeChat, users: list[FakeUser], until: Any,
-                        rng: random.Random, max_presses: int = 600) -> dict[str, Any]:
-    """Press the ephemeral hands only, until ``until()``; what it took."""
-    loop = asyncio.get_running_loop()
-    tried: set[tuple[int, str]] = set()
-    moves, presses = 0, 0
-    own_update: list[float] = []  # press -> the presser's own hand redrawn (ms)
-    next_hand: list[float] = []  # a move's press -> the next player's live hand (ms)
-    last = -1
-    while not until():
-        found = live_in_group(users, group)
-        if found is None or version_of(found[1]) <= last and not any(
-                str(b["callback_data"]).split(":")[0] in ("rm", "mn", "pk", "cp") for b in play_buttons(found[1])):
-            await asyncio.sleep(0.005)
-            assert presses < max_presses
-            continue
-        user, message = found
-        version = version_of(message)
-        button = pick(message, rng, tried)
-        edits = message.edit_count
-        pressed = loop.time()
-        await press(fake, user, message, button)
-        presses += 1
-        assert presses < max_presses, "the game does not go on"
-        await fake.wait_until(lambda m=message, e=edits: m.edit_count > e or until(), timeout=60,
-                              what="the hand redrawn")
-        own_update.append((loop.time() - pressed) * 1000)
-        data = str(button["callback_data"])
-        if data.startswith("mv:") or (data.startswith("rm:") and data.split(":")[3] in ("ok", "do")) or (
-                data.startswith("pk:") and data.endswith(":1")):
-            moves += 1
-            last = version
-
-            def moved(v: int = version) -> bool:
-                found = live_in_group(users, group)
-                return until() or (found is not None and version_of(found[1]) > v)
-
-            await fake.wait_until(moved, timeout=60, what="the next live hand in the group")
-            next_hand.append((loop.time() - pressed) * 1000)
-    return {"moves": moves, "presses": presses, "own": own_update, "next": next_hand}
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
-
-
-def report(name: str, fake: FakeTelegram, app: Any, group: FakeChat, started: int, run: dict[str, Any],
+def report(name: str, fake: FakeTelegram, app: Any, group: FakeChat, started: int, run: Run,
            capsys: Any) -> dict[str, float]:
-    calls = [c for c in fake.calls[started:] if c.ok]
-    message_calls = [c for c in calls if c.method in MESSAGE_CALLS]
-    presses = [r for r in fake.callbacks.values() if r.data.startswith(("mv:", "mn:", "pk:", "cp:", "rm:"))]
-    dm_presses = [r for r in presses if r.message.chat.type == "private"]
-    moves = max(run["moves"], 1)
-    lags = sorted(app.outbox.group_lags)
-    numbers = {"moves": run["moves"], "dm_presses": len(dm_presses), "switches": len(dm_presses) / moves,
-               "calls_per_move": len(message_calls) / moves, "own_p50": pct(run["own"], 0.5),
-               "own_p99": pct(run["own"], 0.99), "next_p50": pct(run["next"], 0.5), "next_p99": pct(run["next"], 0.99),
-               "lag_p50": lags[len(lags) // 2] if lags else 0.0, "lag_max": lags[-1] if lags else 0.0,
-               "429s": fake.limiter.served_429}
+    measured = numbers(fake, app, group, started, run)
     with capsys.disabled():
-        print(f"\n[group hands] {name} (limits x{SCALE:g}): {run['moves']} moves, {run['presses']} presses, "
-              f"{len(dm_presses)} in a DM; chat switches per move {numbers['switches']:.2f} (DM play: 1); "
-              f"message calls per move {numbers['calls_per_move']:.2f}; press -> own hand redrawn p50 "
-              f"{numbers['own_p50']:.0f} ms p99 {numbers['own_p99']:.0f} ms; press -> next hand p50 "
-              f"{numbers['next_p50']:.0f} ms p99 {numbers['next_p99']:.0f} ms; group lag p50 "
-              f"{numbers['lag_p50']:.2f} s max {numbers['lag_max']:.2f} s; 429s {numbers['429s']}")
-    return numbers
+        print(f"\n[group hands] {line(f'{name} (limits x{SCALE:g})', measured)}")
+    return measured
 
 
 @pytest.mark.slow
@@ -175,11 +59,10 @@ async def test_a_carnival_deal_is_played_entirely_from_the_group(fake, app, open
         mine = await fake.wait_for_ephemeral(group, user)
         assert mine.receiver is user and mine.callback is not None
         assert [m.receiver for m in group.ephemerals(user)] == [user]
-    run = await play_in_group(fake, app, group, users, lambda: find(group, "deal 2/") is not None,
-                              random.Random(7))
+    run = await drive(fake, group, users, lambda: find(group, "deal 2/") is not None, random.Random(7))
     await settle(fake, app, timeout=120)
     numbers = report("a Carnival deal", fake, app, group, started, run, capsys)
-    assert run["moves"] >= 12
+    assert run.moves >= 12
     assert numbers["dm_presses"] == 0 and numbers["switches"] == 0
     assert numbers["429s"] == 0
     assert not fake.unanswered_callbacks()
@@ -202,7 +85,7 @@ async def test_a_machiavelli_turn_cycle_is_played_from_the_group(fake, app, open
     def cycled() -> bool:  # every seat has made a move of its own since the hands came up
         return len({seat for seat, _ in replay_log(db)[1][first:]}) >= 3
 
-    run = await play_in_group(fake, app, group, users, cycled, random.Random(3))
+    run = await drive(fake, group, users, cycled, random.Random(3))
     await settle(fake, app, timeout=120)
     numbers = report("a Machiavelli turn cycle", fake, app, group, started, run, capsys)
     assert numbers["dm_presses"] == 0 and numbers["429s"] == 0
