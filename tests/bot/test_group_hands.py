@@ -270,3 +270,53 @@ async def _play_one_dm_move(fake: FakeTelegram, app: Any, users: list[FakeUser])
                 await settle(fake, app)
                 return
     raise AssertionError("nobody has a live DM hand")
+
+
+@pytest.mark.fake(time_scale=SCALE, ephemeral_window=0.0)
+@pytest.mark.bot(**PACED)
+async def test_an_answer_too_late_for_the_window_falls_back_to_the_dm(fake, app, open_table):
+    """Telegram accepts a press's ephemeral answer only within its window: past it, the press is answered with
+    an alert and the hand comes as a new DM message."""
+    users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
+    group = fake.group("Slow", members=users[1:], creator=users[0])
+    await open_table("carnival", users, options="quarters=1", group=group)
+    await settle(fake, app)
+    before = len(users[1].inbox())
+    record = (await show_hands(fake, group, users[1:2]))[0]
+    await settle(fake, app)
+    assert record.show_alert and "private chat" in (record.answer_text or "")
+    assert users[1].ephemeral(group) == [] and len(users[1].inbox()) == before + 1
+    assert any("too old" in (c.description or "") for c in fake.errors if c.method == "sendMessage")
+    assert fake.limiter.served_429 == 0
+
+
+@pytest.mark.fake(time_scale=SCALE, ephemeral_consumes_callback=True)
+@pytest.mark.bot(**PACED)
+async def test_a_hand_gone_from_the_screen_comes_back_with_one_press(fake, app, open_table, db):
+    """An ephemeral message may disappear (the app restarted): the next change finds it gone and sends nothing
+    unasked (the bot is no admin); "My hand" brings it back at once, live, and play goes on there. (Here a
+    send naming the press also answers it, the other reading of the documentation: the bot works with both.)"""
+    users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
+    group = fake.group("Restart", members=users, creator=users[0])
+    await open_table("carnival", users, options="quarters=1", group=group)
+    await settle(fake, app)
+    await show_hands(fake, group, users)
+    await settle(fake, app)
+    assert not fake.unanswered_callbacks()
+    found = live_in_group(users, group)
+    assert found is not None
+    user = found[0]
+    user.restart_app()  # every ephemeral message of hers is gone
+    other = next(u for u in users if u is not user)
+    assert user.ephemeral(group) == []
+    # Her turn goes on in the DM meanwhile; back in the group, one press shows her hand, live.
+    record = await answered(fake, await user.press(table_message(group), my_hand))
+    assert not record.show_alert
+    shown = await fake.wait_for_ephemeral(group, user, lambda m: bool(play_buttons(m)), timeout=20)
+    before = _actions(db, 1)
+    move = next(b for b in play_buttons(shown) if str(b["callback_data"]).startswith(("mv:", "mn:")))
+    assert not (await press(fake, user, shown, move)).show_alert
+    await settle(fake, app)
+    assert _actions(db, 1) == before + 1 or str(move["callback_data"]).startswith("mn:")
+    assert other.ephemeral(group)  # the others' hands were not touched
+    assert fake.limiter.served_429 == 0
