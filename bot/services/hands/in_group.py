@@ -91,7 +91,10 @@ async def mirror(tx: Tx, row: TableRow, seat: SeatRow, text: str, markup: out.Ma
         press = pending.payload.get("cq")  # a press not answered yet: the newer content answers it
     payload = {"user": seat.user_id, "text": clip_html(text, TEXT_LIMIT), "markup": out.markup_data(markup),
                "thread": row.thread_id, "cq": press, "admin": admin, "t": row.id}
-    priority = out.REPLY if live or press else out.TABLE
+    # Ephemeral messages count against the group's 20 a minute (as the fake assumes: Telegram does not say), so
+    # they queue with the group's messages: an answer to a press first (its 15 s window runs), a live hand just
+    # after the table edit it goes with (the group's view is not held back), a hand put away last.
+    priority = out.REPLY if press else out.TABLE if live else out.CHATTER
     await tx.enqueue(row.chat_id, "eph", payload, slot=slot, merge_key=f"slot:{slot}", priority=priority)
 
 
