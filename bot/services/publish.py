@@ -248,6 +248,7 @@ class Publisher:
                                            f"<b>{words.title(row.game, lang)}</b>",
                                            t(lang, "This table was cancelled.")]))
             await out.edit_text(tx, s.user_id, hand_slot(row, s.seat), text, None, priority=out.REPLY)
+            await in_group.mirror(tx, row, s, text, None, live=False)  # a hand shown in the group says so too
 
     async def final(self, tx: Tx, row: TableRow, state: State, names: list[str], totals: list[int],
                      lang: str) -> None:
