@@ -127,8 +127,10 @@ class ToggleTurns:
                 return Answer(), False
             await out.clear_keyboard(tx, user.user_id or 0, proposal_slot(row, seat, sel))
             sel.proposal = None
-            await toggle_hand(tx, row, user, state, names, live=True, now=self.publisher.now(), dm=False)  # the group's
             await self._save(tx, row, seat, sel)
+            # the DM's hand message is still there; a hand shown in the group showed the proposal in its place
+            await toggle_hand(tx, row, user, state, names, live=True, now=self.publisher.now(), dm=False)
+            await tx.save_table(row, touch=False)
             return Answer(t(lang, "Back to your hand.")), False
         if op == "ok":
             prop = sel.proposal
