@@ -320,3 +320,46 @@ async def test_a_hand_gone_from_the_screen_comes_back_with_one_press(fake, app, 
     assert _actions(db, 1) == before + 1 or str(move["callback_data"]).startswith("mn:")
     assert other.ephemeral(group)  # the others' hands were not touched
     assert fake.limiter.served_429 == 0
+
+
+@pytest.mark.fake(time_scale=SCALE)
+@pytest.mark.bot(**PACED)
+async def test_a_rummy_proposal_and_back_and_a_cancel_show_in_the_group(fake, app, open_table, db):
+    """The toggle hand in the group: Hint ticks cards, Lay down shows the proposal in the hand's place (with
+    Confirm), Back brings the hand back; a cancelled table's hand says so and loses its keyboard."""
+    users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
+    group = fake.group("Rummy", members=users, creator=users[0])
+    await open_table("machiavelli", users, group=group, options="", begin=True)
+    await settle(fake, app)
+    await show_hands(fake, group, users)
+    await settle(fake, app)
+    laid = False
+    for _ in range(12):  # turns until someone can lay down (a draw passes the turn on)
+        found = live_in_group(users, group)
+        assert found is not None
+        user, eph = found
+        ops = {str(b["callback_data"]).split(":")[3]: b for b in play_buttons(eph)}
+        if "hint" in ops:
+            hint = await press(fake, user, eph, ops["hint"])
+            await settle(fake, app)
+            if not hint.show_alert:
+                ops = {str(b["callback_data"]).split(":")[3]: b for b in play_buttons(eph)}
+                await press(fake, user, eph, ops["lay"])
+                await settle(fake, app)
+                assert "ok" in {str(b["callback_data"]).split(":")[3] for b in play_buttons(eph)}, eph.button_texts
+                back = next(b for b in play_buttons(eph) if str(b["callback_data"]).split(":")[3] == "back")
+                await press(fake, user, eph, back)
+                await settle(fake, app)
+                assert "lay" in {str(b["callback_data"]).split(":")[3] for b in play_buttons(eph)}, eph.button_texts
+                laid = True
+                break
+        verbs = [b for b in play_buttons(eph) if str(b["callback_data"]).split(":")[3] == "do"]
+        await press(fake, user, eph, verbs[0])
+        await settle(fake, app)
+    assert laid, "nobody could lay down in twelve turns"
+    await users[0].send(group, "/cancel")
+    await settle(fake, app)
+    for user in users:
+        shown = user.last_ephemeral(group)
+        assert shown is not None and not play_buttons(shown) and "cancelled" in shown.content
+    assert all(not play_buttons(m) for m in group.messages())
