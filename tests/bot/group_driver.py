@@ -140,7 +140,9 @@ async def drive(fake: FakeTelegram, group: FakeChat, users: list[FakeUser], unti
             live = live_in_group(users, group) if where == "group" else live_in_dm(users)
             return live is not None and version_of(live[1]) > v
 
-        waits: dict[str, Callable[[], bool]] = {"own": lambda m=message, e=edits: m.edit_count > e}
+        sent = len(user.inbox())  # a DM press may answer with a new message (a rummy's proposal)
+        waits: dict[str, Callable[[], bool]] = {
+            "own": lambda m=message, e=edits, u=user, n=sent: m.edit_count > e or len(u.inbox()) > n}
         if move:
             waits["next"] = nxt
             if table is not None:
