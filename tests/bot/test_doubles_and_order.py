@@ -140,6 +140,8 @@ async def test_svinya_log_folds_kept_cards_and_names_shops_without_a_possessive(
     text = "\n".join(log)
     assert "Sons's" not in text and "'s shop" not in text
     assert "shop of" in text, text[-2000:]
+    # A line folded while its message was on the way goes on in the next message, with its head again.
+    assert not any(line.startswith(",") for line in text.splitlines()), text
     kept = [line for line in text.splitlines() if "kept" in line.lower() or "keeps" in line.lower()]
     assert kept, "the kept cards are still told"
     for message in log:
@@ -153,3 +155,12 @@ async def test_svinya_log_folds_kept_cards_and_names_shops_without_a_possessive(
                                            names, "ru")
     assert ru is not None and "Alice O'Neil &amp; Sons" in ru and "'s" not in ru.replace("O'Neil", ""), ru
     assert not fake.errors
+
+
+def test_a_folded_line_continued_while_on_the_way_starts_again_with_its_head():
+    from bot.store.rows import unsent_log
+
+    sent = {"text": "Ann: 7♠ on the pig.\n🂠 Kept a card: Ann", "fold": "🂠 Kept a card:"}
+    current = {"text": sent["text"] + ", Bob\nBob: 8♠ on the pig.", "fold": "🂠 Kept a card:"}
+    assert unsent_log(sent, current)["text"] == "🂠 Kept a card: Bob\nBob: 8♠ on the pig."
+    assert unsent_log({"text": "a"}, {"text": "a\nb"})["text"] == "b"  # lines added: only they go
