@@ -17,8 +17,8 @@ from bot.services.ports import Replies
 from bot.services.reports import Reports, rules_text
 from bot.services.types import Actor, Answer, Where
 from bot.ui import words
-from bot.ui.keyboards import DM_LINKS, HAND_LINK
 from bot.ui.i18n import t
+from bot.ui.keyboards import DM_LINKS, HAND_LINK
 from engine.core import GameError, all_games, get_game
 from games import REGISTERED
 
