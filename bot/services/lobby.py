@@ -19,6 +19,7 @@ from bot.services.types import Actor, Answer, Where
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import ClockUi, SeatRow, TableRow, TableUi
 from bot.ui import words
+from bot.ui.clip import clip_plain
 from bot.ui.clock_keyboards import clock_keyboard
 from bot.ui.i18n import t
 from bot.ui.keyboards import (
@@ -27,7 +28,7 @@ from bot.ui.keyboards import (
     options_keyboard,
 )
 from bot.ui.option_words import options_error
-from engine.core import GameError, OptionProblem, OptionsError, get_game
+from engine.core import Game, GameError, OptionProblem, OptionsError, get_game
 
 JOIN_TOKEN_BYTES = 12  # 96 random bits: 16 URL-safe characters in the deep link (Telegram allows 64)
 AI_LEVELS = ("", "easy", "normal", "strong")  # "" the bot's default (KOZYR_AI_LEVEL)
@@ -53,6 +54,15 @@ def option_choices(game_id: str) -> dict[str, list[Any]]:
     """Options with a short list of values, which the lobby can cycle through with a button (the game's
     declaration lists them)."""
     return {option.key: list(option.choices) for option in games.declaration(game_id).options if option.choices}
+
+
+def house_rules_typed(game: Game, options: dict[str, Any]) -> str:
+    """The rules a table differs from the game's defaults by, as a person would type them (lists
+    comma-separated): what a refusal names."""
+    defaults = game.parse_options({}).model_dump(mode="json")
+    typed = [f"{key}={','.join(map(str, value)) if isinstance(value, list) else value}"
+             for key, value in sorted(options.items()) if defaults.get(key) != value]
+    return " ".join(typed) or "—"
 
 
 class LobbyService:
@@ -313,7 +323,13 @@ class LobbyService:
             if len(seats) < game.min_players:
                 return Answer(t(lang, "{game} needs at least {n} players; {have} seated. Add AI players?",
                                 game=words.title(row.game, lang), n=game.min_players, have=len(seats)), alert=True)
-            state = game.new(len(seats), seed=row.seed, options=row.options)
+            try:
+                state = game.new(len(seats), seed=row.seed, options=row.options)
+            except OptionsError:  # rules that /new accepted but this many players cannot play
+                rules = house_rules_typed(game, row.options)
+                return Answer(t(lang, "These house rules do not work with {n} players ({rules}): seat another "
+                                "number of players, or /cancel and open the table with other rules.",
+                                n=len(seats), rules=clip_plain(rules, 60)), alert=True)
             row.status = "playing"
             row.version += 1
             row.state = state.to_json()

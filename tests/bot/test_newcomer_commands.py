@@ -7,8 +7,8 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.bot.harness import last_id, settle
-from tests.bot.helpers import db_rows
+from tests.bot.harness import last_id, lobby_button, settle
+from tests.bot.helpers import answered, db_rows
 from tests.fakebot.ratelimit import RateLimits
 
 HOSTILE = "Ann & <Co>"  # a name that breaks Telegram HTML unless escaped
@@ -146,3 +146,22 @@ async def test_help_says_what_leave_does_before_and_during_a_game(fake, app):
         menus = [m for (scope, code), m in fake.commands.items() if code == (lang if lang != "en" else "")]
         described = [c["description"] for menu in menus for c in menu if c["command"] == "leave"]
         assert described and all(word in d for d in described), (lang, described)
+
+
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_house_rules_the_seated_players_cannot_play_are_refused_at_start_and_the_lobby_stays(
+        fake, app, db, open_table):
+    """/new cannot know how many will sit: hand sizes of 17 fit 3 players (51 cards) but not 4 (52 cards,
+    13 each). Start with 4 is refused with an alert that says why and what to do; nothing starts, and with
+    3 seated the same table starts."""
+    ann, bob, cat = fake.user(first_name="Ann"), fake.user(first_name="Bob"), fake.user(first_name="Cat")
+    table = await open_table("oh_hell", [ann, bob, cat], ais=1, options="hand_sizes=17", begin=False)
+    press = await answered(fake, await ann.press(table.lobby, lobby_button("start")))
+    assert press.show_alert and "4" in press.answer_text and "hand_sizes=17" in press.answer_text, press.answer_text
+    assert "/cancel" in press.answer_text, press.answer_text
+    assert db_rows(db, "SELECT status FROM tables") == [("lobby",)], "the refused start changed nothing"
+    await answered(fake, await cat.press(table.lobby, lobby_button("leave")))
+    await answered(fake, await ann.press(table.lobby, lobby_button("start")))
+    await settle(fake, app)
+    assert db_rows(db, "SELECT status FROM tables") == [("playing",)]
+    assert not fake.errors
