@@ -30,10 +30,10 @@ from bot.services.app_moves import AppMoves
 from bot.services.core import TableCore
 from bot.services.types import Actor, Answer, Loaded
 from bot.ui.app_links import AppLinks
-from bot.ui.i18n import t
 from bot.webapp.auth import Gate, Refused, Visitor
 from bot.webapp.hub import Hub
 from bot.webapp.views import table_json
+from bot.webapp.words import refusal
 from engine.core import State
 
 log = logging.getLogger(__name__)
@@ -49,16 +49,6 @@ SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; script-src 'self' https://telegram.org; "
                                "style-src 'self'; img-src 'self' data:; connect-src 'self'",
 }
-REFUSALS = {  # what the page says when a request is refused (its words are in the catalogs)
-    "missing": "Open this page from Telegram.",
-    "forged": "Open this page from Telegram.",
-    "expired": "This page is too old: open it again from Telegram.",
-    "replayed": "This page is too old: open it again from Telegram.",
-    "no session": "This page is too old: open it again from Telegram.",
-    "no table": "This table does not exist.",
-}
-
-
 def static_files() -> dict[str, bytes]:
     """The page, read once from the package (it ships in the wheel: pyproject's package-data)."""
     folder = resources.files("bot.webapp") / "static"
@@ -131,7 +121,7 @@ class TableApp:
 
     @staticmethod
     def _refused(reason: str, lang: str, status: int = 401) -> web.Response:
-        return web.json_response({"ok": False, "error": reason, "text": t(lang, REFUSALS.get(reason, reason))},
+        return web.json_response({"ok": False, "error": reason, "text": refusal(reason, lang)},
                                  status=status, headers={"Cache-Control": "no-store"})
 
     def _table_id(self, token: Any) -> int:

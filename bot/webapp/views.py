@@ -15,37 +15,16 @@ import games
 from bot.presentation.registry import hand_kind, presentation
 from bot.services.clock_lines import clock_line
 from bot.services.types import Loaded
-from bot.ui.i18n import t
+from bot.webapp.words import page_words
 from engine.core import State
 from engine.events import json_view
 from engine.rummy.base import RummyState, is_lay
 
 TAG = re.compile(r"<[^>]+>")
 
-# The page's own words (English msgids; bot/locales holds their Russian).
-PAGE_WORDS = {
-    "your_turn": "Your turn",
-    "waiting": "Waiting for {name}",
-    "spectator": "You are watching this table.",
-    "hand": "Your hand",
-    "table": "Table",
-    "scores": "Scores",
-    "new_meld": "New meld",
-    "confirm": "Lay down",
-    "reset": "Undo",
-    "propose": "Propose",
-    "over": "The game is over.",
-    "offline": "Reconnecting…",
-}
-
-
 def plain(line: str) -> str:
     """A caption line as text: the page puts text in the DOM, never HTML."""
     return html.unescape(TAG.sub("", line))
-
-
-def page_words(lang: str) -> dict[str, str]:
-    return {key: t(lang, text) for key, text in PAGE_WORDS.items()}
 
 
 def table_json(loaded: Loaded, state: State | None, user_id: int, lang: str, now: float | None) -> dict[str, Any]:

@@ -7,6 +7,7 @@ routes the page calls, over real HTTP against the bot's own app server.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
@@ -82,3 +83,43 @@ class AppClient:
 
     async def move(self, version: int, action: str, request: str | None = None) -> tuple[int, dict[str, Any]]:
         return await self.post("move", {"version": version, "action": action, "request": request or uuid.uuid4().hex})
+
+
+class Stream:
+    """An open app's live stream (server-sent events), read as the page reads it."""
+
+    def __init__(self, response: aiohttp.ClientResponse) -> None:
+        self.response = response
+
+    async def next_table(self, timeout: float = 10.0) -> dict[str, Any]:
+        """The next ``table`` event's data (keep-alive comments skipped)."""
+        event, data = "", ""
+        async with asyncio.timeout(timeout):
+            while True:
+                raw = await self.response.content.readline()
+                if not raw:
+                    raise EOFError("the stream ended")
+                line = raw.decode().rstrip("\n")
+                if line.startswith("event: "):
+                    event = line[7:]
+                elif line.startswith("data: "):
+                    data = line[6:]
+                elif not line and data:
+                    if event == "table":
+                        return dict(json.loads(data))
+                    event, data = "", ""
+
+    async def table_at(self, version: int, timeout: float = 10.0) -> dict[str, Any]:
+        """The first pushed table at ``version`` or later."""
+        async with asyncio.timeout(timeout):
+            while True:
+                table = await self.next_table(timeout)
+                if table["version"] >= version:
+                    return table
+
+
+async def open_stream(client: AppClient) -> Stream:
+    response = await client.http.get(f"{client.base}/api/stream", params={"t": client.token},
+                                     headers=client.headers(), timeout=aiohttp.ClientTimeout(total=None))
+    assert response.status == 200, await response.text()
+    return Stream(response)
