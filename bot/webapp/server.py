@@ -93,7 +93,12 @@ class TableApp:
         return app
 
     def mount(self, parent: web.Application) -> None:
+        parent.router.add_get(PREFIX, self._to_page)  # first: the page's relative URLs need the trailing slash
         parent.add_subapp(PREFIX, self.application())
+
+    @staticmethod
+    async def _to_page(request: web.Request) -> web.Response:
+        raise web.HTTPFound(PREFIX + "/" + (f"?{request.query_string}" if request.query_string else ""))
 
     async def start(self, host: str, port: int) -> int:
         """Serve the app on its own port (polling mode); returns the port (0 given: the kernel's choice)."""

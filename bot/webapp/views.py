@@ -36,7 +36,7 @@ def table_json(loaded: Loaded, state: State | None, user_id: int, lang: str, now
     out: dict[str, Any] = {
         "version": row.version, "game": row.game, "title": present.title(lang), "status": row.status,
         "lang": lang, "seat": seat, "names": names, "kind": hand_kind(row.game), "words": page_words(lang),
-        "clock": clock_line(row, lang, now), "now": now,
+        "clock": clock_line(row, lang), "now": now,  # the page counts the time left down from deadline - now
         "deadline": row.ui.clock.deadline if row.ui.clock is not None and not row.ui.clock.paused else None,
     }
     if state is None:
