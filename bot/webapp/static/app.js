@@ -177,6 +177,7 @@
       $("melds").replaceChildren();
       drawHand();
     }
+    if (!document.body.dataset.rendered) document.body.dataset.rendered = String(Math.round(performance.now()));
     document.body.dataset.version = String(table.version);
     document.body.dataset.state = mine ? "my-turn" : "waiting";
   }
