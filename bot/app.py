@@ -58,7 +58,8 @@ from bot.store.lock import AlreadyRunning
 from bot.store.migrate import SchemaTooNew
 from bot.ui.app_links import AppLinks
 from bot.ui.i18n import LANGS, t
-from bot.webapp.auth import Gate, MemorySeen
+from bot.webapp.auth import Gate, MemorySeen, SeenHashes
+from bot.webapp.fanout import RedisFanout, RedisSeen
 from bot.webapp.server import TableApp
 from bot.webhook import WebhookServer, new_secret
 
@@ -249,8 +250,12 @@ class App:
         self.retention = Retention(self.store, latest_update=lambda: self.dedup.latest if self.dedup else None)
         self.retention.start()
         if links is not None:
-            gate = Gate(self.settings.bot_token, self.settings.app_max_age, MemorySeen())
-            self.table_app = TableApp(services.core, services.moves, links, gate, services.publisher.now)
+            # Several workers share Redis: the app's replay memory and its push between workers use it too.
+            seen: SeenHashes = RedisSeen(self.redis) if self.redis is not None else MemorySeen()
+            fanout = RedisFanout(self.redis) if self.redis is not None else None
+            gate = Gate(self.settings.bot_token, self.settings.app_max_age, seen)
+            self.table_app = TableApp(services.core, services.moves, links, gate, services.publisher.now, fanout)
+            await self.table_app.listen()
             if not self.settings.webhook_url:  # polling: its own server (webhook mode: beside the webhook)
                 try:
                     self.table_app_port = await self.table_app.start(self.settings.app_host, self.settings.app_port)

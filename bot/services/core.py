@@ -38,8 +38,9 @@ class TableCore:
         self.cache_tables = cache_tables
         self._locks: dict[int, _Lock] = {}
         self._cache: OrderedDict[int, tuple[int, State]] = OrderedDict()
-        # Told the id of a table that changed (in the change's transaction: read it after the table's lock).
-        self.watchers: list[Callable[[int], None]] = []
+        # Told a table changed: its id and new version (None: it ended), in the change's transaction (so a
+        # watcher reads it after taking the table's lock).
+        self.watchers: list[Callable[[int, int | None], None]] = []
 
     @asynccontextmanager
     async def lock(self, table_id: int) -> AsyncIterator[None]:
@@ -68,7 +69,7 @@ class TableCore:
     def remember(self, row: TableRow, state: State) -> None:
         """Keep the state of a table still in play (a finished or cancelled one is forgotten)."""
         for watcher in self.watchers:
-            watcher(row.id)
+            watcher(row.id, row.version)
         if row.status != "playing":
             self.forget(row.id)
             return
@@ -79,7 +80,7 @@ class TableCore:
 
     def forget(self, table_id: int) -> None:
         for watcher in self.watchers:
-            watcher(table_id)
+            watcher(table_id, None)
         self._cache.pop(table_id, None)
 
     def holds(self, table_id: int) -> bool:

@@ -4,8 +4,8 @@ One process: the table core tells the hub a table changed (``TableCore.watchers`
 change's transaction); the hub then waits for the table's lock, which the change holds until its
 commit is durable, reads the table once and gives every open app of it its own picture (a seat's own
 hand, or the spectators' view). Changes that come faster than a push coalesce: an app only ever needs
-the newest picture. Several workers: see docs/operations.md (each worker pushes to the apps it
-serves; a change made by another worker is not pushed by this hub).
+the newest picture. Several workers: the hub tells the others of each change through a ``Fanout``
+(bot/webapp/fanout.py) and hears theirs (``remote``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from bot.services.core import TableCore
 from bot.services.types import Loaded
@@ -23,6 +23,14 @@ from engine.core import State
 log = logging.getLogger(__name__)
 
 Build = Callable[[Loaded, State | None, int, str], dict[str, Any]]
+REMOTE_TRIES = 40  # reads of a table another worker changed, while its commit is not visible yet
+REMOTE_WAIT = 0.025  # seconds between them
+
+
+class Fanout(Protocol):
+    """The other workers: told of this worker's changes (``publish``), telling this one of theirs."""
+
+    def publish(self, table_id: int, version: int | None) -> None: ...
 
 
 @dataclass(eq=False)
@@ -55,12 +63,14 @@ class Subscriber:
 
 
 class Hub:
-    def __init__(self, core: TableCore, build: Build) -> None:
+    def __init__(self, core: TableCore, build: Build, fanout: Fanout | None = None) -> None:
         self.core = core
         self.build = build
+        self.fanout = fanout
         self._subs: dict[int, set[Subscriber]] = {}
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
+        self._wanted: dict[int, int] = {}  # table -> the version another worker made (not yet readable here)
         core.watchers.append(self.changed)
 
     def subscribe(self, table_id: int, user_id: int) -> Subscriber:
@@ -78,8 +88,21 @@ class Hub:
     def watching(self, table_id: int) -> int:
         return len(self._subs.get(table_id, ()))
 
-    def changed(self, table_id: int) -> None:
-        """A table changed (called in its transaction): push once its lock is free, coalescing bursts."""
+    def changed(self, table_id: int, version: int | None = None) -> None:
+        """A table changed here (called in its transaction): push once its lock is free, coalescing bursts."""
+        if self.fanout is not None:
+            self.fanout.publish(table_id, version)
+        self._mark(table_id)
+
+    def remote(self, table_id: int, version: int | None) -> None:
+        """Another worker changed a table: push it, once this worker's store shows ``version``."""
+        if table_id not in self._subs:
+            return
+        if version is not None:
+            self._wanted[table_id] = max(version, self._wanted.get(table_id, version))
+        self._mark(table_id)
+
+    def _mark(self, table_id: int) -> None:
         if table_id not in self._subs:
             return
         self._dirty.add(table_id)
@@ -97,13 +120,20 @@ class Hub:
         finally:
             self._tasks.pop(table_id, None)
             self._dirty.discard(table_id)
+            self._wanted.pop(table_id, None)
 
     async def _push_once(self, table_id: int) -> None:
-        async with self.core.lock(table_id):  # the change holds it until its commit is on disk
-            async with self.core.store.read() as tx:
-                loaded = await self.core.load(tx, table_id)
-                lang = await tx.chat_lang(loaded.row.chat_id) if loaded is not None else "en"
-        if loaded is None:
+        for _ in range(REMOTE_TRIES):
+            async with self.core.lock(table_id):  # a change made here holds it until its commit is on disk
+                async with self.core.store.read() as tx:
+                    loaded = await self.core.load(tx, table_id)
+                    lang = await tx.chat_lang(loaded.row.chat_id) if loaded is not None else "en"
+            if loaded is None:
+                return
+            if loaded.row.version >= self._wanted.get(table_id, 0):
+                break
+            await asyncio.sleep(REMOTE_WAIT)  # another worker's commit is on its way
+        else:
             return
         state = self.core.state(loaded.row) if loaded.row.state is not None else None
         for sub in list(self._subs.get(table_id, ())):

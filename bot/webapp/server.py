@@ -31,6 +31,7 @@ from bot.services.core import TableCore
 from bot.services.types import Actor, Answer, Loaded
 from bot.ui.app_links import AppLinks
 from bot.webapp.auth import Gate, Refused, Visitor
+from bot.webapp.fanout import RedisFanout
 from bot.webapp.hub import Hub
 from bot.webapp.views import table_json
 from bot.webapp.words import refusal
@@ -68,13 +69,14 @@ class TableApp:
     """The app's server side; ``application()`` is the sub-app, ``start`` runs it alone (polling mode)."""
 
     def __init__(self, core: TableCore, moves: AppMoves, links: AppLinks, gate: Gate,
-                 now: Callable[[], float | None]) -> None:
+                 now: Callable[[], float | None], fanout: RedisFanout | None = None) -> None:
         self.core = core
         self.moves = moves
         self.links = links
         self.gate = gate
         self.now = now
-        self.hub = Hub(core, self._picture)
+        self.fanout = fanout  # several workers: changes to and from the others (bot/webapp/fanout.py)
+        self.hub = Hub(core, self._picture, fanout)
         self.files = static_files()
         self._runner: web.AppRunner | None = None
         self._streams: set[asyncio.Task[Any]] = set()
@@ -100,6 +102,11 @@ class TableApp:
     async def _to_page(request: web.Request) -> web.Response:
         raise web.HTTPFound(PREFIX + "/" + (f"?{request.query_string}" if request.query_string else ""))
 
+    async def listen(self) -> None:
+        """Hear the other workers' changes (several workers); nothing to do for one."""
+        if self.fanout is not None:
+            await self.fanout.start(self.hub.remote)
+
     async def start(self, host: str, port: int) -> int:
         """Serve the app on its own port (polling mode); returns the port (0 given: the kernel's choice)."""
         root = web.Application()
@@ -115,6 +122,8 @@ class TableApp:
         return bound
 
     async def stop(self) -> None:
+        if self.fanout is not None:
+            await self.fanout.stop()
         await self.hub.close()
         if self._runner is not None:
             await self._runner.cleanup()
