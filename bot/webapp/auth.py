@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
+from urllib.parse import parse_qsl
 
 from aiogram.utils.web_app import safe_parse_webapp_init_data
 
@@ -74,6 +76,16 @@ class MemorySeen:
 
     def __len__(self) -> int:
         return len(self._until)
+
+
+def claimed_lang(init_data: str) -> str:
+    """The language the (unchecked) initData names: only to word a refusal, never to grant anything."""
+    try:
+        user = json.loads(dict(parse_qsl(init_data)).get("user") or "{}")
+        lang = str(user.get("language_code") or "en").split("-")[0]
+    except (ValueError, AttributeError):
+        return "en"
+    return lang if lang in LANGS else "en"
 
 
 class Gate:

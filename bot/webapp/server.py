@@ -30,7 +30,7 @@ from bot.services.app_moves import AppMoves
 from bot.services.core import TableCore
 from bot.services.types import Actor, Answer, Loaded
 from bot.ui.app_links import AppLinks
-from bot.webapp.auth import Gate, Refused, Visitor
+from bot.webapp.auth import Gate, Refused, Visitor, claimed_lang
 from bot.webapp.fanout import RedisFanout
 from bot.webapp.hub import Hub
 from bot.webapp.views import table_json
@@ -185,7 +185,8 @@ class TableApp:
             visitor, proof = await self.gate.open(request.headers.get(INIT_HEADER, ""))
             table_id = self._table_id(body.get("t") or visitor.start_param)
         except Refused as exc:
-            return self._refused(exc.reason, "en", 404 if exc.reason == "no table" else 401)
+            return self._refused(exc.reason, claimed_lang(request.headers.get(INIT_HEADER, "")),
+                                 404 if exc.reason == "no table" else 401)
         view = await self._view(table_id, visitor.user_id)
         if view is None:
             return self._refused("no table", visitor.lang, 404)
@@ -196,7 +197,8 @@ class TableApp:
             visitor = self._visitor(request)
             table_id = self._table_id(request.query.get("t"))
         except Refused as exc:
-            return self._refused(exc.reason, "en", 404 if exc.reason == "no table" else 401)
+            return self._refused(exc.reason, claimed_lang(request.headers.get(INIT_HEADER, "")),
+                                 404 if exc.reason == "no table" else 401)
         view = await self._view(table_id, visitor.user_id)
         if view is None:
             return self._refused("no table", visitor.lang, 404)
@@ -207,7 +209,8 @@ class TableApp:
             visitor = self._visitor(request)
             table_id = self._table_id(request.query.get("t"))
         except Refused as exc:
-            return self._refused(exc.reason, "en", 404 if exc.reason == "no table" else 401)
+            return self._refused(exc.reason, claimed_lang(request.headers.get(INIT_HEADER, "")),
+                                 404 if exc.reason == "no table" else 401)
         view = await self._view(table_id, visitor.user_id)
         if view is None:
             return self._refused("no table", visitor.lang, 404)
@@ -243,7 +246,8 @@ class TableApp:
             body = await self._body(request)
             table_id = self._table_id(body.get("t"))
         except Refused as exc:
-            return self._refused(exc.reason, "en", 404 if exc.reason == "no table" else 401)
+            return self._refused(exc.reason, claimed_lang(request.headers.get(INIT_HEADER, "")),
+                                 404 if exc.reason == "no table" else 401)
         version, req = body.get("version"), body.get("request")
         if not isinstance(version, int) or not isinstance(req, str) or not 8 <= len(req) <= 64:
             raise web.HTTPBadRequest(text="version (int) and request (8-64 characters) are required")
@@ -287,7 +291,8 @@ class TableApp:
             body = await self._body(request)
             table_id = self._table_id(body.get("t"))
         except Refused as exc:
-            return self._refused(exc.reason, "en", 404 if exc.reason == "no table" else 401)
+            return self._refused(exc.reason, claimed_lang(request.headers.get(INIT_HEADER, "")),
+                                 404 if exc.reason == "no table" else 401)
         cards = body.get("cards")
         if not isinstance(cards, list) or not all(isinstance(c, str) and len(c) <= 8 for c in cards) \
                 or len(cards) > 120:

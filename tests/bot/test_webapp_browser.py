@@ -56,6 +56,18 @@ async def _check_views(app: App, pages: list[Any], state: Any) -> None:
                 assert not shown & set(hand), (seat, other)
 
 
+async def _fits_a_phone(page: Any) -> None:
+    """Nothing wider than the 390-pixel screen: no sideways scrolling."""
+    assert await page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def _group_shows(group: Any, game: str, view: dict[str, Any], names: list[str]) -> None:
+    """The group's newest table message holds the table lines the presentation draws for the spectators."""
+    lines = [plain(line) for line in presentation(game).table_lines(view, names, "en")][:3]
+    text = plain_html(group.messages()[-1].content)
+    assert all(line in text for line in lines), (lines, text)
+
+
 async def test_an_oh_hell_trick_played_from_the_app(fake: FakeTelegram, app: App, open_table: OpenTable,
                                                     db: Path) -> None:
     users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cy")]
@@ -65,6 +77,7 @@ async def test_an_oh_hell_trick_played_from_the_app(fake: FakeTelegram, app: App
     async with chromium() as browser:
         pages = [await open_page(browser, page_url(fake, app, u, row.id, dark=i == 0)) for i, u in enumerate(users)]
         await shot(pages[0], "oh_hell-bid-390x844")
+        await _fits_a_phone(pages[0])
         played = 0
         while played < 3:  # three bids, then one whole trick, every move a tap in somebody's app
             state = await _state(app)
@@ -87,16 +100,13 @@ async def test_an_oh_hell_trick_played_from_the_app(fake: FakeTelegram, app: App
         await shot(desktop, "oh_hell-spectator-1280x800")
     logged = db_rows(db, "SELECT action FROM actions WHERE table_id = ? ORDER BY idx", row.id)
     assert [a[0].split()[0] for a in logged] == ["bid"] * 3 + ["play"] * 3
-    names = [u.first_name for u in users]
-    lines = presentation("oh_hell").table_lines(state.view(None), names, "en")
-    group = plain_html(table.group.messages()[-1].content) if table.group.messages() else ""
-    assert plain(lines[0]) in group or any(plain(line) in group for line in lines[:3]), (lines, group)
+    _group_shows(table.group, "oh_hell", state.view(None), [u.first_name for u in users])
 
 
 async def test_a_machiavelli_lay_down_by_drag_and_drop(fake: FakeTelegram, app: App, open_table: OpenTable,
                                                        db: Path) -> None:
     users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cy")]
-    await open_table("machiavelli", users)
+    table = await open_table("machiavelli", users)
     await settle(fake, app)
     row = await _playing(app)
     state = await _state(app)
@@ -118,6 +128,7 @@ async def test_a_machiavelli_lay_down_by_drag_and_drop(fake: FakeTelegram, app: 
         back = page.locator(f'#hand .card[data-card="{cards[-1]}"]').first
         await drag(page, back, page.locator(".meld.changed").first)
         await shot(page, "machiavelli-draft-390x844")
+        await _fits_a_phone(page)
         await page.locator("#lay").click()
         for p in pages:
             await wait_version(p, version + 1)
@@ -139,3 +150,4 @@ async def test_a_machiavelli_lay_down_by_drag_and_drop(fake: FakeTelegram, app: 
     logged = db_rows(db, "SELECT seat, action FROM actions WHERE table_id = ? ORDER BY idx", row.id)
     assert logged[0] == (seat, lay)  # the very lay-down the keyboard's Confirm plays
     assert after.view(None)["table"] == [lay.split(" / ")[1]]
+    _group_shows(table.group, "machiavelli", after.view(None), [u.first_name for u in users])

@@ -149,3 +149,22 @@ async def test_moves_pass_the_buttons_checks_and_a_repeat_plays_once(fake: FakeT
     logged = db_rows(db, "SELECT seat, action FROM actions WHERE table_id = ? ORDER BY idx", table_id)
     assert logged[:1] == [(seat, action)] and [a for _, a in logged].count(action) >= 1
     assert len([r for r in logged if r == (seat, action)]) == 1
+
+
+async def test_the_groups_direct_link_names_the_table_in_start_param(fake: FakeTelegram, app: App,
+                                                                     open_table: OpenTable) -> None:
+    users, table_id, _ = await _table(fake, app, open_table)
+    async with aiohttp.ClientSession() as http:
+        via_link = AppClient(http, app, init_data(fake.token, users[1], start_param=table_token(app, table_id)))
+        status, body = await via_link.open("")
+        assert status == 200 and body["table"]["seat"] == 1 and body["t"] == table_token(app, table_id)
+        forged = AppClient(http, app, init_data(fake.token, users[1], start_param=f"{table_id}_AAAAAAAAAAAAAAAA"))
+        assert (await forged.open(""))[0] == 404
+
+
+async def test_a_refusal_speaks_the_users_language(fake: FakeTelegram, app: App, open_table: OpenTable) -> None:
+    users, table_id, _ = await _table(fake, app, open_table)
+    ivan = fake.user(first_name="Иван", language_code="ru")
+    async with aiohttp.ClientSession() as http:
+        status, body = await AppClient(http, app, init_data(OTHER_BOT, ivan)).open(table_token(app, table_id))
+    assert status == 401 and body["text"] == "Откройте эту страницу из Telegram."
