@@ -4,6 +4,7 @@ them when the app is not configured. The page itself: within its weight, shipped
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -14,8 +15,9 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.app import App
 from bot.webapp.server import STATIC
-from tests.bot.harness import OpenTable, settle
+from tests.bot.harness import OpenTable, free_port, settings_for, settle
 from tests.bot.webapp_helpers import APP_SETTINGS, app_base
+from tests.fakebot.ratelimit import RateLimits
 from tests.fakebot.server import FakeTelegram
 
 PAGE_LIMIT = 150 * 1024  # bytes of HTML, CSS and JS, uncompressed
@@ -98,3 +100,25 @@ async def test_the_page_is_served_with_its_headers(fake: FakeTelegram, app: App)
             assert r.status == 302 and r.headers["Location"] == "/app/?t=x"
         async with http.get(f"{app_base(app)}/../bot/config.py") as r:
             assert r.status == 404
+
+
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_in_webhook_mode_the_app_is_served_beside_the_webhook(fake: FakeTelegram, tmp_path: Path) -> None:
+    port = free_port()
+    app = App(settings_for(fake, tmp_path / "k.sqlite3", WEBHOOK_URL="https://kozyr.example/hook/", WEBHOOK_PORT=port,
+                           **APP_SETTINGS))
+    serving = asyncio.create_task(app.serve())
+    try:
+        await fake.wait_until(lambda: fake.calls_of("setWebhook"), timeout=60, what="setWebhook")
+        assert app.table_app is not None and app.table_app_port is None  # no server of its own
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"http://127.0.0.1:{port}/app/") as r:
+                assert r.status == 200 and "app.js" in await r.text()
+            async with http.post(f"http://127.0.0.1:{port}/app/api/open", json={"t": "1_x"}) as r:
+                assert r.status == 401  # no initData
+            async with http.get(f"http://127.0.0.1:{port}/healthz") as r:
+                assert r.status == 200
+    finally:
+        serving.cancel()
+        await asyncio.gather(serving, return_exceptions=True)
+        await app.stop()

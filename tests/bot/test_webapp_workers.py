@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+from collections.abc import AsyncIterator
+from typing import Any
 
 import aiohttp
 import pytest
@@ -23,7 +25,7 @@ TOKEN = "123456:" + "A" * 35
 
 
 @pytest.fixture
-async def redis():  # type: ignore[no-untyped-def]
+async def redis() -> AsyncIterator[Any]:
     need_redis()
     import redis.asyncio as aioredis
 
@@ -34,7 +36,7 @@ async def redis():  # type: ignore[no-untyped-def]
         await client.aclose()
 
 
-async def test_an_init_data_opens_one_session_across_workers(fake: FakeTelegram, redis) -> None:  # type: ignore[no-untyped-def]
+async def test_an_init_data_opens_one_session_across_workers(fake: FakeTelegram, redis: Any) -> None:
     prefix = f"kozyr:test:{uuid.uuid4().hex}"
     first, second = (Gate(TOKEN, 3600, RedisSeen(redis, prefix)) for _ in range(2))
     init = init_data(TOKEN, fake.user(first_name="Ann"))
@@ -44,7 +46,7 @@ async def test_an_init_data_opens_one_session_across_workers(fake: FakeTelegram,
     assert 0 < await redis.ttl(f"{prefix}:{first.visitor(init).hash}") <= 3602
 
 
-async def test_workers_hear_each_others_changes_and_not_their_own(redis) -> None:  # type: ignore[no-untyped-def]
+async def test_workers_hear_each_others_changes_and_not_their_own(redis: Any) -> None:
     channel = f"kozyr:test:{uuid.uuid4().hex}"
     heard: dict[str, list[tuple[int, int | None]]] = {"a": [], "b": []}
     a, b = RedisFanout(redis, channel), RedisFanout(redis, channel)
@@ -66,7 +68,7 @@ async def test_workers_hear_each_others_changes_and_not_their_own(redis) -> None
 
 @pytest.mark.bot(**APP_SETTINGS, REDIS_URL=REDIS_URL)
 async def test_another_workers_move_reaches_this_workers_apps(fake: FakeTelegram, app: App, open_table: OpenTable,
-                                                              redis) -> None:  # type: ignore[no-untyped-def]
+                                                              redis: Any) -> None:
     users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cy")]
     await open_table("oh_hell", users)
     await settle(fake, app)
