@@ -211,10 +211,11 @@ class TableApp:
         except Refused as exc:
             return self._refused(exc.reason, claimed_lang(request.headers.get(INIT_HEADER, "")),
                                  404 if exc.reason == "no table" else 401)
+        sub = self.hub.subscribe(table_id, visitor.user_id)  # first: a change while reading is pushed too
         view = await self._view(table_id, visitor.user_id)
         if view is None:
+            self.hub.unsubscribe(sub)
             return self._refused("no table", visitor.lang, 404)
-        sub = self.hub.subscribe(table_id, visitor.user_id)
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store",
                                                "X-Accel-Buffering": "no"})
         expires = visitor.auth_date + self.gate.max_age  # the stream ends with its initData
