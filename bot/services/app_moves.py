@@ -16,13 +16,14 @@ from collections import Counter
 from bot.presentation.registry import hand_kind, presentation
 from bot.services import outbox as out
 from bot.services.core import TableCore
-from bot.services.hands import selection
+from bot.services.hands import jokers, selection
 from bot.services.hands.toggle import ToggleTurns, proposal_slot
 from bot.services.play import Play
 from bot.services.publish import mark_pressed
 from bot.services.types import Actor, Answer
 from bot.ui.i18n import t
-from engine.cards import card_str
+from engine import melds as meld_rules
+from engine.cards import JOKER, card_str, rank_of
 from engine.core import IllegalAction
 from engine.rummy.base import RummyState, flat, lay_text, parse_lay, table_str
 from engine.rummy.notation import LayError
@@ -81,8 +82,9 @@ class AppMoves:
                 cards = list((Counter(flat(melds or [])) - Counter(flat(state.table))).elements())
                 if not cards:
                     return Answer(t(lang, "Tap the cards to lay down first."), alert=True)
+                settled = settle_jokers(state, melds or [])
                 try:
-                    action = state.canonical_action(lay_text(cards, melds or []))
+                    action = state.canonical_action(lay_text(cards, settled))
                 except IllegalAction as exc:
                     return Answer(present.refusal(exc.reason, lang), alert=True)
                 sel = selection.load(row, seat)
@@ -117,3 +119,27 @@ class AppMoves:
             return Answer(presentation(row.game).refusal(reason, lang), alert=True)
         _, table = parse_lay(action)
         return table_str(table or [])
+
+
+def settle_jokers(state: RummyState, layout: list[list[int]]) -> list[list[int]]:
+    """A joker dragged from the hand comes as a plain ``JK``; the engine wants the card it stands for. Each
+    such joker is given a meaning that makes its meld valid, the one its place among the cards the player
+    arranged says (in ``7H JK 9H`` it is 8H; after ``5H 6H`` it is 7H) where there is one."""
+    out = [list(m) for m in layout]
+    for i, meld in enumerate(out):
+        for j, x in enumerate(meld):
+            if x != JOKER:
+                continue
+            options = [c for c in jokers.meanings(state.variant, meld, j)
+                       if meld_rules.is_valid(state.variant, jokers.settle(out, i, j, c)[i])]
+            if not options:
+                continue
+            wanted = set()
+            if j > 0 and meld[j - 1] != JOKER:
+                wanted.add(rank_of(meld_rules.stands_for(meld[j - 1])) + 1)
+            if j + 1 < len(meld) and meld[j + 1] != JOKER:
+                wanted.add(rank_of(meld_rules.stands_for(meld[j + 1])) - 1)
+            chosen = next((c for c in options if rank_of(c) in wanted), options[0])
+            out = jokers.settle(out, i, j, chosen)
+            meld = out[i]
+    return out

@@ -109,3 +109,24 @@ async def test_a_rummy_lay_down_is_the_whole_new_table(fake: FakeTelegram, app: 
     logged = db_rows(db, "SELECT seat, action FROM actions WHERE table_id = ? ORDER BY idx", table_id)
     assert logged[0] == (seat, lay)  # the same explicit lay-down the keyboard's Confirm plays
     assert len(cards) and layout
+
+
+def test_a_joker_dragged_from_the_hand_takes_the_meaning_its_place_says() -> None:
+    from collections import Counter
+
+    from bot.services.app_moves import settle_jokers
+    from engine.core import get_game
+    from engine.rummy.base import RummyState, flat, lay_text
+
+    state = next(s for seed in range(60) if isinstance(s := get_game("tahiti").new(3, seed=seed), RummyState)
+                 and s.to_act is not None and "JK" in s.view(s.to_act)["hand"] and s.may_lay()
+                 and any("JK" in a.split(" / ")[0] for a in s.legal_actions(s.to_act) if a.startswith("lay")))
+    seat = state.to_act
+    lays = [a for a in state.legal_actions(seat) if a.startswith("lay") and "JK" in a.split(" / ")[0]]
+    for lay in lays[:6]:
+        melds = lay.split(" / ")[1].split(" | ")
+        dragged = ["-".join("JK" if c.startswith("JK=") else c for c in m.split("-")) for m in melds]
+        _, layout = parse_lay("lay / " + " | ".join(dragged))
+        assert layout is not None
+        cards = list((Counter(flat(layout)) - Counter(flat(state.table))).elements())
+        assert state.canonical_action(lay_text(cards, settle_jokers(state, layout))) == lay, lay
