@@ -99,7 +99,8 @@ class AppMoves:
         return Answer(present.action_label(action, lang))
 
     async def propose(self, table_id: int, cards: list[str], actor: Actor, lang: str) -> list[str] | Answer:
-        """The solver's table with these hand cards laid down (nothing is played): the app's Propose."""
+        """The solver's table with these hand cards laid down (nothing is played): the app's Propose. No cards:
+        the largest part of the hand that goes down now (the keyboard's Hint)."""
         async with self.core.store.read() as tx:
             loaded = await self.core.load(tx, table_id)
         if loaded is None or loaded.row.status != "playing":
@@ -112,7 +113,9 @@ class AppMoves:
         if not isinstance(state, RummyState) or state.to_act != seat or not state.may_lay():
             return Answer(t(lang, "You may not lay cards down now."), alert=True)
         try:
-            named = parse_lay("lay " + " ".join(cards))[0]
+            named = parse_lay("lay " + " ".join(cards))[0] if cards else presentation(row.game).hint(state, seat)
+            if not named:  # no cards named, and none of the hand goes down now
+                return Answer(t(lang, "Nothing goes down now."), alert=True)
             action = state.canonical_action("lay " + " ".join(card_str(c) for c in named))
         except (IllegalAction, LayError) as exc:
             reason = exc.reason if isinstance(exc, IllegalAction) else str(exc)

@@ -96,6 +96,8 @@ async def test_a_rummy_lay_down_is_the_whole_new_table(fake: FakeTelegram, app: 
         # The solver proposes a table for the chosen hand cards; nothing is played.
         status, proposed = await client.post("propose", {"cards": lay.split(" / ")[0].split()[1:]})
         assert status == 200 and proposed["layout"], proposed
+        status, best = await client.post("propose", {"cards": []})  # no cards: the best lay-down, as Hint
+        assert status == 200 and best["layout"], best
         # A layout that breaks a meld is refused with the engine's reason; nothing changes.
         broken = [melds[0].split("-")[0], *melds[1:]] if "-" in melds[0] else ["2C-9D"]
         status, body = await client.post("lay", {"version": version, "layout": broken, "request": "lay-bad-0001"})

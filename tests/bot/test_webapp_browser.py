@@ -118,6 +118,12 @@ async def test_a_machiavelli_lay_down_by_drag_and_drop(fake: FakeTelegram, app: 
         page = pages[seat]
         await shot(page, "machiavelli-hand-390x844")
         version = await version_of(page)
+        # Propose: the solver's best lay-down as a draft (nothing played), then Clear.
+        await page.locator("#moves button.act", has_text="Propose").click()
+        await page.wait_for_selector(".meld.changed .card.mine")
+        assert await version_of(page) == version
+        await page.locator("#moves button.act", has_text="Clear").click()
+        assert await page.locator(".meld.changed").count() == 0
         for i, card in enumerate(cards):  # the first card opens a new meld, the others join it
             target = page.locator('.meld[data-drop="new"]') if i == 0 else page.locator(".meld.changed").first
             await drag(page, page.locator(f'#hand .card[data-card="{card}"]').first, target)

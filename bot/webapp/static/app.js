@@ -402,8 +402,7 @@
   }
   async function propose() {
     const d = S.draft;
-    let cards = d.melds.flat().filter((x) => x.own).map((x) => x.c);
-    if (!cards.length) cards = d.hand.map((x) => x.c);
+    const cards = d.melds.flat().filter((x) => x.own).map((x) => x.c);  // none: the server's best lay-down
     const got = await api("POST", "propose", { t: S.t, cards });
     if (!got.data.ok) { toast(got.data.text || ""); return; }
     const table = (S.table.view.table || []).flatMap((m) => m.split("-").map(plainCard));
