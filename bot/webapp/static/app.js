@@ -226,9 +226,10 @@
     $("handtitle").textContent = table.seat === null ? "" : w("hand");
     const box = $("hand");
     box.replaceChildren();
+    const anyCard = hand.some((c) => cardActions(c).length);  // a bid or a pass leaves the cards alone
     for (const c of hand) {
       const options = cardActions(c);
-      const node = cardEl(c, "mine " + (options.length ? "legal" : (table.actions || []).length ? "dim" : ""));
+      const node = cardEl(c, "mine " + (options.length ? "legal" : anyCard ? "dim" : ""));
       node.addEventListener("click", () => tapCard(c));
       box.append(node);
     }
@@ -239,7 +240,7 @@
       if (a.action.split(" ").slice(1).some((word) => handSet.has(word))) continue;
       moves.append(actButton(a.label, () => move(a.action)));
     }
-    $("hint").textContent = (table.actions || []).length && hand.length ? w("hint_tap") : "";
+    $("hint").textContent = anyCard ? w("hint_tap") : "";
   }
   function actButton(label, onClick, quiet) {
     const b = el("button", "act" + (quiet ? " quiet" : ""), label);
