@@ -23,6 +23,7 @@ from engine.core import State
 log = logging.getLogger(__name__)
 
 Build = Callable[[Loaded, State | None, int, str], dict[str, Any]]
+STREAMS_PER_USER = 8  # open apps one user may keep on one worker (a phone, a desktop, a few reloads)
 REMOTE_TRIES = 40  # reads of a table another worker changed, while its commit is not visible yet
 REMOTE_WAIT = 0.025  # seconds between them
 
@@ -68,20 +69,30 @@ class Hub:
         self.build = build
         self.fanout = fanout
         self._subs: dict[int, set[Subscriber]] = {}
+        self._per_user: dict[int, int] = {}
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
         self._wanted: dict[int, int] = {}  # table -> the version another worker made (not yet readable here)
         core.watchers.append(self.changed)
 
-    def subscribe(self, table_id: int, user_id: int) -> Subscriber:
+    def subscribe(self, table_id: int, user_id: int) -> Subscriber | None:
+        """A new open app; None when the user has ``STREAMS_PER_USER`` open already (each holds a connection)."""
+        if self._per_user.get(user_id, 0) >= STREAMS_PER_USER:
+            return None
+        self._per_user[user_id] = self._per_user.get(user_id, 0) + 1
         sub = Subscriber(table_id, user_id)
         self._subs.setdefault(table_id, set()).add(sub)
         return sub
 
     def unsubscribe(self, sub: Subscriber) -> None:
         subs = self._subs.get(sub.table_id)
-        if subs is not None:
+        if subs is not None and sub in subs:
             subs.discard(sub)
+            left = self._per_user.get(sub.user_id, 1) - 1
+            if left > 0:
+                self._per_user[sub.user_id] = left
+            else:
+                self._per_user.pop(sub.user_id, None)
             if not subs:
                 del self._subs[sub.table_id]
 

@@ -43,6 +43,7 @@ PREFIX = "/app"
 INIT_HEADER = "X-Telegram-Init-Data"
 SESSION_HEADER = "X-App-Session"
 KEEP_ALIVE = 15.0  # seconds between a stream's comments when nothing changes (proxies close idle streams)
+LOOK = 1.0  # seconds between looks at whether a quiet stream's app is still there (it holds a slot)
 STATIC = {"index.html": "text/html", "app.js": "text/javascript", "app.css": "text/css"}
 SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -212,6 +213,8 @@ class TableApp:
             return self._refused(exc.reason, claimed_lang(request.headers.get(INIT_HEADER, "")),
                                  404 if exc.reason == "no table" else 401)
         sub = self.hub.subscribe(table_id, visitor.user_id)  # first: a change while reading is pushed too
+        if sub is None:
+            return self._refused("too many", visitor.lang, 429)
         view = await self._view(table_id, visitor.user_id)
         if view is None:
             self.hub.unsubscribe(sub)
@@ -222,18 +225,22 @@ class TableApp:
         try:
             await response.prepare(request)
             await response.write(b"event: table\ndata: " + codec.dumps_bytes(view) + b"\n\n")
+            quiet_since = time.monotonic()
             while not sub.closed:
                 left = expires - time.time()
                 if left <= 0:
                     await response.write(b"event: expired\ndata: {}\n\n")
                     break
-                picture = await sub.next(min(KEEP_ALIVE, left))
-                if sub.closed:
+                picture = await sub.next(min(LOOK, left))
+                transport = request.transport
+                if sub.closed or transport is None or transport.is_closing():  # the app was closed
                     break
-                if picture is None:
-                    await response.write(b": keep-alive\n\n")
-                else:
+                if picture is not None:
                     await response.write(b"event: table\ndata: " + codec.dumps_bytes(picture) + b"\n\n")
+                    quiet_since = time.monotonic()
+                elif time.monotonic() - quiet_since >= KEEP_ALIVE:
+                    await response.write(b": keep-alive\n\n")
+                    quiet_since = time.monotonic()
         except (ConnectionResetError, ConnectionError):
             pass
         finally:

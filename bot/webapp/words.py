@@ -29,6 +29,7 @@ REFUSALS = {  # what the page says when a request is refused, by the refusal's r
     "replayed": "This page is too old: open it again from Telegram.",
     "no session": "This page is too old: open it again from Telegram.",
     "no table": "This table does not exist.",
+    "too many": "This table is open in too many windows: close one.",
 }
 
 

@@ -8,6 +8,7 @@ repeated request id plays once.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from typing import Any
@@ -168,3 +169,27 @@ async def test_a_refusal_speaks_the_users_language(fake: FakeTelegram, app: App,
     async with aiohttp.ClientSession() as http:
         status, body = await AppClient(http, app, init_data(OTHER_BOT, ivan)).open(table_token(app, table_id))
     assert status == 401 and body["text"] == "Откройте эту страницу из Telegram."
+
+
+async def test_one_user_keeps_a_bounded_number_of_open_apps(fake: FakeTelegram, app: App,
+                                                            open_table: OpenTable) -> None:
+    from bot.webapp.hub import STREAMS_PER_USER
+    from bot.webapp.server import LOOK
+    from tests.bot.webapp_helpers import open_stream
+
+    users, table_id, _ = await _table(fake, app, open_table)
+    async with aiohttp.ClientSession() as http:
+        clients = [AppClient(http, app, init_data(fake.token, users[0])) for _ in range(STREAMS_PER_USER + 1)]
+        streams = []
+        for c in clients[:STREAMS_PER_USER]:
+            assert (await c.open(table_token(app, table_id)))[0] == 200
+            streams.append(await open_stream(c))
+        extra = clients[-1]
+        assert (await extra.open(table_token(app, table_id)))[0] == 200
+        async with http.get(f"{extra.base}/api/stream", params={"t": extra.token}, headers=extra.headers()) as r:
+            assert r.status == 429
+        streams[0].response.close()  # one closed: room for another, once the server notices (within LOOK)
+        await asyncio.sleep(LOOK * 1.5)
+        streams.append(await open_stream(extra))
+        for s in streams:
+            s.response.close()
