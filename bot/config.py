@@ -147,7 +147,15 @@ class Settings(BaseSettings):
             raise ValueError("3-30 characters of A-Z, a-z, 0-9 and _ (BotFather's short name)")
         return value or None
 
-    @field_validator("webhook_url", "telegram_api_url", "app_url")
+    @field_validator("app_url")
+    @classmethod
+    def _app_url(cls, value: str | None) -> str | None:
+        if value and not re.match(r"^https://[^\s/]+", value):
+            raise ValueError(f"must be an https URL: Telegram opens Mini Apps over https only "
+                             f"(got {mask_url(value)!r})")
+        return value or None
+
+    @field_validator("webhook_url", "telegram_api_url")
     @classmethod
     def _url(cls, value: str | None) -> str | None:
         if value and not re.match(r"^https?://[^\s/]+", value):

@@ -122,3 +122,18 @@ async def test_in_webhook_mode_the_app_is_served_beside_the_webhook(fake: FakeTe
         serving.cancel()
         await asyncio.gather(serving, return_exceptions=True)
         await app.stop()
+
+
+def test_the_app_settings_are_checked() -> None:
+    from pydantic import ValidationError
+
+    from bot.config import Settings, problems_of
+
+    base = {"BOT_TOKEN": "123456:" + "A" * 35}
+    assert Settings(_env_file=None, **base).app_url is None  # type: ignore[call-arg]  # off unless configured
+    for bad, variable in (({"KOZYR_APP_URL": "http://kozyr.example/app/"}, "KOZYR_APP_URL"),
+                          ({"KOZYR_APP_NAME": "a b"}, "KOZYR_APP_NAME"),
+                          ({"KOZYR_APP_MAX_AGE": 0}, "KOZYR_APP_MAX_AGE")):
+        with pytest.raises(ValidationError) as caught:
+            Settings(_env_file=None, **base, **bad)  # type: ignore[call-arg]  # pydantic-settings' init-only argument
+        assert [p.split(":")[0] for p in problems_of(caught.value)] == [variable]
