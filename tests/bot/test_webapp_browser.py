@@ -157,3 +157,17 @@ async def test_a_machiavelli_lay_down_by_drag_and_drop(fake: FakeTelegram, app: 
     assert logged[0] == (seat, lay)  # the very lay-down the keyboard's Confirm plays
     assert after.view(None)["table"] == [lay.split(" / ")[1]]
     _group_shows(table.group, "machiavelli", after.view(None), [u.first_name for u in users])
+
+
+async def test_the_app_speaks_the_chats_russian(fake: FakeTelegram, app: App, open_table: OpenTable) -> None:
+    users = [fake.user(first_name=n, language_code="ru") for n in ("Аня", "Боря", "Сеня")]
+    await open_table("oh_hell", users, options="hand_sizes=7")
+    await settle(fake, app)
+    row = await _playing(app)
+    seat = (await _state(app)).to_act
+    async with chromium() as browser:
+        page = await open_page(browser, page_url(fake, app, users[seat], row.id, dark=True))
+        assert await page.text_content("#status") == "Ваш ход"
+        assert await page.get_attribute("html", "lang") == "ru"
+        assert await page.locator("#moves button.act").count() > 0  # the bids
+        await shot(page, "oh_hell-ru-390x844")
