@@ -27,6 +27,7 @@ from bot.services.slots import hand_slot
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import SeatRow, TableRow
 from bot.ui import words
+from bot.ui.app_links import AppLinks, with_button
 from bot.ui.clip import visible_units
 from bot.ui.i18n import t
 from engine.core import State
@@ -60,8 +61,9 @@ class Publisher:
     """Tells people about a change, in the change's transaction: the table message, hands, sheet, standings."""
 
     def __init__(self, core: TableCore, clock: Plug[TurnClock], pictures: Pictures | None = None,
-                 ping_after: float = 20.0) -> None:
+                 ping_after: float = 20.0, app: AppLinks | None = None) -> None:
         self.core = core
+        self.app = app  # the table app's links (None: no app configured)
         self.clock = clock  # the time left, in hands (empty: no clocks)
         self.pictures = pictures
         self.ping_after = ping_after  # seconds: a player who acted more recently is not pinged, their hand is edited
@@ -159,6 +161,7 @@ class Publisher:
         row.ui.table_key = key
         row.ui.recent = recent
         priority = out.GAME if fresh else priority
+        app_markup = self.app.group_markup(row.id, lang) if self.app is not None else None
         if self.pictures is not None and self.pictures.has_table(row.game):
             caption = self.pictures.table_caption(view, names, lang)
             shown = view
@@ -168,20 +171,21 @@ class Publisher:
             caption = with_recent(caption, head + recent, CAPTION_LIMIT)
             picture = {"kind": "table", "view": shown, "names": names, "lang": lang}
             if fresh:
-                await out.send_picture(tx, row.chat_id, picture, caption, slot=slot, thread_id=row.thread_id,
-                                       priority=priority)
+                await out.send_picture(tx, row.chat_id, picture, caption, app_markup, slot=slot,
+                                       thread_id=row.thread_id, priority=priority)
             else:
-                await out.edit_picture(tx, row.chat_id, slot, picture, caption, thread_id=row.thread_id,
+                await out.edit_picture(tx, row.chat_id, slot, picture, caption, app_markup, thread_id=row.thread_id,
                                        priority=priority)
             return fresh
         table = "\n".join([*presentation(row.game).table_lines(view, names, lang), clock_line(row, lang)]).rstrip("\n")
         text = with_recent(table, head + recent, TEXT_LIMIT)  # the clock under the table
         if fresh and slot.startswith("lobby:"):
-            await out.edit_text(tx, row.chat_id, slot, text, thread_id=row.thread_id, priority=priority)
+            await out.edit_text(tx, row.chat_id, slot, text, app_markup, thread_id=row.thread_id, priority=priority)
         elif fresh:
-            await out.send_text(tx, row.chat_id, text, slot=slot, thread_id=row.thread_id, priority=priority)
+            await out.send_text(tx, row.chat_id, text, app_markup, slot=slot, thread_id=row.thread_id,
+                                priority=priority)
         else:
-            await out.edit_text(tx, row.chat_id, slot, text, thread_id=row.thread_id, priority=priority)
+            await out.edit_text(tx, row.chat_id, slot, text, app_markup, thread_id=row.thread_id, priority=priority)
         return fresh
 
     @staticmethod
@@ -216,7 +220,7 @@ class Publisher:
                             pick: tuple[str, int] | None = None) -> None:
         assert seat.user_id is not None
         if hand_kind(row.game) == "toggle":  # the toggle hand (bot/services/hands/toggle_hand.py)
-            await toggle_hand(tx, row, seat, state, names, live, new, self.now())
+            await toggle_hand(tx, row, seat, state, names, live, new, self.now(), self.app)
             return
         lang = await tx.user_lang(seat.user_id)
         view = json_view(state.view(seat.seat))
@@ -230,6 +234,8 @@ class Publisher:
                 markup = out.markup_data(pick_keyboard(row.game, row.id, row.version, legal, pick[0], pick[1], lang))
             else:
                 markup = play_markup(row.game, row.id, row.version, legal, lang, group)
+        if self.app is not None and not state.over:  # the table app, opened from the DM
+            markup = with_button(markup, self.app.dm_button(row.id, lang))
         slot = hand_slot(row, seat.seat)
         priority = out.REPLY if live else out.GAME
         if new:
