@@ -28,7 +28,8 @@ from engine import cards  # noqa: E402
 from engine.melds import Variant, registered_variants, solve  # noqa: E402
 from engine.melds.least_change import changed_melds  # noqa: E402
 from engine.melds.positions import random_position  # noqa: E402
-from engine.melds.solver import FREE, _first_layout, partition  # noqa: E402
+from engine.melds.search import FREE  # noqa: E402
+from engine.melds.solver import _first_layout, partition  # noqa: E402
 from engine.melds.tablecards import JOKER_AS  # noqa: E402
 
 KINDS = ("random", "feasible", "near")
@@ -118,7 +119,8 @@ def main() -> None:
           f"({big['shape_after']}), {big['ms_after']:.1f} ms")
     for r in rows:
         b, a = r["ms_before"], r["ms_after"]
-        print(f"{r['variant']:<20} old melds changed mean {r['changed_before_mean']:5.2f} -> {r['changed_after_mean']:5.2f}"
+        print(f"{r['variant']:<20} old melds changed mean {r['changed_before_mean']:5.2f}"
+              f" -> {r['changed_after_mean']:5.2f}"
               f" (fewer in {r['fewer']}, more in {r['more']} of {r['feasible']}) | ms before mean {b['mean']:6.2f}"
               f" p99 {b['p99']:7.2f} | after mean {a['mean']:6.2f} p99 {a['p99']:7.2f} max {a['max']:7.2f}")
     print("load average: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))

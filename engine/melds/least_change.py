@@ -24,7 +24,6 @@ from collections.abc import Callable, Iterator, Sequence
 
 from engine import cards
 from engine.melds.tablecards import JOKER_AS
-
 from engine.melds.validate import normalise
 from engine.melds.variants import Variant
 
