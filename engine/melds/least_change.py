@@ -30,7 +30,7 @@ from engine.melds.variants import Variant
 Cost = tuple[int, int]  # (old melds changed, old cards moved)
 Table = list[list[int]]
 
-EXACT_TRIALS = 60  # partitions the exhaustive part of the search may ask for, per lay-down (bench/melds.py)
+EXACT_TRIALS = 40  # partitions the exhaustive part of the search may ask for, per lay-down (bench/melds.py)
 
 
 def _key(variant: Variant, meld: Sequence[int]) -> tuple[int, ...]:
