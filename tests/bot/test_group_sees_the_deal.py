@@ -87,7 +87,7 @@ async def test_variety_shows_the_contract_and_who_attacks(fake, app, open_table,
         assert _texts(layout, "banner") == [banner], "the picture says the contract, its scoring and who attacks"
         roles = [d for d in layout.texts if d.kind == "bid_tricks"]
         assert sorted(d.seat for d in roles if d.text.startswith(w["attacker"])) == sorted(view["attackers"])
-    for view, layout in auction:
+    for _view, layout in auction:
         assert not _texts(layout, "trump"), "no trump is chosen before the contract"
         assert _texts(layout, "phase") == [{"en": "Auction", "ru": "Торговля"}[lang]], _texts(layout, "phase")
 
