@@ -4,8 +4,8 @@ What the fake enforces comes from the Bot API docs, section "Ephemeral Messages 
 (core.telegram.org/bots/api#ephemeral-messages-and-commands) and aiogram 3.31's generated models of
 EphemeralMessageParameters, Message and the editEphemeralMessage* methods:
 - groups and supergroups only; the receiver is a non-bot member; "other members ... will not see the message";
-- a bot that is not an administrator must name the callback query (or incoming ephemeral message) that
-  triggered it, within 15 seconds of it, and the message goes to the user who pressed;
+- a bot that is not an administrator must name the callback query (or the user's ephemeral command, sent with
+  BotCommand.is_ephemeral) that triggered it, within 15 seconds of it, and the message goes to that user;
   an administrator may send to any non-bot member at any time;
 - delivery "is not guaranteed" (a test injects loss or refusal, users.FakeUser.fail_ephemeral);
 - replace_callback_query_message shows it in place of the pressed message, and must be False for a press
@@ -43,6 +43,7 @@ EPH_REPLACE_EPHEMERAL = "replace_callback_query_message must be False for callba
 EPH_LOGIN_URL = "BUTTON_TYPE_INVALID"
 EPH_LEGACY = "receiver_user_id and callback_query_id were replaced by ephemeral_message_parameters"
 EPH_UNDELIVERABLE = "ephemeral message can't be delivered to the user"
+EPH_REPLY_OTHER_USER = "the ephemeral message was sent by another user"
 EDIT_NOT_FOUND = "message to edit not found"
 DELETE_NOT_FOUND = "message to delete not found"
 LEGACY_PARAMS = ("receiver_user_id", "callback_query_id")
@@ -71,6 +72,7 @@ class EphemeralSend:
     receiver: FakeUser
     query: CallbackRecord | None
     replace: bool
+    replied: StoredMessage | None = None  # the user's ephemeral command it answers
 
     @classmethod
     def check(cls, fake: FakeTelegram, chat: FakeChat, p: dict[str, Any]) -> EphemeralSend:
@@ -101,10 +103,11 @@ class EphemeralSend:
             raise bad(EPH_REPLACE_NEEDS_QUERY)
         if replace and query is not None and query.message.is_ephemeral:
             raise bad(EPH_REPLACE_EPHEMERAL)
-        if query is None and chat.bot_status != "administrator":
+        replied = _replied_command(fake, chat, receiver, p)
+        if query is None and replied is None and chat.bot_status != "administrator":
             raise bad(EPH_NO_RIGHTS)
         check_ephemeral_markup(p.get("reply_markup"))
-        return cls(fake, chat, receiver, query, replace)
+        return cls(fake, chat, receiver, query, replace, replied)
 
     def deliver(self, **fields: Any) -> StoredMessage:
         """Store the message; an injected failure refuses it (400) or loses it (accepted, never shown)."""
@@ -116,7 +119,7 @@ class EphemeralSend:
         msg = StoredMessage(message_id=0, chat=self.chat, date=fake.now(), sender=None, receiver=receiver,
                             ephemeral_message_id=self.chat.new_ephemeral_id(), delivered=failure is None,
                             replaces=self.query.message if self.replace and self.query else None,
-                            callback=self.query, **fields)
+                            callback=self.query, replied=self.replied, **fields)
         self.chat.ephemeral_by_id[msg.ephemeral_message_id] = msg  # type: ignore[index]
         fake.ephemeral_counts["sent"] += 1
         if failure is not None:
@@ -128,6 +131,20 @@ class EphemeralSend:
                 self.query.answered_at = fake.clock()
         fake.changed()
         return msg
+
+
+def _replied_command(fake: FakeTelegram, chat: FakeChat, receiver: FakeUser,
+                     p: dict[str, Any]) -> StoredMessage | None:
+    """reply_parameters.ephemeral_message_id: the receiver's ephemeral command, at most 15 s old [docs]."""
+    eid = (p.get("reply_parameters") or {}).get("ephemeral_message_id")
+    if eid is None or (p.get("reply_parameters") or {}).get("message_id") is not None:
+        return None
+    command = chat.incoming_ephemeral.get(eid)
+    if command is None or command.sent_at is None or fake.clock() - command.sent_at > fake.ephemeral_window:
+        raise bad("message to be replied not found")
+    if command.sender is not receiver:
+        raise bad(EPH_REPLY_OTHER_USER)
+    return command
 
 
 # ------------------------------------------------------------------------------ edits and deletion

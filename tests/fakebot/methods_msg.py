@@ -21,6 +21,8 @@ BUTTON_ACTIONS = ("url", "callback_data", "web_app", "login_url", "switch_inline
                   "callback_game", "pay")
 _URL_RE = re.compile(r"^(https?://[^\s/$.?#][^\s]*|tg://[^\s]+)$", re.I)
 HANDLERS: dict[str, Any] = {}
+# ReplyParameters.ephemeral_message_id: "A reply to an ephemeral message must itself be an ephemeral message".
+EPH_REPLY_NOT_EPHEMERAL = "a reply to an ephemeral message must itself be an ephemeral message"
 
 
 def handler(name: str):
@@ -97,9 +99,11 @@ def reply_target(fake: FakeTelegram, chat: Any, params: dict[str, Any]) -> Store
     if not rp:
         return None
     if rp.get("message_id") is None:
-        # A reply to an incoming ephemeral message (an ephemeral command): users send none in the fake.
-        raise bad("message to be replied not found" if rp.get("ephemeral_message_id") is not None
-                  else "message identifier is not specified")
+        if rp.get("ephemeral_message_id") is None:
+            raise bad("message identifier is not specified")
+        if params.get("ephemeral_message_parameters") is None:  # checked by ephemeral.EphemeralSend otherwise
+            raise bad(EPH_REPLY_NOT_EPHEMERAL)
+        return None  # "If the message is a reply to an ephemeral message, then this field may be omitted"
     target_chat = chat
     if rp.get("chat_id") is not None:
         target_chat = fake.chat_for(rp["chat_id"], sending=False)

@@ -46,11 +46,14 @@ class StoredMessage:
     expired: bool = False  # gone from the receiver's app (expiry / app restart); the server forgot it too
     replaces: StoredMessage | None = None  # the message it is shown in place of, for its receiver
     callback: CallbackRecord | None = None  # the callback query whose id allowed it
+    replied: StoredMessage | None = None  # the user's ephemeral command it answers (reply_parameters)
+    to_bot: bool = False  # a user's ephemeral command: only the bot receives it (``sender`` is the user)
+    sent_at: float | None = None  # on the fake's clock: a user's ephemeral command may be replied to for 15 s
     order: int = field(default_factory=lambda: next(_ORDER))  # send order across normal and ephemeral messages
 
     @property
     def is_ephemeral(self) -> bool:
-        return self.receiver is not None
+        return self.receiver is not None or self.to_bot
 
     @property
     def on_screen(self) -> bool:
@@ -111,10 +114,10 @@ class StoredMessage:
             "chat": self.chat.to_api(),
             "date": self.date,
         }
-        if self.receiver is not None:
+        if self.is_ephemeral:
             out["message_id"] = 0  # Bot API: "0 for ephemeral messages"
             out["ephemeral_message_id"] = self.ephemeral_message_id
-            out["receiver_user"] = self.receiver.to_api()
+            out["receiver_user"] = fake.bot_user() if self.receiver is None else self.receiver.to_api()
         if self.edit_date:
             out["edit_date"] = self.edit_date
         if self.text is not None:
@@ -140,6 +143,8 @@ class StoredMessage:
 
     def __repr__(self) -> str:
         flags = " deleted" if self.deleted else ""
+        if self.to_bot:
+            return f"<StoredMessage {self.chat.id}/ephemeral {self.ephemeral_message_id} to the bot {self.content!r}>"
         if self.receiver is not None:
             flags += "" if self.delivered else " lost"
             flags += " expired" if self.expired else ""

@@ -84,7 +84,7 @@ class FakeTelegram:
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, FakeChat] = {}
         self.callbacks: dict[str, CallbackRecord] = {}
-        self.commands: dict[tuple[str, str], list[dict[str, str]]] = {}
+        self.commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self.bot_texts: dict[tuple[str, str], str] = {}
         self.webhook_url: str | None = None
         self.calls: list[ApiCall] = []
@@ -273,6 +273,12 @@ class FakeTelegram:
         """Move a press ``seconds`` into the past (its ephemeral window and answer deadline count from then)."""
         rec.created -= seconds
 
+    def age_ephemeral_command(self, msg: StoredMessage, seconds: float) -> None:
+        """Move a user's ephemeral command ``seconds`` into the past (its 15 s reply window counts from then)."""
+        if msg.sent_at is None:
+            raise FakeUsageError(f"{msg!r} is not a user's ephemeral command")
+        msg.sent_at -= seconds
+
     async def idle(self, quiet: float = 0.1, timeout: float = 10.0) -> None:
         """Wait until the bot fetched every update, has no request in flight and stayed quiet ``quiet`` s."""
         loop = asyncio.get_running_loop()
@@ -364,6 +370,34 @@ class FakeTelegram:
                             entities=text_entities(text), reply_to=reply_to)
         chat.messages_by_id[msg.message_id] = msg
         if self._bot_sees(chat, msg):
+            self.updates.push("message", msg.to_api())
+        self.changed()
+        await asyncio.sleep(0)
+        return msg
+
+    def ephemeral_commands(self) -> set[str]:
+        """Commands the bot declared ephemeral (BotCommand.is_ephemeral), in any scope or language."""
+        return {c["command"] for cmds in self.commands.values() for c in cmds if c.get("is_ephemeral")}
+
+    async def ephemeral_command(self, user: FakeUser, chat: FakeChat, text: str) -> StoredMessage:
+        if chat.type not in ("group", "supergroup"):
+            raise FakeUsageError("ephemeral commands are sent in groups and supergroups")
+        if not chat.can_see(user):
+            raise FakeUsageError(f"{user} is not a member of {chat}; use chat.add_member() first")
+        entities = text_entities(text)
+        if not entities or entities[0]["type"] != "bot_command" or entities[0]["offset"] != 0:
+            raise FakeUsageError("an ephemeral message from a user is a command: /name[@bot] [arguments]")
+        command = text[1:entities[0]["length"]]
+        name, _, target = command.partition("@")
+        if target and target.lower() != self.bot_username.lower():
+            raise FakeUsageError(f"/{command} is addressed to another bot")
+        if name not in self.ephemeral_commands():
+            raise FakeUsageError(f"/{name} is not declared with is_ephemeral=True (setMyCommands); "
+                                 f"the app would send it as a normal message")
+        msg = StoredMessage(message_id=0, chat=chat, date=self.now(), sender=user, text=text, entities=entities,
+                            ephemeral_message_id=chat.new_ephemeral_id(), to_bot=True, sent_at=self.clock())
+        chat.incoming_ephemeral[msg.ephemeral_message_id] = msg  # type: ignore[index]
+        if chat.bot_status in ("member", "administrator"):
             self.updates.push("message", msg.to_api())
         self.changed()
         await asyncio.sleep(0)

@@ -14,7 +14,9 @@ import aiohttp
 import pytest
 from aiogram import Bot, Dispatcher, F
 from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter
+from aiogram.filters import Command
 from aiogram.types import (
+    BotCommand,
     BufferedInputFile,
     CallbackQuery,
     EphemeralMessageParameters,
@@ -47,11 +49,13 @@ from tests.fakebot.ephemeral import (
     EPH_OTHER_USER,
     EPH_REPLACE_EPHEMERAL,
     EPH_REPLACE_NEEDS_QUERY,
+    EPH_REPLY_OTHER_USER,
     EPH_UNDELIVERABLE,
     EPH_USER_IS_BOT,
     EPH_USER_NOT_FOUND,
 )
 from tests.fakebot.methods_misc import QUERY_TOO_OLD
+from tests.fakebot.methods_msg import EPH_REPLY_NOT_EPHEMERAL
 
 
 @pytest.fixture
@@ -228,9 +232,9 @@ async def test_who_may_send_and_when(fake: FakeTelegram, fake_bot: Bot) -> None:
         text="Log in", login_url=LoginUrl(url="https://example.org/login"))]])
     with pytest.raises(TelegramBadRequest, match=EPH_LOGIN_URL):
         await fake_bot.send_message(g.id, "hi", ephemeral_message_parameters=to(bob), reply_markup=login)
-    # Replies to an incoming ephemeral message: users send none in the fake.
+    # A reply to a user's ephemeral command that does not exist (see the command tests for real ones).
     await refused("hi", "message to be replied not found", to(bob),
-                  reply_parameters=ReplyParameters(ephemeral_message_id=500001))
+                  reply_parameters=ReplyParameters(ephemeral_message_id=123))
     # Bot API 10.2's top-level parameters (deprecated in aiogram 3.31) are refused, never sent to the group.
     with pytest.raises(TelegramBadRequest, match=EPH_LEGACY):
         await fake_bot.send_message(g.id, "secret", receiver_user_id=bob.id)
@@ -400,3 +404,66 @@ def test_update_parsing_of_a_press_on_an_ephemeral_message() -> None:
                     "receiver_user": {"id": 5, "is_bot": False, "first_name": "Ann"}, "text": "Hand"}}}
     q = Update.model_validate(raw).callback_query
     assert q is not None and isinstance(q.message, Message) and q.message.ephemeral_message_id == 500001
+
+
+async def test_ephemeral_commands_open_the_window_too(fake: FakeTelegram, fake_bot: Bot) -> None:
+    """The docs' second eligible action: a user's ephemeral command (BotCommand.is_ephemeral), answered by an
+    ephemeral reply within 15 s; only the bot receives the command, whatever the privacy mode."""
+    ann, bob, g = await table(fake, fake_bot)
+    with pytest.raises(FakeUsageError, match="is_ephemeral"):
+        await ann.send_ephemeral(g, "/hand")
+    await fake_bot.set_my_commands([BotCommand(command="hand", description="My hand", is_ephemeral=True),
+                                    BotCommand(command="new", description="New table")])
+    assert [c.is_ephemeral for c in await fake_bot.get_my_commands()] == [True, None]
+    with pytest.raises(FakeUsageError):
+        await ann.send_ephemeral(g, "/new")
+    with pytest.raises(FakeUsageError, match="another bot"):
+        await ann.send_ephemeral(g, "/hand@other_bot")
+    command = await ann.send_ephemeral(g, "/hand@kozyr_test_bot")
+    assert command not in g.all_messages() and ann.ephemeral(g) == []
+    update = (await fake_bot.get_updates(timeout=0))[-1]
+    got = update.message
+    assert got is not None and got.message_id == 0 and got.ephemeral_message_id == command.ephemeral_message_id
+    assert got.from_user is not None and got.from_user.id == ann.id and got.text == "/hand@kozyr_test_bot"
+    assert got.receiver_user is not None and got.receiver_user.id == fake.bot_id
+
+    def reply_to(cmd: StoredMessage) -> ReplyParameters:
+        return ReplyParameters(ephemeral_message_id=eid(cmd))
+
+    with pytest.raises(TelegramBadRequest, match=EPH_REPLY_NOT_EPHEMERAL):
+        await fake_bot.send_message(g.id, "Hand for all?", reply_parameters=reply_to(command))
+    with pytest.raises(TelegramBadRequest, match=EPH_REPLY_OTHER_USER):
+        await fake_bot.send_message(g.id, "x", ephemeral_message_parameters=to(bob), reply_parameters=reply_to(command))
+    await fake_bot.send_message(g.id, "Hand: 7♠", ephemeral_message_parameters=to(ann),
+                                reply_parameters=reply_to(command))
+    hand = ann.last_ephemeral(g)
+    assert hand is not None and hand.replied is command and bob.ephemeral(g) == []
+    fake.age_ephemeral_command(command, 15.5)  # "may only be replied to within 15 seconds of being sent"
+    with pytest.raises(TelegramBadRequest, match="message to be replied not found"):
+        await fake_bot.send_message(g.id, "late", ephemeral_message_parameters=to(ann),
+                                    reply_parameters=reply_to(command))
+    with pytest.raises(TelegramBadRequest, match=EPH_NO_RIGHTS):
+        await fake_bot.send_message(g.id, "late", ephemeral_message_parameters=to(ann))
+
+
+async def test_aiogram_reply_to_an_ephemeral_command_is_ephemeral(fake: FakeTelegram, fake_bot: Bot) -> None:
+    """aiogram 3.31's Message.reply() on an ephemeral command fills both parameters itself (Message.answer()
+    would not: it would send a normal group message)."""
+    dp = Dispatcher()
+
+    @dp.message(Command("hand"))
+    async def hand(message: Message) -> None:
+        await message.reply("Your hand: 7♠")
+
+    task = asyncio.create_task(dp.start_polling(fake_bot, handle_signals=False, polling_timeout=1))
+    try:
+        ann, bob, g = await table(fake, fake_bot)
+        await fake_bot.set_my_commands([BotCommand(command="hand", description="My hand", is_ephemeral=True)])
+        await ann.send_ephemeral(g, "/hand")
+        shown = await fake.wait_for_ephemeral(g, ann)
+        assert shown.text == "Your hand: 7♠" and bob.ephemeral(g) == [] and [m.text for m in g.messages()] == ["Table"]
+        await fake.idle()
+        assert fake.errors == []
+    finally:
+        await dp.stop_polling()
+        await asyncio.wait_for(task, 5)

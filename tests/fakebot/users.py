@@ -79,6 +79,12 @@ class FakeUser:
                 raise FakeUsageError(f"{self} blocked the bot; call unblock_bot() or start_bot() first")
         return await self.fake.user_message(self, chat, text, reply_to=reply_to)
 
+    async def send_ephemeral(self, chat: FakeChat, text: str) -> StoredMessage:
+        """Send an ephemeral command in a group: one the bot declared with ``is_ephemeral`` (setMyCommands).
+        Only the bot receives it (a message update with message_id 0 and an ephemeral_message_id, whatever the
+        privacy mode); for 15 s the bot may answer with an ephemeral message replying to it."""
+        return await self.fake.ephemeral_command(self, chat, text)
+
     async def start_bot(self, payload: str | None = None) -> StoredMessage:
         """Press START (optionally through a t.me/<bot>?start=<payload> deep link): sends ``/start [payload]``."""
         if payload is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", payload):
@@ -205,6 +211,7 @@ class FakeChat:
         self.messages_by_id: dict[int, StoredMessage] = {}
         self.next_message_id = 1
         self.ephemeral_by_id: dict[int, StoredMessage] = {}  # ephemeral_message_id -> message (any receiver)
+        self.incoming_ephemeral: dict[int, StoredMessage] = {}  # users' ephemeral commands (same id space)
         self.next_ephemeral_id = 500001
         self.migrated_to: FakeChat | None = None
         self.migrated_from: FakeChat | None = None

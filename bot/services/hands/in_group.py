@@ -49,6 +49,25 @@ def hand_button(table_id: int, lang: str) -> dict[str, Any]:
     return {"inline_keyboard": [[{"text": "🂠 " + t(lang, "My hand"), "callback_data": MyHand(t=table_id).pack()}]]}
 
 
+def with_rows(first: dict[str, Any] | None, second: out.Markup) -> dict[str, Any] | None:
+    """Two keyboards as one (the rows of ``first`` above those of ``second``); None when both are empty."""
+    below = (out.markup_data(second) or {}).get("inline_keyboard") or []
+    rows = [*((first or {}).get("inline_keyboard") or []), *below]
+    return {"inline_keyboard": rows} if rows else None
+
+
+def for_group(markup: out.Markup) -> dict[str, Any] | None:
+    """The DM keyboard without what a group message cannot carry: a ``web_app`` button (the table app opens
+    from private chats only) or a ``login_url`` one (refused on ephemeral messages)."""
+    data = out.markup_data(markup)
+    if not data:
+        return None
+    kept = [[b for b in row if "web_app" not in b and "login_url" not in b]
+            for row in data.get("inline_keyboard") or []]
+    rows = [row for row in kept if row]
+    return {"inline_keyboard": rows} if rows else None
+
+
 async def table_keyboard(tx: Tx, row: TableRow, lang: str) -> dict[str, Any] | None:
     """The table message's keyboard: "My hand" where the chat shows hands in the group, else none."""
     hands, _ = await tx.chat_hands(row.chat_id)
@@ -89,7 +108,7 @@ async def mirror(tx: Tx, row: TableRow, seat: SeatRow, text: str, markup: out.Ma
     pending = await tx.pending(f"slot:{slot}")
     if press is None and pending is not None and pending.method == "eph":
         press = pending.payload.get("cq")  # a press not answered yet: the newer content answers it
-    payload = {"user": seat.user_id, "text": clip_html(text, TEXT_LIMIT), "markup": out.markup_data(markup),
+    payload = {"user": seat.user_id, "text": clip_html(text, TEXT_LIMIT), "markup": for_group(markup),
                "thread": row.thread_id, "cq": press, "admin": admin, "t": row.id}
     # Ephemeral messages count against the group's 20 a minute (as the fake assumes: Telegram does not say), so
     # they queue with the group's messages: an answer to a press first (its 15 s window runs), a live hand just

@@ -129,7 +129,8 @@ class ToggleTurns:
             sel.proposal = None
             await self._save(tx, row, seat, sel)
             # the DM's hand message is still there; a hand shown in the group showed the proposal in its place
-            await toggle_hand(tx, row, user, state, names, live=True, now=self.publisher.now(), dm=False)
+            await toggle_hand(tx, row, user, state, names, live=True, now=self.publisher.now(), app=self.publisher.app,
+                              dm=False)
             await tx.save_table(row, touch=False)
             return Answer(t(lang, "Back to your hand.")), False
         if op == "ok":
@@ -215,9 +216,12 @@ class ToggleTurns:
         view: dict[str, Any] = {
             "game": row.game, "proposal": True, "cards": [card_str(c) for c in prop.cards], "table": melds_text,
             "table_kinds": [meld_kind(m) for m in prop.table], "changed": _changed(table_str(state.table), melds_text),
+            "asks": [list(ask) for ask in prop.asks],  # jokers whose card is still to choose: named on the picture
         }
+        pictures = self.publisher.pictures is not None
         lines = ["🃏 " + t(lang, "Your lay-down: {cards}", cards=present.lay_text(prop.cards)),
-                 t(lang, "✨ marks the melds that change.")]
+                 t(lang, "Gold frames mark the melds that change.") if pictures
+                 else t(lang, "✨ marks the melds that change.")]
         if prop.asks:
             meld, pos, *options = prop.asks[0]
             lines.append("❓ " + t(lang, "Which card does the joker in {meld} stand for?",
@@ -228,8 +232,11 @@ class ToggleTurns:
             markup = proposal_keyboard(row.id, row.version, prop.serial, lang)
         slot = proposal_slot(row, seat, sel)
         text = "\n".join([*lines[:1], *present.proposal_lines(view, lang), *lines[1:]])
-        await in_group.mirror(tx, row, seats[seat], text, markup, live=True)  # in the group: in place of the hand
-        if self.publisher.pictures is not None:
+        # in the group, in place of the hand: as text (there the changed melds are marked with ✨)
+        mirrored = text if not pictures else "\n".join(
+            [lines[0], *present.proposal_lines(view, lang), t(lang, "✨ marks the melds that change."), *lines[2:]])
+        await in_group.mirror(tx, row, seats[seat], mirrored, markup, live=True)
+        if pictures:
             picture = {"kind": "table", "view": view, "names": [s.name for s in seats], "lang": lang}
             caption = "\n".join(lines)
             if new:
@@ -244,7 +251,7 @@ class ToggleTurns:
 
     async def _hand(self, tx: Tx, row: TableRow, seat: SeatRow, state: State, names: list[str]) -> None:
         """Redraw the live hand after a toggle (the same message, edited)."""
-        await toggle_hand(tx, row, seat, state, names, live=True, now=self.publisher.now())
+        await toggle_hand(tx, row, seat, state, names, live=True, now=self.publisher.now(), app=self.publisher.app)
 
 
 def _indices(hand: list[int], cards: list[int]) -> list[int]:
