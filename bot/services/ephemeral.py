@@ -60,12 +60,15 @@ class EphemeralSender:
 
     def _fresh(self, press: str | None) -> str | None:
         """The press id if no message answered it yet (a row merged while in flight keeps the id it carried)."""
-        if press is None or press in self._used:
-            return None
-        self._used[press] = None
-        if len(self._used) > USED_PRESSES:
-            self._used.popitem(last=False)
-        return press
+        return None if press is None or press in self._used else press
+
+    def _answered(self, press: str | None) -> None:
+        """The press was answered with a message, or refused for good: its id sends nothing more (a 429 or a
+        network error retries the same row, and the id with it)."""
+        if press is not None:
+            self._used[press] = None
+            if len(self._used) > USED_PRESSES:
+                self._used.popitem(last=False)
 
     async def deliver(self, bot: Bot, row: OutboxRow, message_id: int | None) -> tuple[int | None, str | None]:
         p = row.payload
@@ -92,6 +95,8 @@ class EphemeralSender:
                 chat_id=row.chat_id, text=p["text"], reply_markup=p.get("markup"),
                 message_thread_id=p.get("thread") or None, ephemeral_message_parameters=params)))
         except TelegramBadRequest as exc:
+            self._answered(press)
             log.info("ephemeral hand in %s not sent: %s", row.chat_id, exc.message)
             return 0, exc.message
+        self._answered(press)
         return int(raw.get("ephemeral_message_id") or 0), None

@@ -23,6 +23,7 @@ from tests.bot.group_driver import (
 )
 from tests.bot.harness import find, play_buttons, settle, telegram_pacing
 from tests.bot.helpers import answered, db_rows, replay_log
+from tests.bot.webapp_helpers import APP_SETTINGS
 from tests.fakebot.models import CallbackRecord, StoredMessage
 from tests.fakebot.server import FakeTelegram
 from tests.fakebot.users import FakeChat, FakeUser
@@ -363,3 +364,24 @@ async def test_a_rummy_proposal_and_back_and_a_cancel_show_in_the_group(fake, ap
         shown = user.last_ephemeral(group)
         assert shown is not None and not play_buttons(shown) and "cancelled" in shown.content
     assert all(not play_buttons(m) for m in group.messages())
+
+
+@pytest.mark.bot(**APP_SETTINGS)
+async def test_with_the_table_app_the_group_gets_my_hand_and_its_link_and_the_hand_no_web_app(fake, app, open_table):
+    """The table app's DM button opens a Mini App, which Telegram allows in private chats only: the hand shown in
+    the group has the same play buttons without it; the table message has "My hand" above the app's link."""
+    users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
+    group = fake.group("App", members=users, creator=users[0])
+    await open_table("carnival", users, options="quarters=1", group=group)
+    await settle(fake, app)
+    table = table_message(group)
+    assert my_hand(table.buttons[0]) and any("url" in b for b in table.buttons[1:])
+    records = await show_hands(fake, group, users)
+    await settle(fake, app)
+    for user, record in zip(users, records, strict=True):
+        shown = user.last_ephemeral(group)
+        assert shown is not None, (record.answer_text, [(c.method, c.description) for c in fake.errors][-3:])
+        dm = user.inbox(include_deleted=False)[-1]
+        assert shown is not None and all("web_app" not in b for b in shown.buttons)
+        assert any("web_app" in b for b in dm.buttons)
+        assert [b for b in shown.buttons] == [b for b in dm.buttons if "web_app" not in b]
