@@ -166,12 +166,22 @@ async def log_line(tx: Tx, chat_id: int, line: str, thread_id: int = 0) -> None:
     key = f"log:{chat_id}:{thread_id}"
     line = clip_html(line, LOG_LIMIT)
     row = await tx.pending(key)
-    if row is not None and row.attempts == 0 and len(row.payload["text"]) + len(line) < LOG_LIMIT:
+    if row is not None and row.attempts == 0 and not row.payload.get("sealed") \
+            and len(row.payload["text"]) + len(line) < LOG_LIMIT:
         row.payload["text"] += "\n" + line
         await tx.set_payload(row.id, row.payload)
         return
     await tx.enqueue(chat_id, "send", {"text": line, "markup": None, "thread": thread_id}, merge_key=None)
     await tx.tag_last(key)
+
+
+async def seal_log(tx: Tx, chat_id: int, thread_id: int = 0) -> None:
+    """Lines logged from now on go to a new message, after whatever is queued meanwhile (a table message that
+    sums up the lines before it): a waiting log message takes no more lines."""
+    row = await tx.pending(f"log:{chat_id}:{thread_id}")
+    if row is not None and row.attempts == 0 and not row.payload.get("sealed"):
+        row.payload["sealed"] = True
+        await tx.set_payload(row.id, row.payload)
 
 
 class RateLimiter:
@@ -542,6 +552,9 @@ class Outbox:
                 if method == "delete":  # nothing was ever sent under that slot: nothing to delete, done
                     return await self._done(row, learned, pictures)
                 method = "send" if method == "edit" else "photo"
+        if method == "send" and row.slot is None and not p.get("text"):
+            # A log message that went out while it was sealed: what is left of it is no line, only the seal.
+            return await self._done(row, learned, pictures)
         self.calls += 1
         if method == "send":
             raw = cast(dict[str, Any], await self.bot(SendText(chat_id=row.chat_id, text=p["text"],
