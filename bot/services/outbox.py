@@ -93,6 +93,12 @@ REDRAWS = 2  # times a picture replaced while it was drawn is drawn again (newes
 Markup = InlineKeyboardMarkup | dict[str, Any] | None  # a keyboard as aiogram's model or as its JSON already
 
 
+def newest_slot(chat_id: int) -> str:
+    """The slot naming the newest message the bot sent in a DM (recorded at each delivery): a hand that
+    is not it lies under newer messages, where an edit goes unseen."""
+    return f"dm-newest:{chat_id}"
+
+
 def markup_data(markup: Markup) -> dict[str, Any] | None:
     """The keyboard as the JSON stored in a row (a dict is that JSON already: keyboards.play_markup)."""
     if markup is None or isinstance(markup, dict):
@@ -583,8 +589,9 @@ class Outbox:
         elif method == "document":
             async with self.store.read() as tx:
                 data, _ = await tx.blob(p["blob"])
-            await self.bot.send_document(row.chat_id, BufferedInputFile(data, filename=p["filename"]),
-                                         caption=p.get("caption") or None, message_thread_id=thread)
+            document = await self.bot.send_document(row.chat_id, BufferedInputFile(data, filename=p["filename"]),
+                                                    caption=p.get("caption") or None, message_thread_id=thread)
+            learned = {"slot_message": document.message_id}
         elif method == "delete":
             await self.bot.delete_message(row.chat_id, message_id)  # type: ignore[arg-type]
         elif method == "clear_markup":
@@ -623,6 +630,8 @@ class Outbox:
         for key, uploaded in pictures.items():  # remember only the file id of drawn pictures
             await tx.put_blob(key, b"")
             await tx.set_blob_file_id(key, uploaded)
+        if row.chat_id > 0 and "slot_message" in learned:  # a new message in a DM: the newest there now
+            await tx.set_slot(newest_slot(row.chat_id), row.chat_id, learned["slot_message"])
         return await tx.outbox_done(row, **learned)
 
     async def _image(self, row: OutboxRow) -> tuple[list[str], bytes, str | None]:

@@ -127,8 +127,16 @@ class Publisher:
                     await out.clear_keyboard(tx, s.user_id or 0, hand_slot(row, s.seat))
                 numbers[key] = numbers.get(key, -1) + 1
                 await self.hand_message(tx, row, s, state, names, live=live, new=True)
-            elif live and not (s.seat == mover and pressed):
-                ping = now - acted.get(key, 0.0) >= self.ping_after
+            elif live:
+                # A turn is news (unless they acted within ``ping_after``: they are at the screen); either
+                # way the hand to act on is the newest message of the DM, so one under newer messages (a
+                # lay-down's proposal, a reply) comes again as a new one.
+                going_on = s.seat == mover and pressed
+                ping = not going_on and now - acted.get(key, 0.0) >= self.ping_after
+                if not ping and await self._buried(tx, row, s):
+                    ping = True
+                    if going_on:  # the message they pressed had the keyboard (others lost theirs as they moved)
+                        await out.clear_keyboard(tx, s.user_id or 0, hand_slot(row, s.seat))
                 if ping:
                     numbers[key] = numbers.get(key, 0) + 1
                 await self.hand_message(tx, row, s, state, names, live=True, new=ping)
@@ -197,6 +205,13 @@ class Publisher:
         else:
             await out.edit_text(tx, row.chat_id, slot, text, thread_id=row.thread_id)
         return fresh
+
+    @staticmethod
+    async def _buried(tx: Tx, row: TableRow, seat: SeatRow) -> bool:
+        """Whether the DM got newer messages than the seat's hand message (as far as delivered)."""
+        shown = await tx.slot_message(hand_slot(row, seat.seat))
+        newest = await tx.slot_message(out.newest_slot(seat.user_id or 0))
+        return shown is not None and newest is not None and newest > shown
 
     @staticmethod
     async def _unsent(tx: Tx, slot: str) -> bool:
