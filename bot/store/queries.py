@@ -497,7 +497,8 @@ class SharedQueries:
     async def add_entrant(self, tournament_id: int, entrant: EntrantRow) -> bool:
         """Enter a player; False when they already are."""
         return await self._run(
-            "INSERT INTO tournament_entrants(tournament_id, user_id, name, rating, joined_round) VALUES (?, ?, ?, ?, ?) "
+            "INSERT INTO tournament_entrants(tournament_id, user_id, name, rating, joined_round) "
+            "VALUES (?, ?, ?, ?, ?) "
             "ON CONFLICT (tournament_id, user_id) DO NOTHING",
             tournament_id, entrant.user_id, entrant.name, entrant.rating, entrant.joined_round) > 0
 
