@@ -44,7 +44,7 @@ from bot.services.outbox import Outbox, RateLimiter
 from bot.services.people import People
 from bot.services.pictures import Pictures
 from bot.services.play import Play
-from bot.services.ports import Plug, TurnClock
+from bot.services.ports import Plug, SeatedTables, TurnClock
 from bot.services.presence import PresenceService
 from bot.services.publish import Publisher
 from bot.services.reports import Reports
@@ -55,6 +55,7 @@ from bot.store.backend import Backend
 from bot.store.contract import Store
 from bot.store.lock import AlreadyRunning
 from bot.store.migrate import SchemaTooNew
+from bot.tournaments.service import Tournaments
 from bot.ui.i18n import LANGS, t
 from bot.webhook import WebhookServer, new_secret
 
@@ -96,6 +97,7 @@ class Services:
     builder: CaptureBuilder
     toggles: ToggleTurns
     league: League
+    tournaments: Tournaments
     clock: Plug[TurnClock]  # the clocks as moves see them (empty: no clocks)
     clocks: ClockService | None
 
@@ -103,12 +105,14 @@ class Services:
         """The names handlers ask for (aiogram injects a handler's parameters by name)."""
         return {"replies": self.core, "play": self.play, "people": self.people, "lobby": self.lobby,
                 "seats": self.seats, "presence": self.presence, "reports": self.reports, "hints": self.hints,
-                "builder": self.builder, "toggles": self.toggles, "league": self.league, "clocks": self.clocks}
+                "builder": self.builder, "toggles": self.toggles, "league": self.league, "clocks": self.clocks,
+                "tournaments": self.tournaments}
 
     async def stop(self) -> None:
         """Stop what runs on its own: the clocks' scheduler, the league's season clock, the AI loops."""
         if self.clocks is not None:
             await self.clocks.stop()
+        await self.tournaments.stop()
         await self.league.stop()
         await self.play.stop()
 
@@ -126,10 +130,14 @@ def build_services(store: Store, outbox: Outbox, bot_username: str, *, ai_delay:
     turn_clock: Plug[TurnClock] = Plug()
     league = League(store, outbox, pictures is not None)
     publisher = Publisher(core, turn_clock, pictures, ping_after)
+    seated: Plug[SeatedTables] = Plug()  # the lobby opens a tournament's tables; it needs the play service
+    tournaments = Tournaments(core, seated, turn_clock, league.tournament_result, bot_username, pictures is not None,
+                              default_per_move)
     play = Play(core, publisher, ai or AiSeats(), turn_clock, ai_delay, forced=(toggle_forced,),
-                finished=(league.table_finished,))
+                finished=(league.table_finished, tournaments.table_finished))
     people = People(core, publisher)
     lobby = LobbyService(core, publisher, play, turn_clock, bot_username)
+    seated.plug(lobby)
     clocks = ClockService(core, play, lobby, publisher, clock, default_per_move) if timed else None
     turn_clock.plug(clocks)
     return Services(
@@ -140,7 +148,7 @@ def build_services(store: Store, outbox: Outbox, bot_username: str, *, ai_delay:
         hints=Hints(core, play.ai),
         builder=CaptureBuilder(core, play),
         toggles=ToggleTurns(core, play, publisher),
-        league=league, clock=turn_clock, clocks=clocks)
+        league=league, tournaments=tournaments, clock=turn_clock, clocks=clocks)
 
 
 class App:
@@ -232,6 +240,7 @@ class App:
         await services.league.start()  # the season clock (the intake does not emit aiogram's startup event)
         if services.clocks is not None:  # stored deadlines, one scheduler (no per-tick scan of the tables)
             await services.clocks.start()
+        await services.tournaments.start()  # registration windows, rounds completed while the bot was down
         # Retention: prune processed update ids, failed rows, finished games' slots, stale blobs.
         self.retention = Retention(self.store, latest_update=lambda: self.dedup.latest if self.dedup else None)
         self.retention.start()
@@ -310,7 +319,7 @@ class App:
     def busy(self) -> bool:
         """Whether an update is being handled or an AI seat is thinking (tests wait for quiet)."""
         return bool((self.dedup and self.dedup.in_flight) or (self.intake and self.intake.in_flight)
-                    or (self.services and self.services.play.ai_busy()))
+                    or (self.services and (self.services.play.ai_busy() or self.services.tournaments.busy())))
 
     async def report(self) -> dict[str, Any]:
         """What /status and /healthz show: version, uptime, tables by state, queue depths, last error."""

@@ -33,6 +33,7 @@ COMMANDS = (
     ("stats", "a player's league record: /stats [@user]"),
     ("h2h", "head to head: /h2h @a @b"),
     ("league", "league seasons and admin tools"),
+    ("tournament", "a tournament: /tournament carnival rounds=3 (admins open it)"),
     ("settings", "language; in the DM also time zone and quiet hours"),
     ("mytables", "my tables in every chat, whose turn, time left"),
     ("hand", "send my hand again"),

@@ -323,6 +323,15 @@ class League:
         its end is a match, recorded and rated in the final move's transaction (in its own savepoint)."""
         await record_finished(tx, row, seats, state)
 
+    async def tournament_result(self, tx: Tx, chat_id: int, thread_id: int, game: str,
+                                ranking: list[tuple[int, str, float]]) -> None:
+        """A tournament's final ranking (bot/tournaments/, through the root's ``TournamentResult`` port): kept in
+        the league's log of this chat (and topic, when the chat keeps a league per topic); its tables were
+        rated one by one as they finished."""
+        _, per_topic = await db.config(tx, chat_id)
+        summary = "; ".join(f"{i + 1}. {name} ({points:g})" for i, (_, name, points) in enumerate(ranking[:8]))
+        await db.log(tx, chat_id, thread_id if per_topic else 0, clock.now(), 0, "tournament", f"{game}: {summary}")
+
     async def start(self) -> None:
         self._job.start()
 

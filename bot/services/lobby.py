@@ -17,7 +17,7 @@ from bot.services.core import TableCore
 from bot.services.ports import AiScheduler, Plug, TablePublisher, TurnClock
 from bot.services.types import Actor, Answer, Where
 from bot.store.contract import StoreTx as Tx
-from bot.store.rows import ClockUi, SeatRow, TableRow, TableUi
+from bot.store.rows import ClockRow, ClockUi, SeatRow, TableRow, TableUi
 from bot.ui import words
 from bot.ui.clip import clip_plain
 from bot.ui.clock_keyboards import clock_keyboard
@@ -27,7 +27,7 @@ from bot.ui.keyboards import (
     lobby_keyboard,
     options_keyboard,
 )
-from engine.core import GameError, OptionsError, get_game
+from engine.core import GameError, OptionsError, State, get_game
 
 OPTIONS_ERROR_LIMIT = 600  # characters of a house-rules error shown (700 bogus options made 31,718)
 JOIN_TOKEN_BYTES = 12  # 96 random bits: 16 URL-safe characters in the deep link (Telegram allows 64)
@@ -309,23 +309,51 @@ class LobbyService:
             if len(seats) < game.min_players:
                 return Answer(t(lang, "{game} needs at least {n} players; {have} seated. Add AI players?",
                                 game=words.title(row.game, lang), n=game.min_players, have=len(seats)), alert=True)
-            state = game.new(len(seats), seed=row.seed, options=row.options)
-            row.status = "playing"
-            row.version += 1
-            row.state = state.to_json()
-            row.ui = TableUi(ai_levels=row.ui.ai_levels)  # the lobby's keys go; the AI levels stay
-            if (clock := self.clock.service) is not None:  # the first turn's deadline
-                await clock.moved(tx, row, seats, state)
-            await tx.save_table(row)
-            chat_lang = await tx.chat_lang(row.chat_id)
+            state = await self._begin(tx, row, seats, from_lobby=True)
+        self.began(row, seats, state)
+        return Answer(t(lang, "Let's play!"))
+
+    async def _begin(self, tx: Tx, row: TableRow, seats: list[SeatRow], from_lobby: bool) -> State:
+        """Deal, start the clock and publish the first table (in the caller's transaction)."""
+        state = get_game(row.game).new(len(seats), seed=row.seed, options=row.options)
+        row.status = "playing"
+        row.version += 1
+        row.state = state.to_json()
+        row.ui = TableUi(ai_levels=row.ui.ai_levels)  # the lobby's keys go; the AI levels stay
+        if (clock := self.clock.service) is not None:  # the first turn's deadline
+            await clock.moved(tx, row, seats, state)
+        await tx.save_table(row)
+        chat_lang = await tx.chat_lang(row.chat_id)
+        if from_lobby:
             if self.publisher.takes_lobby(row):
                 row.ui.lobby_to_table = True  # the lobby message becomes the first table (its keyboard goes)
             else:
                 await self.show(tx, row, seats, chat_lang)
-            await self.publisher.publish(tx, row, seats, state, [], mover=None, chat_lang=chat_lang)
-            await tx.save_table(row)
+        await self.publisher.publish(tx, row, seats, state, [], mover=None, chat_lang=chat_lang)
+        await tx.save_table(row)
+        return state
+
+    def began(self, row: TableRow, seats: list[SeatRow], state: State) -> None:
+        """After the start's commit: keep the state, send what was queued, let the AI seats play."""
         self.core.remember(row, state)
         self.core.outbox.wake()
-        game_log.started(table_id, row.game, len(seats), sum(s.is_ai for s in seats))
-        self.play.schedule_ai(table_id)
-        return Answer(t(lang, "Let's play!"))
+        game_log.started(row.id, row.game, len(seats), sum(s.is_ai for s in seats))
+        self.play.schedule_ai(row.id)
+
+    async def begin_seated(self, tx: Tx, chat_id: int, thread_id: int, game_id: str, creator_id: int,
+                           options: dict[str, Any], seats: list[SeatRow], clock: ClockRow | None,
+                           tournament_id: int) -> tuple[TableRow, State]:
+        """A table whose players are already chosen (a tournament's round): opened and begun in the
+        caller's transaction, with no lobby message and no join; ``clock`` its time control. The caller
+        calls ``began`` after the commit."""
+        table_id = await tx.create_table(chat_id, thread_id, game_id, creator_id, options, self.deal_seed(),
+                                         tournament_id)
+        await tx.set_seats(table_id, seats)
+        if clock is not None:
+            clock.table_id = table_id
+            await tx.save_clock(clock)
+        row = await tx.table(table_id)
+        assert row is not None
+        state = await self._begin(tx, row, seats, from_lobby=False)
+        game_log.opened(table_id, chat_id, game_id)
+        return row, state

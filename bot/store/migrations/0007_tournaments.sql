@@ -56,3 +56,9 @@ CREATE TABLE away (
     since        REAL NOT NULL,
     until        REAL NOT NULL
 );
+-- A tournament's round opens several tables at once in one chat (or topic): they are marked with their
+-- tournament and left out of "one open table per chat", which holds for the tables /new opens.
+ALTER TABLE tables ADD COLUMN tournament_id INTEGER;
+DROP INDEX one_open_table_per_chat;
+CREATE UNIQUE INDEX one_open_table_per_chat ON tables(chat_id, thread_id)
+    WHERE status IN ('lobby', 'playing') AND tournament_id IS NULL;
