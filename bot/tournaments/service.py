@@ -106,7 +106,8 @@ class Tournaments:
     def describe(self, row: TournamentRow, entrants: list[EntrantRow], lang: str) -> str:
         s = TournamentSettings.from_json(row.settings)
         rounds = plan.planned_rounds(row.format, s, len(entrants))
-        lines = [f"🏆 <b>{t(lang, 'Tournament')}: {words.title(row.game, lang)}</b>",
+        heading = t(lang, "Tournament: {game}", game=words.title(row.game, lang))
+        lines = [f"🏆 <b>{heading}</b>",
                  t(lang, "{format}, {rounds} rounds, tables of {size}; ⏱ {clock} per move",
                    format=format_name(row.format, lang), rounds=rounds or "?", size=s.size,
                    clock=span(s.per_move, lang)),
