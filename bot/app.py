@@ -50,6 +50,7 @@ from bot.services.publish import Publisher
 from bot.services.reports import Reports
 from bot.services.retention import Retention
 from bot.services.seats import SeatService
+from bot.services.vacation import Vacations
 from bot.shared_limits import RedisLimiter, SharedLimitMiddleware
 from bot.store.backend import Backend
 from bot.store.contract import Store
@@ -100,13 +101,14 @@ class Services:
     tournaments: Tournaments
     clock: Plug[TurnClock]  # the clocks as moves see them (empty: no clocks)
     clocks: ClockService | None
+    vacations: Vacations | None = None
 
     def workflow_data(self) -> dict[str, Any]:
         """The names handlers ask for (aiogram injects a handler's parameters by name)."""
         return {"replies": self.core, "play": self.play, "people": self.people, "lobby": self.lobby,
                 "seats": self.seats, "presence": self.presence, "reports": self.reports, "hints": self.hints,
                 "builder": self.builder, "toggles": self.toggles, "league": self.league, "clocks": self.clocks,
-                "tournaments": self.tournaments}
+                "tournaments": self.tournaments, "vacations": self.vacations}
 
     async def stop(self) -> None:
         """Stop what runs on its own: the clocks' scheduler, the league's season clock, the AI loops."""
@@ -119,7 +121,8 @@ class Services:
 
 def build_services(store: Store, outbox: Outbox, bot_username: str, *, ai_delay: float = 1.0,
                    pictures: Pictures | None = None, ai: AiSeats | None = None, ping_after: float = 20.0,
-                   timed: bool = True, clock: Clock | None = None, default_per_move: float = 86400.0) -> Services:
+                   timed: bool = True, clock: Clock | None = None, default_per_move: float = 86400.0,
+                   vacation_days: int = 14) -> Services:
     """Build the services once, each given the ports of exactly what it uses.
 
     Moves keep the clocks' deadlines and the clocks play a move at a deadline: that one loop is closed
@@ -140,6 +143,7 @@ def build_services(store: Store, outbox: Outbox, bot_username: str, *, ai_delay:
     seated.plug(lobby)
     clocks = ClockService(core, play, lobby, publisher, clock, default_per_move) if timed else None
     turn_clock.plug(clocks)
+    vacations = Vacations(core, clocks.clock, clocks.scheduler.nudge, vacation_days) if clocks is not None else None
     return Services(
         core=core, publisher=publisher, play=play, people=people, lobby=lobby,
         seats=SeatService(core, publisher, play, bot_username),
@@ -148,7 +152,7 @@ def build_services(store: Store, outbox: Outbox, bot_username: str, *, ai_delay:
         hints=Hints(core, play.ai),
         builder=CaptureBuilder(core, play),
         toggles=ToggleTurns(core, play, publisher),
-        league=league, tournaments=tournaments, clock=turn_clock, clocks=clocks)
+        league=league, tournaments=tournaments, clock=turn_clock, clocks=clocks, vacations=vacations)
 
 
 class App:
@@ -217,7 +221,7 @@ class App:
         services = self.services = build_services(
             self.store, self.outbox, me.username or "kozyr_bot", ai_delay=self.settings.ai_delay,
             pictures=self.pictures, ai=ai, ping_after=self.settings.ping_after,
-            default_per_move=self.settings.autoplay_after)
+            default_per_move=self.settings.autoplay_after, vacation_days=self.settings.vacation_days)
         if self.settings.deal_seed is not None:
             services.lobby.seed_deals(self.settings.deal_seed)
         self.outbox.on_unreachable = services.people.user_unreachable

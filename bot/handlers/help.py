@@ -40,6 +40,7 @@ COMMANDS = (
     ("pause", "vote to pause the table's clock"),
     ("resume", "vote to run the table's clock again"),
     ("extend", "the creator gives this move more time, once"),
+    ("vacation", "days away: your clocks stop (in our private chat): /vacation 3"),
     ("hint", "a move suggestion for your turn (in our private chat)"),
     ("help", "this list"),
 )

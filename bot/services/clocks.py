@@ -115,7 +115,10 @@ class ClockService:
         to_act = state.to_act
         if row.status == "playing" and not state.over and to_act is not None and not seats[to_act].is_ai \
                 and not handover.on_autopilot(row, to_act):
-            begin_turn(c, to_act, row.version, now)
+            # A player on vacation: the turn's clock starts when they are back (bot/services/vacation.py).
+            user = seats[to_act].user_id
+            away = await tx.away(user) if user is not None else None
+            begin_turn(c, to_act, row.version, max(now, away[1]) if away else now)
         row.ui.clock = clock_ui(c)
         if c != stored:  # an AI move between two AI moves changes nothing: no write
             await tx.save_clock(c)

@@ -164,7 +164,8 @@ class PgTx(SharedQueries):
 
     async def open_table(self, chat_id: int, thread_id: int) -> TableRow | None:
         return await self._locked_table("SELECT * FROM tables t WHERE chat_id = $1 AND thread_id = $2 "
-                                        "AND status IN ('lobby', 'playing') AND tournament_id IS NULL", chat_id, thread_id)
+                                        "AND status IN ('lobby', 'playing') AND tournament_id IS NULL",
+                                        chat_id, thread_id)
 
     async def last_table(self, chat_id: int, thread_id: int) -> TableRow | None:
         return await self._locked_table("SELECT * FROM tables t WHERE chat_id = $1 AND thread_id = $2 "
