@@ -279,8 +279,20 @@ class Tournaments:
 
     async def begin(self, tid: int, actor: Actor | None, lang: str, is_admin: bool) -> Answer:
         """Close registration and open the first round (an admin, or the window's end: ``actor`` None)."""
+        async with self._lock(tid):
+            return await self._begin(tid, actor, lang, is_admin)
+
+    async def _begin(self, tid: int, actor: Actor | None, lang: str, is_admin: bool) -> Answer:
         opened: list[tuple[TableRow, list[SeatRow], State]] = []
-        async with self._lock(tid), self.store.transaction() as tx:
+        schedule: list[Pairing] = []
+        async with self.store.read() as tx:
+            row = await tx.tournament(tid)
+            entrants = await tx.entrants(tid)
+        if row is not None and row.format == "robin" and row.status == "registration":
+            s = TournamentSettings.from_json(row.settings)
+            if len(entrants) >= s.size:  # about a second of search: off the event loop (entrants wait: locked)
+                schedule = await asyncio.to_thread(plan.robin_schedule, [e.user_id for e in entrants], s, row.seed)
+        async with self.store.transaction() as tx:
             row = await tx.tournament(tid)
             if row is None or row.status != "registration":
                 return Answer(t(lang, "This tournament has already started."), alert=True)
@@ -303,7 +315,6 @@ class Tournaments:
                 return Answer()
             row.status = "running"
             if row.format == "robin":
-                schedule = plan.robin_schedule([e.user_id for e in entrants], s, row.seed)
                 s.robin_rounds = [[p.tables, p.byes] for p in schedule]
                 row.settings = s.as_json()
                 for number, pairing in enumerate(schedule):
