@@ -10,6 +10,7 @@ from itertools import combinations
 import pytest
 
 from bot.app import Services, build_services
+from bot.services.ai_seats import AiSeats
 from bot.render.tournament import render_tournament
 from bot.services.deadlines import FakeClock
 from bot.services.outbox import Outbox, RateLimiter
@@ -26,7 +27,7 @@ async def _services(path) -> tuple[Store, Services, FakeClock]:
     clock = FakeClock(T0)
     store = await Store(path).open()
     services = build_services(store, Outbox(store, None, RateLimiter(0, 1, 1)), "kozyr_test_bot",  # type: ignore[arg-type]
-                              ai_delay=0.0, clock=clock)
+                              ai_delay=0.0, clock=clock, ai=AiSeats("easy", 2.0, worker="thread"))
     async with store.transaction() as tx:
         await tx.ensure_chat(GROUP, "Cup", "en")
     return store, services, clock
