@@ -357,18 +357,18 @@ class Tournaments:
         await out.send_text(tx, row.chat_id, "\n".join(lines), thread_id=row.thread_id)
         return opened
 
-    async def table_finished(self, tx: Tx, table: TableRow, seats: list[SeatRow], state: State) -> None:
+    async def table_finished(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State) -> None:
         """A ``TableFinished`` subscriber: a tournament table's places go to its board (in the final move's
         transaction, in a savepoint: a failure here never fails the move), then the round may be complete."""
-        board = await tx.board_of_table(table.id)
+        board = await tx.board_of_table(row.id)
         if board is None or not state.over:
             return
         await tx.savepoint("tournament_result")
         try:
-            await self._record(tx, board, table, state)
+            await self._record(tx, board, row, state)
         except Exception:
             await tx.rollback_to("tournament_result")
-            log.exception("tournament: the result of table %s could not be recorded", table.id)
+            log.exception("tournament: the result of table %s could not be recorded", row.id)
         await tx.release("tournament_result")
         self.soon(board.tournament_id)
 

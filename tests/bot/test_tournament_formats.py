@@ -10,8 +10,8 @@ from itertools import combinations
 import pytest
 
 from bot.app import Services, build_services
-from bot.services.ai_seats import AiSeats
 from bot.render.tournament import render_tournament
+from bot.services.ai_seats import AiSeats
 from bot.services.deadlines import FakeClock
 from bot.services.outbox import Outbox, RateLimiter
 from bot.services.types import Actor, Where
