@@ -145,7 +145,7 @@ class PgTx(SharedQueries):
         """A group became a supergroup: everything of the old id moves to the new one."""
         await self.conn.execute("INSERT INTO chats(chat_id, title, lang) SELECT $1, title, lang FROM chats "
                               "WHERE chat_id = $2 ON CONFLICT DO NOTHING", new_id, old_id)
-        for table in ("tables", "outbox", "results", *LEAGUE_CHAT_TABLES):
+        for table in ("tables", "outbox", "results", "tournaments", *LEAGUE_CHAT_TABLES):
             await self.conn.execute(f"UPDATE {table} SET chat_id = $1 WHERE chat_id = $2", new_id, old_id)
         await self.conn.execute("DELETE FROM slots WHERE chat_id = $1", old_id)
 

@@ -223,7 +223,7 @@ class Tx(SharedQueries):
         self._chat_changed(old_id)
         await self.db.execute("INSERT OR IGNORE INTO chats(chat_id, title, lang) "
                               "SELECT ?, title, lang FROM chats WHERE chat_id = ?", (new_id, old_id))
-        for table in ("tables", "outbox", "results", *LEAGUE_CHAT_TABLES):
+        for table in ("tables", "outbox", "results", "tournaments", *LEAGUE_CHAT_TABLES):
             await self.db.execute(f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
         # Old messages cannot be edited under the new id: forget them, so edits become new messages.
         await self.db.execute("DELETE FROM slots WHERE chat_id = ?", (old_id,))

@@ -50,3 +50,15 @@ async def test_vacation_days_add_up_per_year_and_away_is_one_row(store):
     async with store.transaction() as tx:
         await tx.clear_away(11)
         assert await tx.away(11) is None
+
+
+async def test_a_tournament_moves_with_its_group_to_the_supergroup(store):
+    row = TournamentRow(0, -7, 0, "carnival", {}, "swiss", {}, "running", 11, 1, created_at=1.0)
+    async with store.transaction() as tx:
+        await tx.ensure_chat(-7, "Cup", "en")
+        await tx.create_tournament(row)
+        await tx.migrate_chat(-7, -1007)
+    async with store.read() as tx:
+        assert await tx.open_tournament(-7, 0) is None
+        moved = await tx.open_tournament(-1007, 0)
+        assert moved is not None and moved.id == row.id
