@@ -17,6 +17,7 @@ from bot.services.outbox import Outbox, RateLimiter
 from bot.services.types import Actor, Where
 from bot.store.sqlite import Store
 from bot.tournaments.settings import duration, parse
+from bot.tournaments.standings import place_points
 from tests.bot.test_clocks import T0
 
 GROUP = -1002
@@ -164,3 +165,56 @@ def test_the_standings_picture_draws_every_row() -> None:
     from bot.render.tournament import layout_tournament
     names = [d.text for d in layout_tournament(spec).texts if d.kind == "name"]
     assert names == ["Ann", "Борис", "Ivy ✖"]
+
+
+async def test_registration_closes_by_itself_and_a_late_joiner_gets_half_byes(tmp_path):
+    store, services, clock = await _services(tmp_path / "k.sqlite3")
+    people = [Actor(300 + i, f"S{i}", "en") for i in range(7)]
+    try:
+        # too few when the window closes: off
+        await services.tournaments.open(WHERE, people[0], ["carnival", "register=1m", "quarters=1"])
+        first = await services.tournaments.here(WHERE)
+        assert first is not None
+        clock.advance(61)
+        await services.tournaments.tick()
+        async with store.read() as tx:
+            off = await tx.tournament(first.id)
+        assert off is not None and off.status == "cancelled"
+        # enough: the window's end opens round 1 (Swiss, 5 rounds, tables of three: 6 play, no bye)
+        await services.tournaments.open(WHERE, people[0], ["carnival", "register=1m", "rounds=5", "quarters=1",
+                                                           "withdraw=off"])
+        row = await services.tournaments.here(WHERE)
+        assert row is not None and row.id != first.id
+        await _enter(services, row.id, people[1:6])
+        clock.advance(61)
+        await services.tournaments.tick()
+        async with store.read() as tx:
+            running = await tx.tournament(row.id)
+            boards = await tx.boards(row.id)
+        assert running is not None and running.status == "running" and running.round == 1
+        assert [len(b.players) for b in boards] == [3, 3]
+        # a late joiner, while fewer than half the rounds have started
+        late = await services.tournaments.join(row.id, people[6], "en")
+        assert late.text == "You are in the tournament."
+        await _run_out(store, services, clock, row.id)
+        async with store.read() as tx:
+            entrants = {e.user_id: e for e in await tx.entrants(row.id)}
+            boards = await tx.boards(row.id)
+            done = await tx.tournament(row.id)
+        assert entrants[306].joined_round == 1 and done is not None and done.round == 5
+        byes = [p for b in boards if b.kind == "bye" for p in b.players]
+        assert len(byes) == 4 and len(set(byes)) == 4  # 7 players from round 2: one bye a round, never twice
+        async with store.read() as tx:
+            standings = await services.tournaments._standings(tx, done)  # noqa: SLF001
+            results = await tx.tournament_results(row.id)
+        late_row = next(s for s in standings if s.id == 306)
+        assert late_row.played + late_row.byes == 4  # rounds 2-5; round 1 counted as half a bye
+        boards_of = {}
+        for rnd, board, player, place in results:
+            boards_of.setdefault((rnd, board), {})[player] = place
+        earned = sum(place_points(places, (2.0, 1.0, 0.0)).get(306, 0.0) for places in boards_of.values())
+        assert late_row.points == earned + late_row.byes * 1.0 + 0.5
+    finally:
+        await services.stop()
+        await store.close()
+
