@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 Pair = tuple[int, int]
-SEARCH_NODES = 60_000  # steps of the exact seating search before the greedy repair takes over
+SEARCH_NODES = 20_000  # steps of the exact seating search before the greedy repair takes over
 
 
 @dataclass(frozen=True)
@@ -122,13 +122,21 @@ def _search(order: list[int], size: int, seen: dict[int, set[int]], budget: int)
 
 
 def _greedy(order: list[int], size: int, met: Counter[Pair]) -> list[list[int]]:
-    """Seat in score order, each next player the nearest one with the fewest earlier meetings at the table."""
+    """Seat in score order, each next player the nearest one (within a window of the next few) with the
+    fewest earlier meetings at the table."""
     rest = list(order)
     tables = []
+    window = 8 * size
     while rest:
         table = [rest.pop(0)]
         while len(table) < size:
-            best = min(range(len(rest)), key=lambda i: (sum(met.get(pair(rest[i], m), 0) for m in table), i))
+            best, fewest = 0, None
+            for i in range(min(window, len(rest))):
+                count = sum(met.get(pair(rest[i], m), 0) for m in table)
+                if fewest is None or count < fewest:
+                    best, fewest = i, count
+                    if count == 0:
+                        break
             table.append(rest.pop(best))
         tables.append(table)
     return tables
