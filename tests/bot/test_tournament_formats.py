@@ -18,7 +18,9 @@ from bot.services.types import Actor, Where
 from bot.store.sqlite import Store
 from bot.tournaments.settings import duration, parse
 from bot.tournaments.standings import place_points
+from tests.bot.harness import settle
 from tests.bot.test_clocks import T0
+from tests.fakebot.ratelimit import RateLimits
 
 GROUP = -1002
 WHERE = Where(GROUP, 0, "Cup", "en")
@@ -218,3 +220,22 @@ async def test_registration_closes_by_itself_and_a_late_joiner_gets_half_byes(tm
         await services.stop()
         await store.close()
 
+
+
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_in_a_forum_a_tournament_gets_a_topic_of_its_own_when_asked(fake, app):
+    ann, bob = fake.user(first_name="Ann"), fake.user(first_name="Bob")
+    forum = fake.group("Club", members=[bob], creator=ann, type="supergroup", is_forum=True, bot_admin=True)
+    for user in (ann, bob):
+        await user.start_bot()
+    await settle(fake, app)
+    await bob.send(forum, "/tournament carnival topic=on")  # not an admin: refused, no topic
+    await settle(fake, app)
+    assert "Only the chat's admins" in forum.messages()[-1].content
+    await ann.send(forum, "/tournament carnival topic=on quarters=1")
+    await settle(fake, app)
+    assert [c.method for c in fake.calls].count("createForumTopic") == 1
+    async with app.store.read() as tx:
+        rows = await tx.live_tournaments()
+    assert len(rows) == 1 and rows[0].thread_id > 0  # the new topic, not the General one
+    assert "Tournament: Carnival" in forum.messages()[-1].content
