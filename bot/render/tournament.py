@@ -10,7 +10,7 @@ from bot.render.layout import Layout
 from bot.render.league import GOLD, HEAD_H, INK, MUTED, PAD, ROW, ROW_ALT, ROW_H, SUB_H, TITLE_H, WHITE, W, _Canvas
 
 COLS = [(PAD, PAD + 60, "center"), (PAD + 64, 470, "left"), (470, 570, "right"), (570, 670, "right"),
-        (670, 760, "right"), (760, W - PAD, "right")]
+        (670, 760, "right"), (760, W - PAD - 14, "right")]
 
 
 def layout_tournament(spec: dict[str, Any]) -> Layout:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from typing import Any
 
 import games
 from bot.league import store as league_db
@@ -30,6 +29,7 @@ from bot.store.contract import StoreTx as Tx
 from bot.store.rows import BoardRow, ClockRow, EntrantRow, SeatRow, TableRow, TournamentRow
 from bot.tournaments import rounds as plan
 from bot.tournaments.pairing import Pairing
+from bot.tournaments.pictures import format_name, points_text, standings_picture
 from bot.tournaments.settings import TournamentSettings, parse
 from bot.tournaments.standings import Standing
 from bot.ui import words
@@ -37,26 +37,16 @@ from bot.ui.clip import clip_plain
 from bot.ui.clock_words import span
 from bot.ui.i18n import t
 from bot.ui.keyboards import tournament_keyboard
-from bot.ui.names import plain_name
 from engine.core import GameError, OptionsError, State
 
 log = logging.getLogger(__name__)
 TICK = 30.0  # seconds between passes over the live tournaments (registration windows, rounds done)
 SEEDS = 2**53
-CAPTION_ROWS = 12
 
 
 def family(game: str) -> str:
     """The game family whose default points a tournament takes: partnerships or every player alone."""
     return "teams" if games.declaration(game).teams is not None else "solo"
-
-
-def format_name(fmt: str, lang: str) -> str:
-    return {"swiss": t(lang, "Swiss"), "robin": t(lang, "round robin"), "knockout": t(lang, "knockout")}[fmt]
-
-
-def _num(value: float) -> str:
-    return f"{value:g}"
 
 
 class Tournaments:
@@ -111,8 +101,8 @@ class Tournaments:
                  t(lang, "{format}, {rounds} rounds, tables of {size}; ⏱ {clock} per move",
                    format=format_name(row.format, lang), rounds=rounds or "?", size=s.size,
                    clock=span(s.per_move, lang)),
-                 t(lang, "Points per place: {points}; a bye: {bye}", points=" / ".join(_num(p) for p in s.points),
-                   bye=_num(s.bye))]
+                 t(lang, "Points per place: {points}; a bye: {bye}",
+                   points=" / ".join(points_text(p) for p in s.points), bye=points_text(s.bye))]
         if row.options:
             lines.append(t(lang, "House rules: {rules}", rules=", ".join(f"{k}={v}" for k, v in row.options.items())))
         active = [e for e in entrants if e.withdrawn is None]
@@ -352,7 +342,7 @@ class Tournaments:
                            names=", ".join(words.name(names.get(p, "?")) for p in players)))
         if pairing.byes:
             await tx.add_board(BoardRow(row.id, number, len(pairing.tables), "bye", list(pairing.byes)))
-            lines.append(t(lang, "Bye ({points} points): {names}", points=_num(s.bye),
+            lines.append(t(lang, "Bye ({points} points): {names}", points=points_text(s.bye),
                            names=", ".join(words.name(names.get(p, "?")) for p in pairing.byes)))
         await out.send_text(tx, row.chat_id, "\n".join(lines), thread_id=row.thread_id)
         return opened
@@ -457,23 +447,8 @@ class Tournaments:
 
     async def _post_standings(self, tx: Tx, row: TournamentRow, lang: str, final: bool) -> None:
         """The standings as a picture (with the same facts as its caption), or as text without pictures."""
-        table = await self._standings(tx, row)
-        title = (t(lang, "Final standings") if final else t(lang, "Standings after round {n}", n=row.round))
-        title = f"{title} — {words.title(row.game, lang)}"
-        subtitle = t(lang, "{format} · tiebreaks: opponents' points, head to head, rating",
-                     format=format_name(row.format, lang))
-        rows: list[dict[str, Any]] = [
-            {"rank": s.rank, "name": plain_name(s.name), "points": _num(s.points), "opponents": _num(s.opponents),
-             "played": s.played, "byes": s.byes, "out": s.withdrawn} for s in table]
-        spec = {"kind": "tournament", "title": title, "subtitle": subtitle, "rows": rows,
-                "labels": ["#", t(lang, "Player"), t(lang, "Points"), t(lang, "Opp."), t(lang, "Played"),
-                           t(lang, "Byes")],
-                "footer": t(lang, "✖ withdrawn")}
-        lines = [("🏆 " if final else "📋 ") + f"<b>{words.name(title)}</b>"]
-        for r in rows[:CAPTION_ROWS]:
-            lines.append(t(lang, "{rank}. {name} — {points} ({opponents})", rank=r["rank"], name=words.name(r["name"]),
-                           points=r["points"], opponents=r["opponents"]) + (" ✖" if r["out"] else ""))
-        caption = "\n".join(lines)
+        spec, caption = standings_picture(lang, row.game, row.format, row.round, await self._standings(tx, row),
+                                          final)
         if self.pictures:
             await out.send_picture(tx, row.chat_id, spec, caption[:1024], thread_id=row.thread_id)
         else:
