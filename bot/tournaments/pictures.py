@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import games
-
 from bot.tournaments.standings import Standing
 from bot.ui import words
 from bot.ui.i18n import t
