@@ -265,6 +265,7 @@ class League:
         async with self.store.read() as tx:
             topic, _ = await self._scope(tx, where)
             rows = await queries.recent_matches(tx, where.chat_id, topic)
+            cups = await tx.league_tournaments(where.chat_id, topic)
         if not rows:
             return t(lang, "No matches in this league yet.")
         lines = [t(lang, "Recent matches (the number is for /league remove):")]
@@ -273,6 +274,12 @@ class League:
             mark = " ✖" if r["removed"] else ""
             lines.append(f"#{r['id']} {when} {words.title(r['game'], lang)}: "
                          f"{words.name(names.clean(r['who'])[:120])}{mark}")
+        if cups:
+            lines += ["", t(lang, "Tournaments:")]
+        for at, target in cups:
+            game, _, ranking = target.partition(": ")
+            when = datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%d")
+            lines.append(f"🏆 {when} {words.title(game, lang)}: {words.name(names.clean(ranking)[:300])}")
         return "\n".join(lines)
 
     async def export(self, where: Where, admin_id: int, dm_open: bool) -> str:

@@ -549,6 +549,12 @@ class SharedQueries:
                                "ORDER BY round, board, place, player", tournament_id)
         return [(r["round"], r["board"], r["player"], r["place"]) for r in rows]
 
+    async def league_tournaments(self, chat_id: int, topic: int, limit: int = 5) -> list[tuple[float, str]]:
+        """(when, "game: 1. name (points); 2. ...") of the league's latest finished tournaments."""
+        rows = await self._all("SELECT at, target FROM league_log WHERE chat_id = ? AND topic = ? "
+                               "AND action = 'tournament' ORDER BY at DESC, id DESC LIMIT ?", chat_id, topic, limit)
+        return [(float(r["at"]), r["target"]) for r in rows]
+
     # -- vacations --------------------------------------------------------------------------------
     async def vacation_days(self, user_id: int, year: int) -> float:
         r = await self._one("SELECT days FROM vacations WHERE user_id = ? AND year = ?", user_id, year)

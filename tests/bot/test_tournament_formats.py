@@ -115,6 +115,8 @@ async def test_knockout_for_nine_goes_through_to_a_final_table(tmp_path):
         winners = {p for rnd, _, p, place in results if rnd == 0 and place == 1}
         assert set(boards[-1].players) <= winners | {p for rnd, _, p, place in results if rnd == 0}
         assert len(set(boards[-1].players)) == 3
+        matches = await services.league.matches_text(WHERE)  # the final ranking reached the league
+        assert "Tournaments:" in matches and "🏆" in matches and "Carnival: 1. K" in matches
     finally:
         await services.stop()
         await store.close()
