@@ -146,6 +146,7 @@ class Tournaments:
             fmt, settings, rest = parse(raw, (game.min_players, game.max_players), family(game.id),
                                         self.default_per_move)
             options = game.parse_options(rest).model_dump(mode="json")
+            game.new(settings.size, seed=0, options=options)  # rules this table size cannot play: said now
         except NoTableYet:
             known = ", ".join(g.id for g in table_games())
             await self.core.say(where, t(lang, "{game} cannot be played in the chat yet (only /rules). Games: {known}",

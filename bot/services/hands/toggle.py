@@ -212,9 +212,12 @@ class ToggleTurns:
         view: dict[str, Any] = {
             "game": row.game, "proposal": True, "cards": [card_str(c) for c in prop.cards], "table": melds_text,
             "table_kinds": [meld_kind(m) for m in prop.table], "changed": _changed(table_str(state.table), melds_text),
+            "asks": [list(ask) for ask in prop.asks],  # jokers whose card is still to choose: named on the picture
         }
+        pictures = self.publisher.pictures is not None
         lines = ["🃏 " + t(lang, "Your lay-down: {cards}", cards=present.lay_text(prop.cards)),
-                 t(lang, "✨ marks the melds that change.")]
+                 t(lang, "Gold frames mark the melds that change.") if pictures
+                 else t(lang, "✨ marks the melds that change.")]
         if prop.asks:
             meld, pos, *options = prop.asks[0]
             lines.append("❓ " + t(lang, "Which card does the joker in {meld} stand for?",
@@ -224,7 +227,7 @@ class ToggleTurns:
             lines.append(t(lang, "Confirm to lay it down, or go back to your hand."))
             markup = proposal_keyboard(row.id, row.version, prop.serial, lang)
         slot = proposal_slot(row, seat, sel)
-        if self.publisher.pictures is not None:
+        if pictures:
             picture = {"kind": "table", "view": view, "names": [s.name for s in seats], "lang": lang}
             caption = "\n".join(lines)
             if new:
@@ -240,7 +243,7 @@ class ToggleTurns:
 
     async def _hand(self, tx: Tx, row: TableRow, seat: SeatRow, state: State, names: list[str]) -> None:
         """Redraw the live hand after a toggle (the same message, edited)."""
-        await toggle_hand(tx, row, seat, state, names, live=True, now=self.publisher.now())
+        await toggle_hand(tx, row, seat, state, names, live=True, now=self.publisher.now(), app=self.publisher.app)
 
 
 def _indices(hand: list[int], cards: list[int]) -> list[int]:
