@@ -47,7 +47,7 @@ async def test_every_handler_and_filter_parameter_is_provided(tmp_path: Path) ->
         await store.close()
 
 
-async def test_a_finished_table_reaches_the_league_and_tournaments_through_the_play_service_s_subscribers(tmp_path: Path) -> None:
+async def test_a_finished_table_reaches_the_league_and_tournaments_through_play_s_subscribers(tmp_path: Path) -> None:
     store = await Store(tmp_path / "k.sqlite3").open()
     try:
         services = build_services(store, Outbox(store, None, RateLimiter(0, 1, 1)), "kozyr_test_bot",  # type: ignore[arg-type]
