@@ -3,7 +3,9 @@
 The fixtures every bot test shares (tests/conftest.py loads this module as a pytest plugin):
 ``fake`` (tests/fakebot/fixtures.py), ``db`` (the bot's SQLite file), ``app`` (the bot running against
 ``fake`` on ``db``; settings from ``@pytest.mark.bot(KOZYR_...=...)``) and ``open_table`` (a table
-opened, seated and begun in a group).
+opened, seated and begun in a group). A test that stops the bot and starts another on the same database
+(a restart), or starts it only after preparing the database or the fake, takes ``run_bot`` instead of
+``app``: the same bot, for a block. A bot as a separate process is tests/bot/procs.py's ``BotProcess``.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import asyncio
 import random
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -88,12 +90,23 @@ def db(tmp_path: Path) -> Path:
     return tmp_path / "k.sqlite3"
 
 
+RunBot = Callable[..., AbstractAsyncContextManager[App]]
+
+
 @pytest.fixture
-async def app(fake: FakeTelegram, db: Path, request: pytest.FixtureRequest) -> AsyncIterator[App]:
+def run_bot(fake: FakeTelegram, db: Path, request: pytest.FixtureRequest) -> RunBot:
+    """``async with run_bot(**settings) as app``: the ``app`` fixture's bot (on ``fake`` and ``db``, with the
+    test's ``@pytest.mark.bot`` settings, then ``settings``) for the block: for a test that restarts the
+    bot on the same database, or prepares the database or the fake before the bot starts."""
+    marker = request.node.get_closest_marker("bot")
+    return partial(running_bot, fake, db, **(marker.kwargs if marker else {}))
+
+
+@pytest.fixture
+async def app(run_bot: RunBot) -> AsyncIterator[App]:
     """The bot, running in-process against ``fake`` on ``db`` (settings_for's test settings); a test changes
     settings with ``@pytest.mark.bot(KOZYR_PICTURES=True, ...)``. Stopped after the test."""
-    marker = request.node.get_closest_marker("bot")
-    async with running_bot(fake, db, **(marker.kwargs if marker else {})) as running:
+    async with run_bot() as running:
         yield running
 
 
@@ -161,6 +174,11 @@ def last_id(chat: FakeChat) -> int:
     """The id of the bot's newest message in ``chat`` (0: none yet): wait for messages ``after`` it."""
     messages = chat.messages()
     return messages[-1].message_id if messages else 0
+
+
+def messages_after(chat: FakeChat, after: int = 0) -> list[StoredMessage]:
+    """The bot's messages in ``chat`` newer than message id ``after`` (``last_id`` taken before)."""
+    return [m for m in chat.messages() if m.message_id > after]
 
 
 def free_port() -> int:
