@@ -25,6 +25,7 @@ import pytest
 from bot.app import App
 from bot.config import Settings
 from bot.store.sqlite import Store
+from engine.core import State, get_game
 from tests.bot.helpers import answered
 from tests.fakebot.models import StoredMessage
 from tests.fakebot.server import FakeTelegram
@@ -162,6 +163,28 @@ async def open_table_in(fake: FakeTelegram, app: App, game: str, humans: Sequenc
     if begin:
         await answered(fake, await humans[0].press(lobby, lobby_button("start")), timeout=20)
     return Table(group, lobby, list(humans))
+
+
+async def design_deal(fake: FakeTelegram, app: App, table: Table, deal: dict[str, Any], *,
+                      moves: Sequence[tuple[int, str]] = (), hands_for: FakeUser) -> int:
+    """The table ``open_table`` began, its state replaced by a designed ``deal`` (the table's own seed and
+    options) and then ``moves`` (seat, action) played; ``hands_for`` gets the hand messages again and a
+    forced move plays itself. The table's id."""
+    async with app.store.transaction() as tx:
+        row = await tx.last_table(table.group.id, 0)
+        assert row is not None, "the table open_table began"
+        state = get_game(row.game).new(State.from_json(row.state).n, seed=row.seed, options=row.options,
+                                       deals=[deal])
+        for seat, action in moves:
+            state.act(seat, action)
+        row.state = state.to_json()
+        row.version += 1
+        await tx.save_table(row)
+    app.services.core.forget(row.id)
+    await app.services.people.resend_hands(hands_for.id)
+    app.services.play.schedule_ai(row.id)
+    await settle(fake, app)
+    return row.id
 
 
 async def start_carnival(fake: FakeTelegram, app: App, users: Sequence[FakeUser], group: FakeChat) -> None:
