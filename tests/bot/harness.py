@@ -4,8 +4,8 @@ The fixtures every bot test shares (tests/conftest.py loads this module as a pyt
 ``fake`` (tests/fakebot/fixtures.py), ``db`` (the bot's SQLite file), ``app`` (the bot running against
 ``fake`` on ``db``; settings from ``@pytest.mark.bot(KOZYR_...=...)``) and ``open_table`` (a table
 opened, seated and begun in a group). A test that stops the bot and starts another on the same database
-(a restart), or starts it only after preparing the database or the fake, takes ``run_bot`` instead of
-``app``: the same bot, for a block. A bot as a separate process is tests/bot/procs.py's ``BotProcess``.
+(a restart), starts it only after preparing the database or the fake, or asserts after it stopped, takes
+``run_bot`` instead of ``app``: the same bot, for a block. A bot as a separate process is tests/bot/procs.py's ``BotProcess``.
 """
 
 from __future__ import annotations
@@ -98,7 +98,8 @@ RunBot = Callable[..., AbstractAsyncContextManager[App]]
 def run_bot(fake: FakeTelegram, db: Path, request: pytest.FixtureRequest) -> RunBot:
     """``async with run_bot(**settings) as app``: the ``app`` fixture's bot (on ``fake`` and ``db``, with the
     test's ``@pytest.mark.bot`` settings, then ``settings``) for the block: for a test that restarts the
-    bot on the same database, or prepares the database or the fake before the bot starts."""
+    bot on the same database, prepares the database or the fake before the bot starts, or asserts on what
+    the bot left once it stopped (its logs, the fake's errors)."""
     marker = request.node.get_closest_marker("bot")
     return partial(running_bot, fake, db, **(marker.kwargs if marker else {}))
 

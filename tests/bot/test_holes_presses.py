@@ -9,7 +9,7 @@ import logging
 import pytest
 
 from bot.services.lobby import LobbyService
-from tests.bot.harness import find, settle, start_carnival
+from tests.bot.harness import find, open_table_in, settle, start_carnival
 from tests.bot.helpers import answered, db_rows
 from tests.fakebot.ratelimit import RateLimits
 
@@ -100,37 +100,37 @@ async def test_a_vote_of_a_player_who_left_does_not_count(fake, app, db):
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_oversized_ids_and_odd_digits_are_refused_as_invalid_buttons(fake, app, db, caplog):
+async def test_oversized_ids_and_odd_digits_are_refused_as_invalid_buttons(fake, run_bot, db, caplog):
     """Ids past 64 bits, negative ids and non-ASCII digits in buttons and command arguments: every press is
     answered as an invalid button, nothing changes, nothing is logged as an error."""
     caplog.set_level(logging.INFO)
     ann, bob, cat = fake.user(first_name="Ann"), fake.user(first_name="Bob"), fake.user(first_name="Cat")
     group = fake.group("Cards", members=[bob, cat], creator=ann)
-    await start_carnival(fake, app, [ann, bob, cat], group)
-    assert db_rows(db, "SELECT status FROM tables") == [("playing",)]
-    table_id, version = _table(db)
-    message = group.messages()[-1]
-    datas = [f"mv:{BIG}:0:0", f"mv:{table_id}:{BIG}:0", f"mv:{table_id}:{version}:{BIG}", f"mn:{BIG}:0:0",
-             f"lb:{BIG}:join:", f"lb:-{BIG * 4}:join:", f"ts:{BIG}:0", f"ts:{table_id}:{BIG * 2}",
-             f"hd:{BIG}", f"hd:-{BIG}", f"ck:{BIG}:pm", f"pk:{BIG}:0:discard:0:0", f"cp:{BIG}:0:J15:0:0",
-             f"rm:{BIG}:0:on:0", f"rm:{table_id}:{version}:on:{BIG}", f"lb:{table_id}:quit:²",
-             f"mv:-1:{version}:0"]
-    for data in datas:
-        press = await answered(fake, await bob.press_data(message, data))
-        assert press.show_alert and press.answer_text, data
-    await settle(fake, app)
-    for command in ("/leave ²", f"/leave {BIG * 10}", f"/league remove #{BIG * 10}", "/league remove ²"):
-        await ann.send(group, command)
+    async with run_bot() as app:  # the log is read once the bot stopped
+        await start_carnival(fake, app, [ann, bob, cat], group)
+        assert db_rows(db, "SELECT status FROM tables") == [("playing",)]
+        table_id, version = _table(db)
+        message = group.messages()[-1]
+        datas = [f"mv:{BIG}:0:0", f"mv:{table_id}:{BIG}:0", f"mv:{table_id}:{version}:{BIG}", f"mn:{BIG}:0:0",
+                 f"lb:{BIG}:join:", f"lb:-{BIG * 4}:join:", f"ts:{BIG}:0", f"ts:{table_id}:{BIG * 2}",
+                 f"hd:{BIG}", f"hd:-{BIG}", f"ck:{BIG}:pm", f"pk:{BIG}:0:discard:0:0", f"cp:{BIG}:0:J15:0:0",
+                 f"rm:{BIG}:0:on:0", f"rm:{table_id}:{version}:on:{BIG}", f"lb:{table_id}:quit:²",
+                 f"mv:-1:{version}:0"]
+        for data in datas:
+            press = await answered(fake, await bob.press_data(message, data))
+            assert press.show_alert and press.answer_text, data
         await settle(fake, app)
-    assert fake.unanswered_callbacks() == []
-    assert _table(db) == (table_id, version)
+        for command in ("/leave ²", f"/leave {BIG * 10}", f"/league remove #{BIG * 10}", "/league remove ²"):
+            await ann.send(group, command)
+            await settle(fake, app)
+        assert fake.unanswered_callbacks() == []
+        assert _table(db) == (table_id, version)
     assert _errors(caplog) == []
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_a_failing_handler_answers_the_press_and_logs_once(fake, app, db, open_table, caplog, monkeypatch,
-                                                                 language):
+async def test_a_failing_handler_answers_the_press_and_logs_once(fake, run_bot, db, caplog, monkeypatch, language):
     caplog.set_level(logging.INFO)
 
     async def broken(self, *args, **kwargs):
@@ -139,18 +139,19 @@ async def test_a_failing_handler_answers_the_press_and_logs_once(fake, app, db, 
     monkeypatch.setattr(LobbyService, "join", broken)
     ann, bob = fake.user(first_name="Ann"), fake.user(first_name="Bob", language_code=language)
     group = fake.group("Cards", members=[bob], creator=ann)
-    await bob.start_bot()
-    lobby = (await open_table("carnival", [ann], group=group, begin=False)).lobby
-    await settle(fake, app)
-    presses = []
-    for _ in range(3):
-        presses.append(await answered(fake, await bob.press(lobby, "✋ Join")))
+    async with run_bot() as app:  # the log is read once the bot stopped
+        await bob.start_bot()
+        lobby = (await open_table_in(fake, app, "carnival", [ann], group=group, begin=False)).lobby
         await settle(fake, app)
-    expected = {"en": "Something went wrong; nothing changed.",
-                "ru": "Что-то пошло не так; ничего не изменилось."}[language]
-    assert [p.answer_text for p in presses] == [expected] * 3
-    assert all(p.show_alert for p in presses)
-    assert db_rows(db, "SELECT COUNT(*) FROM seats") == [(1,)]
+        presses = []
+        for _ in range(3):
+            presses.append(await answered(fake, await bob.press(lobby, "✋ Join")))
+            await settle(fake, app)
+        expected = {"en": "Something went wrong; nothing changed.",
+                    "ru": "Что-то пошло не так; ничего не изменилось."}[language]
+        assert [p.answer_text for p in presses] == [expected] * 3
+        assert all(p.show_alert for p in presses)
+        assert db_rows(db, "SELECT COUNT(*) FROM seats") == [(1,)]
     failures = [r for r in caplog.records if "the join is broken" in r.getMessage() or (
         r.exc_info and "the join is broken" in str(r.exc_info[1]))]
     assert len(failures) == 1, [r.getMessage() for r in failures]
