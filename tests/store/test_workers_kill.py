@@ -19,8 +19,7 @@ import pytest
 from tests.bot.harness import free_port, live_hand, play_buttons
 from tests.bot.procs import BotProcess, bot_env
 from tests.fakebot.server import FakeTelegram
-from tests.store.backends import REDIS_URL, drop_schema, fresh_schema, need_postgres, need_redis
-from tests.store.test_bot_on_postgres import PG_URL
+from tests.store.backends import PG_URL, REDIS_URL, drop_schema, fresh_schema, need_postgres, need_redis
 
 pytestmark = pytest.mark.slow
 SECRET = "kozyr-test-secret"
