@@ -5,7 +5,8 @@ The fixtures every bot test shares (tests/conftest.py loads this module as a pyt
 ``fake`` on ``db``; settings from ``@pytest.mark.bot(KOZYR_...=...)``) and ``open_table`` (a table
 opened, seated and begun in a group). A test that stops the bot and starts another on the same database
 (a restart), starts it only after preparing the database or the fake, or asserts after it stopped, takes
-``run_bot`` instead of ``app``: the same bot, for a block. A bot as a separate process is tests/bot/procs.py's ``BotProcess``.
+``run_bot`` instead of ``app``: the same bot, for a block. A bot as a separate process is
+tests/bot/procs.py's ``BotProcess``.
 """
 
 from __future__ import annotations
@@ -65,10 +66,13 @@ def telegram_pacing(scale: float = 1.0) -> dict[str, Any]:
 
 
 @asynccontextmanager
-async def running_bot(fake: FakeTelegram, db: Path, **overrides: Any) -> AsyncIterator[App]:
+async def running_bot(fake: FakeTelegram, db: Path, *, polling: bool = True, **overrides: Any) -> AsyncIterator[App]:
+    """The bot on ``db`` against ``fake`` for the block (``polling=False``: started, and the test calls
+    ``app.start_polling()`` once it has set up what it watches)."""
     app = App(settings_for(fake, db, **overrides))
     await app.start()
-    app.start_polling()
+    if polling:
+        app.start_polling()
     try:
         yield app
     finally:
@@ -99,7 +103,8 @@ def run_bot(fake: FakeTelegram, db: Path, request: pytest.FixtureRequest) -> Run
     """``async with run_bot(**settings) as app``: the ``app`` fixture's bot (on ``fake`` and ``db``, with the
     test's ``@pytest.mark.bot`` settings, then ``settings``) for the block: for a test that restarts the
     bot on the same database, prepares the database or the fake before the bot starts, or asserts on what
-    the bot left once it stopped (its logs, the fake's errors)."""
+    the bot left once it stopped (its logs, the fake's errors). ``run_bot(polling=False)``: the test starts
+    the polling itself, once it has set up what it watches."""
     marker = request.node.get_closest_marker("bot")
     return partial(running_bot, fake, db, **(marker.kwargs if marker else {}))
 
