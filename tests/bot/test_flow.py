@@ -27,16 +27,19 @@ from tests.bot.helpers import answered, db_rows, replay_log
 from tests.fakebot.ratelimit import RateLimits
 from tests.fakebot.users import FakeUser
 
-# The bot's own pacing at production values (the harness turns it off): the fake enforces Telegram's.
-TELEGRAM_PACING = telegram_pacing()
+# Telegram's limits and the bot's own pacing for them (the harness turns it off), both FLOW_SCALE times
+# faster: the fast game's waits take a quarter of the time, and its lags are compared in Telegram's seconds.
+FLOW_SCALE = 4
 MESSAGE_CALLS = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "sendPhoto", "editMessageMedia",
                  "editMessageCaption", "sendDocument"}
 
 
-@pytest.mark.bot(**TELEGRAM_PACING)
+@pytest.mark.fake(time_scale=FLOW_SCALE)
+@pytest.mark.bot(**telegram_pacing(FLOW_SCALE))
 async def test_a_fast_game_under_telegram_limits_keeps_the_group_close_behind(fake, app, open_table, db, capsys):
     """Three people press the moment their keyboard arrives. Telegram's limits (20 a minute in the
-    group, 1 a second per chat) are enforced by the fake; the group view must keep up without a 429."""
+    group, 1 a second per chat) are enforced by the fake, on a clock FLOW_SCALE times faster; the group
+    view must keep up without a 429, its lag measured in the fake's (Telegram's) seconds."""
     users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
     group = fake.group("Fast", members=users, creator=users[0])
     lobby = (await open_table("carnival", users, options="quarters=1", group=group)).lobby
@@ -74,7 +77,7 @@ async def test_a_fast_game_under_telegram_limits_keeps_the_group_close_behind(fa
                  and c.method.startswith("send")]
     _, _, events, _ = replay_log(db)
     tricks = sum(1 for move in events for e in move if e.get("type") == "trick")
-    lags = sorted(app.outbox.group_lags)
+    lags = sorted(lag * FLOW_SCALE for lag in app.outbox.group_lags)  # in Telegram's seconds
     per_move = len(message_calls) / moves
     keyboard_p50 = statistics.median(latencies) * 1000
     with capsys.disabled():
