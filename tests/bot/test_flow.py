@@ -28,8 +28,8 @@ from tests.fakebot.ratelimit import RateLimits
 from tests.fakebot.users import FakeUser
 
 # Telegram's limits and the bot's own pacing for them (the harness turns it off), both FLOW_SCALE times
-# faster: the fast game's waits take a quarter of the time, and its lags are compared in Telegram's seconds.
-FLOW_SCALE = 4
+# faster: the fast game's waits take a third of the time, and its lags are compared in Telegram's seconds.
+FLOW_SCALE = 3
 MESSAGE_CALLS = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "sendPhoto", "editMessageMedia",
                  "editMessageCaption", "sendDocument"}
 
