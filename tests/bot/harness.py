@@ -176,9 +176,11 @@ async def design_deal(fake: FakeTelegram, app: App, table: Table, deal: dict[str
     """The table ``open_table`` began, its state replaced by a designed ``deal`` (the table's own seed and
     options) and then ``moves`` (seat, action) played; ``hands_for`` gets the hand messages again and a
     forced move plays itself. The table's id."""
+    services = app.services
+    assert services is not None, "the bot is running"
     async with app.store.transaction() as tx:
         row = await tx.last_table(table.group.id, 0)
-        assert row is not None, "the table open_table began"
+        assert row is not None and row.state is not None, "the table open_table began"
         state = get_game(row.game).new(State.from_json(row.state).n, seed=row.seed, options=row.options,
                                        deals=[deal])
         for seat, action in moves:
@@ -186,9 +188,9 @@ async def design_deal(fake: FakeTelegram, app: App, table: Table, deal: dict[str
         row.state = state.to_json()
         row.version += 1
         await tx.save_table(row)
-    app.services.core.forget(row.id)
-    await app.services.people.resend_hands(hands_for.id)
-    app.services.play.schedule_ai(row.id)
+    services.core.forget(row.id)
+    await services.people.resend_hands(hands_for.id)
+    services.play.schedule_ai(row.id)
     await settle(fake, app)
     return row.id
 
