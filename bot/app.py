@@ -33,6 +33,7 @@ from bot.league.service import League
 from bot.logs import last_error
 from bot.retry import Backoff, EveryMinute
 from bot.services.ai_seats import AiSeats
+from bot.services.app_moves import AppMoves
 from bot.services.clocks import ClockService
 from bot.services.core import TableCore
 from bot.services.deadlines import Clock
@@ -55,7 +56,11 @@ from bot.store.backend import Backend
 from bot.store.contract import Store
 from bot.store.lock import AlreadyRunning
 from bot.store.migrate import SchemaTooNew
+from bot.ui.app_links import AppLinks
 from bot.ui.i18n import LANGS, t
+from bot.webapp.auth import Gate, MemorySeen, SeenHashes
+from bot.webapp.fanout import RedisFanout, RedisSeen
+from bot.webapp.server import TableApp
 from bot.webhook import WebhookServer, new_secret
 
 log = logging.getLogger(__name__)
@@ -96,6 +101,7 @@ class Services:
     builder: CaptureBuilder
     toggles: ToggleTurns
     league: League
+    moves: AppMoves  # the table app's moves, through the same checks as the buttons
     clock: Plug[TurnClock]  # the clocks as moves see them (empty: no clocks)
     clocks: ClockService | None
 
@@ -115,23 +121,26 @@ class Services:
 
 def build_services(store: Store, outbox: Outbox, bot_username: str, *, ai_delay: float = 1.0,
                    pictures: Pictures | None = None, ai: AiSeats | None = None, ping_after: float = 20.0,
-                   timed: bool = True, clock: Clock | None = None, default_per_move: float = 86400.0) -> Services:
+                   timed: bool = True, clock: Clock | None = None, default_per_move: float = 86400.0,
+                   app: AppLinks | None = None) -> Services:
     """Build the services once, each given the ports of exactly what it uses.
 
     Moves keep the clocks' deadlines and the clocks play a move at a deadline: that one loop is closed
     by a ``Plug`` made here, handed to the services that use the clocks, and plugged once the clocks
-    exist. ``timed=False`` builds no clocks (moves then keep no deadlines). A finished table reaches
+    exist. ``app`` is the table app's links (its buttons under hands and tables; None: no app).
+    ``timed=False`` builds no clocks (moves then keep no deadlines). A finished table reaches
     the league through the play service's "finished" subscribers, never by an import."""
     core = TableCore(store, outbox)
     turn_clock: Plug[TurnClock] = Plug()
     league = League(store, outbox, pictures is not None)
-    publisher = Publisher(core, turn_clock, pictures, ping_after)
+    publisher = Publisher(core, turn_clock, pictures, ping_after, app)
     play = Play(core, publisher, ai or AiSeats(), turn_clock, ai_delay, forced=(toggle_forced,),
                 finished=(league.table_finished,))
     people = People(core, publisher)
     lobby = LobbyService(core, publisher, play, turn_clock, bot_username)
     clocks = ClockService(core, play, lobby, publisher, clock, default_per_move) if timed else None
     turn_clock.plug(clocks)
+    toggles = ToggleTurns(core, play, publisher)
     return Services(
         core=core, publisher=publisher, play=play, people=people, lobby=lobby,
         seats=SeatService(core, publisher, play, bot_username),
@@ -139,8 +148,7 @@ def build_services(store: Store, outbox: Outbox, bot_username: str, *, ai_delay:
         reports=Reports(core, publisher, lobby, people),
         hints=Hints(core, play.ai),
         builder=CaptureBuilder(core, play),
-        toggles=ToggleTurns(core, play, publisher),
-        league=league, clock=turn_clock, clocks=clocks)
+        toggles=toggles, league=league, moves=AppMoves(core, play, toggles), clock=turn_clock, clocks=clocks)
 
 
 class App:
@@ -170,6 +178,8 @@ class App:
         self.dedup: Dedup | None = None
         self.intake: Intake | None = None
         self.webhook: WebhookServer | None = None
+        self.table_app: TableApp | None = None  # the Mini App's server side (KOZYR_APP_URL)
+        self.table_app_port: int | None = None  # polling mode: where it listens
         self.started_at = time.time()
         self._opened = False
         self._locked = False
@@ -206,10 +216,14 @@ class App:
             await asyncio.to_thread(self.pictures.warm_up)
         ai = AiSeats(self.settings.ai_level, self.settings.ai_think_ms, worker=self.settings.ai_worker)
         ai.warm_up()
+        username = me.username or "kozyr_bot"
+        links = None
+        if self.settings.app_url:
+            links = AppLinks.build(self.settings.app_url, self.settings.app_name, username, self.settings.bot_token)
         services = self.services = build_services(
-            self.store, self.outbox, me.username or "kozyr_bot", ai_delay=self.settings.ai_delay,
+            self.store, self.outbox, username, ai_delay=self.settings.ai_delay,
             pictures=self.pictures, ai=ai, ping_after=self.settings.ping_after,
-            default_per_move=self.settings.autoplay_after)
+            default_per_move=self.settings.autoplay_after, app=links)
         if self.settings.deal_seed is not None:
             services.lobby.seed_deals(self.settings.deal_seed)
         self.outbox.on_unreachable = services.people.user_unreachable
@@ -235,6 +249,19 @@ class App:
         # Retention: prune processed update ids, failed rows, finished games' slots, stale blobs.
         self.retention = Retention(self.store, latest_update=lambda: self.dedup.latest if self.dedup else None)
         self.retention.start()
+        if links is not None:
+            # Several workers share Redis: the app's replay memory and its push between workers use it too.
+            seen: SeenHashes = RedisSeen(self.redis) if self.redis is not None else MemorySeen()
+            fanout = RedisFanout(self.redis) if self.redis is not None else None
+            gate = Gate(self.settings.bot_token, self.settings.app_max_age, seen)
+            self.table_app = TableApp(services.core, services.moves, links, gate, services.publisher.now, fanout)
+            await self.table_app.listen()
+            if not self.settings.webhook_url:  # polling: its own server (webhook mode: beside the webhook)
+                try:
+                    self.table_app_port = await self.table_app.start(self.settings.app_host, self.settings.app_port)
+                except OSError as exc:
+                    raise StartError(f"cannot listen on {self.settings.app_host}:{self.settings.app_port} "
+                                     f"(KOZYR_APP_HOST, KOZYR_APP_PORT): {exc.strerror or exc}") from exc
         resumed = await services.play.resume()
         again = await self.intake.resume()
         if self.settings.is_postgres:  # another worker may die with updates in hand: take them over
@@ -291,7 +318,8 @@ class App:
             if problem is not None:  # ``python -m bot`` stops before; an App built another way stops here
                 raise RuntimeError(problem)
             secret = self.settings.webhook_secret or new_secret()
-            self.webhook = WebhookServer(self.bot, self.intake, secret, self.report)
+            self.webhook = WebhookServer(self.bot, self.intake, secret, self.report,
+                                         mount=self.table_app.mount if self.table_app is not None else None)
             try:
                 await self.webhook.start(self.settings.webhook_host, self.settings.webhook_port,
                                          self.settings.webhook_url)
@@ -343,6 +371,8 @@ class App:
         grace = self.settings.stop_grace if grace is None else grace
         self._stopping = True
         deadline = time.monotonic() + grace
+        if self.table_app is not None:  # its open streams end first (they would hold the server's stop)
+            await self.table_app.stop()
         if self.webhook is not None:
             await self.webhook.stop()
         if self._polling is not None:

@@ -15,6 +15,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 TOKEN = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{20,}$")
 SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
+APP_NAME = re.compile(r"^[A-Za-z0-9_]{3,30}$")
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
@@ -86,6 +87,18 @@ class Settings(BaseSettings):
                                               "a run deals the same cards every time (default: unpredictable)")
     polling_timeout: int = Field(default=30, alias="KOZYR_POLLING_TIMEOUT", ge=0, le=50,
                                  description="long-polling timeout, seconds")
+    # The table app (Telegram Mini App, bot/webapp/): off unless KOZYR_APP_URL is set.
+    app_url: str | None = Field(default=None, alias="KOZYR_APP_URL",
+                                description="public https URL of the table app (the Mini App); off when unset")
+    app_name: str | None = Field(default=None, alias="KOZYR_APP_NAME",
+                                 description="the app's short name from BotFather's /newapp (group links: "
+                                             "t.me/<bot>/<name>); without it groups get no app button")
+    app_host: str = Field(default="127.0.0.1", alias="KOZYR_APP_HOST",
+                          description="polling mode: address the app's own server listens on")
+    app_port: int = Field(default=8081, alias="KOZYR_APP_PORT", ge=0, le=65535,
+                          description="polling mode: port of the app's own server (webhook mode: the webhook's)")
+    app_max_age: float = Field(default=3600.0, alias="KOZYR_APP_MAX_AGE", gt=0,
+                               description="seconds the app's Telegram initData stays valid (its auth_date's age)")
 
     @field_validator("bot_token")
     @classmethod
@@ -125,6 +138,21 @@ class Settings(BaseSettings):
     def _secret(cls, value: str | None) -> str | None:
         if value and not SECRET.match(value):
             raise ValueError("1-256 characters of A-Z, a-z, 0-9, _ and - (Telegram's rule)")
+        return value or None
+
+    @field_validator("app_name")
+    @classmethod
+    def _app_name(cls, value: str | None) -> str | None:
+        if value and not APP_NAME.match(value):
+            raise ValueError("3-30 characters of A-Z, a-z, 0-9 and _ (BotFather's short name)")
+        return value or None
+
+    @field_validator("app_url")
+    @classmethod
+    def _app_url(cls, value: str | None) -> str | None:
+        if value and not re.match(r"^https://[^\s/]+", value):
+            raise ValueError(f"must be an https URL: Telegram opens Mini Apps over https only "
+                             f"(got {mask_url(value)!r})")
         return value or None
 
     @field_validator("webhook_url", "telegram_api_url")

@@ -33,8 +33,10 @@ def new_secret() -> str:
 
 
 class WebhookServer:
-    def __init__(self, bot: Bot, intake: Intake, secret: str, health: Callable[[], Awaitable[dict[str, Any]]]) -> None:
+    def __init__(self, bot: Bot, intake: Intake, secret: str, health: Callable[[], Awaitable[dict[str, Any]]],
+                 mount: Callable[[web.Application], None] | None = None) -> None:
         self.bot = bot
+        self.mount = mount  # the table app's routes, beside the webhook (bot/webapp/server.py)
         self.intake = intake
         self.secret = secret
         self.health = health
@@ -46,6 +48,8 @@ class WebhookServer:
         app = web.Application(client_max_size=1 << 20)
         app.router.add_post(PATH, self._update)
         app.router.add_get("/healthz", self._healthz)
+        if self.mount is not None:
+            self.mount(app)
         return app
 
     async def start(self, host: str, port: int, public_url: str) -> None:

@@ -39,7 +39,7 @@ from engine.events import CommonView as View
 from engine.events import Event, ViewPart
 
 __all__ = [
-    "ActionCodec", "Event", "Game", "GameError", "IllegalAction", "Options", "OptionsError", "State",
+    "ActionCodec", "Event", "Game", "GameError", "IllegalAction", "OptionProblem", "Options", "OptionsError", "State",
     "TurnIsCurrent", "View", "ViewPart", "all_games", "copy_value", "deal_rng", "get_game", "register", "shuffle",
 ]
 
@@ -53,8 +53,25 @@ class IllegalAction(Exception):
         self.reason = reason
 
 
+@dataclass(frozen=True)
+class OptionProblem:
+    """One house rule that does not validate, as data, so that a front end can say it in its reader's
+    language: ``kind`` is "unknown" (no such option), "value" (``given`` is not a value the option takes)
+    or "together" (each value is fine, not these together; ``key`` is ""). A front end may add its own
+    kinds (the bot's "form": a word typed without ``=``)."""
+
+    kind: str
+    key: str
+    given: Any = None
+
+
 class OptionsError(ValueError):
-    """House rules that do not validate; the message is meant for a person."""
+    """House rules that do not validate; the message is meant for a person (in English: the engine's CLI),
+    ``problems`` the same as data."""
+
+    def __init__(self, message: str, problems: tuple[OptionProblem, ...] = ()) -> None:
+        super().__init__(message)
+        self.problems = problems
 
 
 
@@ -474,16 +491,21 @@ class Game:
             return options
         if isinstance(options, Options):
             options = options.model_dump()
+        raw = dict(options or {})
         try:
-            return self.options.model_validate(dict(options or {}))
+            return self.options.model_validate(raw)
         except ValidationError as exc:
             # One line per option, in words: pydantic names the members of a union it tried
             # ("hand_sizes.literal['ascending','up_and_down']: Input should be ..."); people need
             # the option, what it accepts and what they typed.
             problems: dict[str, list[str]] = {}
+            found: dict[str, OptionProblem] = {}
             for err in exc.errors():
                 parts = [str(p) for p in err["loc"] if isinstance(p, int) or ("[" not in str(p) and "-" not in str(p))]
                 where = ".".join(parts) or "options"
+                key = str(err["loc"][0]) if err["loc"] else ""
+                kind = "unknown" if err["type"] == "extra_forbidden" else "value" if key else "together"
+                found.setdefault(key, OptionProblem(kind, key, raw.get(key)))
                 msg = err["msg"]
                 if err["type"] == "extra_forbidden":
                     known = ", ".join(self.options.model_fields) or "none"
@@ -495,7 +517,7 @@ class Game:
                 if msg not in problems.setdefault(where, []):
                     problems[where].append(msg)
             text = "; ".join(f"{where}: " + ", or ".join(msgs) for where, msgs in problems.items())
-            raise OptionsError(text) from None
+            raise OptionsError(text, tuple(found.values())) from None
 
     def new(
         self,

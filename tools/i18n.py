@@ -24,8 +24,10 @@ def extra_msgids() -> list[str]:
     from bot.handlers.help import COMMANDS
     from bot.render.words import PICTURE_WORDS
     from bot.ui.words import PLACEMENT, VERBS
+    from bot.webapp.words import PAGE_WORDS, REFUSALS
 
-    return [*PLACEMENT, "even", *VERBS.values(), *(desc for _, desc in COMMANDS), *PICTURE_WORDS.values()]
+    return [*PLACEMENT, "even", *VERBS.values(), *(desc for _, desc in COMMANDS), *PICTURE_WORDS.values(),
+            *PAGE_WORDS.values(), *REFUSALS.values()]
 
 
 KEYWORDS = {"t": (2,), "nt": (2, 3)}  # t(lang, msgid, ...), nt(lang, singular, plural, n, ...)

@@ -16,6 +16,7 @@ from bot.services.quiet import parse_hours, prefs_line, zone
 from bot.services.types import Actor, Answer, Where
 from bot.ui.callbacks import Clk, Hand, TakeSeat
 from bot.ui.i18n import t
+from bot.ui.keyboards import HAND_LINK, TABLES_LINK, dm_link_keyboard
 from bot.ui.words import name
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
@@ -37,6 +38,21 @@ async def my_tables(message: Message, clocks: ClockService, replies: Replies, ac
 async def hand(message: Message, clocks: ClockService, replies: Replies, actor: Actor) -> None:
     if not await clocks.resend_hand(actor.user_id, None):
         await replies.say(_dm(message, actor), t(actor.lang, "You are not playing at any table now."))
+
+
+async def in_the_dm(message: Message, command: CommandObject, lobby: LobbyService, replies: Replies, actor: Actor,
+                    where: Where) -> None:
+    """/hand or /mytables typed in the group: they answer in the DM (only there are one's cards private);
+    the button opens the DM and answers there (a deep link: ``/start hand``, ``/start mytables``)."""
+    if command.command.lower() == "hand":
+        text = t(where.lang, "{who}, your hand is in my DM, where only you see it: /hand works there. "
+                             "The button opens it.", who=name(actor.name))
+        payload = HAND_LINK
+    else:
+        text = t(where.lang, "{who}, your tables are listed in my DM: /mytables works there. The button opens it.",
+                 who=name(actor.name))
+        payload = TABLES_LINK
+    await replies.say(where, text, dm_link_keyboard(lobby.bot_username, payload, where.lang))
 
 
 async def hand_button(query: CallbackQuery, callback_data: Hand, clocks: ClockService, actor: Actor) -> None:
@@ -136,6 +152,7 @@ def router() -> Router:
     router = Router(name="clocks")
     router.message.register(my_tables, Command("mytables"), PRIVATE)
     router.message.register(hand, Command("hand"), PRIVATE)
+    router.message.register(in_the_dm, Command("hand", "mytables"), GROUPS)
     router.message.register(time_settings, Command("settings"), PRIVATE, F.text.regexp(r"^/settings(@\w+)?\s+\S"))
     router.message.register(pause, Command("pause"), GROUPS)
     router.message.register(resume, Command("resume"), GROUPS)

@@ -6,23 +6,26 @@ from aiogram import F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
+from bot.handlers import clocks as clock_handlers
 from bot.handlers.context import is_member
 from bot.handlers.lobby import _answer_press
 from bot.league.service import league_note, league_rules
 from bot.services.catalog import table_games
+from bot.services.clocks import ClockService
 from bot.services.people import People
 from bot.services.ports import Replies
 from bot.services.reports import Reports, rules_text
 from bot.services.types import Actor, Answer, Where
 from bot.ui import words
 from bot.ui.i18n import t
+from bot.ui.keyboards import DM_LINKS, HAND_LINK
 from engine.core import GameError, all_games, get_game
 from games import REGISTERED
 
 COMMANDS = (
     ("new", "open a table: /new carnival quarters=1"),
     ("join", "sit down at the table"),
-    ("leave", "stand up before the start"),
+    ("leave", "stand up before the start; during a game, hand your seat to an AI or to someone from the group"),
     ("begin", "start the game"),
     ("cancel", "cancel the table"),
     ("games", "the games I run"),
@@ -51,11 +54,22 @@ def help_text(lang: str) -> str:
     return "\n".join(lines)
 
 
-async def start_deep(message: Message, command: CommandObject, reports: Reports, actor: Actor) -> None:
+async def start_deep(message: Message, command: CommandObject, reports: Reports, replies: Replies,
+                     clocks: ClockService | None, actor: Actor) -> None:
+    payload = command.args or ""
+    if payload in DM_LINKS and clocks is not None and message.chat.type == "private":
+        # The button under the group's answer to /hand or /mytables: the DM opens, and that command answers.
+        await reports.opened(actor)
+        if payload == HAND_LINK:
+            await clock_handlers.hand(message, clocks, replies, actor)
+        else:
+            await clock_handlers.my_tables(message, clocks, replies, actor)
+        return
+
     async def member(chat_id: int) -> bool:
         return await is_member(message.bot, chat_id, actor.user_id)
 
-    await reports.deep_start(actor, command.args or "", member)
+    await reports.deep_start(actor, payload, member)
 
 
 async def start(message: Message, reports: Reports, actor: Actor) -> None:
@@ -88,7 +102,7 @@ async def rules(message: Message, command: CommandObject, replies: Replies, acto
         get_game(game_id)
     except GameError:
         await _say(replies, message, actor, where, t(lang, "I don't know the game {game}. Games: {known}",
-                                                     game=words.name(game_id),
+                                                     game=words.typed(game_id),
                                                      known=", ".join(g.id for g in all_games())))
         return
     text = rules_text(game_id, lang) or t(lang, "The rules of this game are not written yet.")

@@ -98,7 +98,8 @@ async def cancel(message: Message, lobby: LobbyService, replies: Replies, actor:
     table_id = await _table_or_say(lobby, replies, where)
     if table_id is not None:
         answer = await lobby.cancel(table_id, actor, where.lang, await is_admin(message, actor.user_id))
-        await replies.say(where, answer.text)
+        if answer.alert:  # done: the group was told by the cancel itself ("The table was cancelled.")
+            await replies.say(where, answer.text)
 
 
 async def lobby_button(query: CallbackQuery, callback_data: Lobby, lobby: LobbyService, seats: SeatService,

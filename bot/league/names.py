@@ -14,6 +14,11 @@ KEEP = {0x200D, 0xFE0E, 0xFE0F}  # ZWJ and variation selectors: parts of emoji
 MAX_LEN = 64
 
 
+def short(name: str, limit: int) -> str:
+    """A cleaned name of at most ``limit`` characters: a longer one ends in "…" (never a silent cut)."""
+    return name if len(name) <= limit else name[:limit - 1].rstrip() + "…"
+
+
 def clean(name: str) -> str:
     out = []
     for ch in name or "":

@@ -8,13 +8,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.league import names, queries
+from bot.league import model, names, queries
 from bot.league.matches import is_ai
 from bot.ui import words
-from bot.ui.i18n import t
+from bot.ui.i18n import nt, t
 
 CAPTION_ROWS = 10
+NAME_CHARS = 32  # a name in a caption line, "…" included
 ARROWS = {1: "▲", -1: "▼", 0: "=", 2: "•"}
+
+
+def games_n(lang: str, n: int) -> str:
+    return nt(lang, "{n} game", "{n} games", n)
+
+
+def wins_n(lang: str, n: int) -> str:
+    return nt(lang, "{n} win", "{n} wins", n)
+
+
+def legend(lang: str) -> str:
+    """What the ? after a rating means (the rating of a player with few games is still unsure)."""
+    return nt(lang, "? provisional: fewer than {n} game so far", "? provisional: fewer than {n} games so far",
+              model.PROVISIONAL_GAMES)
 
 
 def game_title(lang: str, game: str | None) -> str:
@@ -33,7 +48,7 @@ def top_picture(lang: str, game: str | None, season: str, rows: list[queries.Row
     title = (t(lang, "Season {season} is over: the final table", season=season) if final
              else t(lang, "League table") + " — " + game_title(lang, game))
     subtitle = (game_title(lang, game) + " · " if final else "") + t(
-        lang, "Season {season} · rating = mu − 3·sigma · ? provisional (fewer than 5 games)", season=season)
+        lang, "Season {season} · rating: the skill results have proven", season=season) + " · " + legend(lang)
     shown = []
     for r in rows:
         row = r.as_dict()
@@ -44,10 +59,12 @@ def top_picture(lang: str, game: str | None, season: str, rows: list[queries.Row
             "footer": t(lang, "▲▼ since a week ago, • new this week")}
     lines = [f"🏆 <b>{words.name(title)}</b>"]
     for row in shown[:CAPTION_ROWS]:
-        lines.append(t(lang, "{rank}. {name} — {rating}{mark} ({games} games, {wins} wins) {trend}",
-                       rank=row["rank"], name=words.name(row["name"][:32]), rating=row["rating"],
-                       mark="?" if row["provisional"] else "", games=row["games"], wins=row["wins"],
-                       trend=ARROWS[row["trend"]]))
+        lines.append(t(lang, "{rank}. {name} — {rating}{mark} ({games}, {wins}) {trend}",
+                       rank=row["rank"], name=words.name(names.short(row["name"], NAME_CHARS)),
+                       rating=row["rating"], mark="?" if row["provisional"] else "",
+                       games=games_n(lang, row["games"]), wins=wins_n(lang, row["wins"]), trend=ARROWS[row["trend"]]))
+    if any(row["provisional"] for row in shown[:CAPTION_ROWS]):
+        lines.append(legend(lang))
     return spec, "\n".join(lines)
 
 
@@ -61,9 +78,11 @@ def stats_picture(lang: str, name: str, season: str, games: list[queries.GameSta
         rows.append(row)
         rating = "—" if g.rating is None else f"{g.rating}{'?' if g.provisional else ''}"
         avg = f"{g.avg_place:.2f}"
-        lines.append(t(lang, "{game}: {games} games, {wins} wins, average place {avg}, best score {best}, "
-                             "rating {rating}", game=row["title"], games=g.games, wins=g.wins, avg=avg,
-                       best=g.best_score, rating=rating))
+        lines.append(t(lang, "{game}: {games}, {wins}, average place {avg}, best score {best}, "
+                             "rating {rating}", game=row["title"], games=games_n(lang, g.games),
+                       wins=wins_n(lang, g.wins), avg=avg, best=g.best_score, rating=rating))
+    if any(g.rating is not None and g.provisional for g in games):
+        lines.append(legend(lang))
     spec = {"kind": "league_stats", "title": name,
             "subtitle": t(lang, "All seasons; rating and chart: season {season}", season=season),
             "games": rows, "labels": [t(lang, "Game"), t(lang, "Games"), t(lang, "Wins"), t(lang, "Avg place"),
@@ -77,8 +96,10 @@ def h2h_picture(lang: str, a_name: str, b_name: str, result: queries.HeadToHead)
     title = t(lang, "Head to head: {meetings} matches", meetings=result.meetings)
     spec = {"kind": "league_h2h", "title": title, "a": a_name, "b": b_name, "a_ahead": result.a_ahead,
             "b_ahead": result.b_ahead, "level": result.level, "per_game": per_game,
-            "labels": [t(lang, "Game"), t(lang, "Matches"), a_name[:12], b_name[:12], t(lang, "Level")]}
+            "labels": [t(lang, "Game"), t(lang, "Matches"), names.short(a_name, 12), names.short(b_name, 12),
+                       t(lang, "Level")]}
     caption = "⚔️ " + t(lang, "{a} {x} : {y} {b} (finished ahead; level {level}) in {meetings} matches",
-                       a=words.name(a_name[:32]), b=words.name(b_name[:32]), x=result.a_ahead, y=result.b_ahead,
+                       a=words.name(names.short(a_name, NAME_CHARS)), b=words.name(names.short(b_name, NAME_CHARS)),
+                       x=result.a_ahead, y=result.b_ahead,
                        level=result.level, meetings=result.meetings)
     return spec, caption

@@ -71,8 +71,9 @@ def league_rules(lang: str) -> str:
                 "together. Every side is compared with every other; shared places are ties. Fixed partnerships "
                 "(Karusele 2 v 2) are rated as teams; games whose partners change every deal are rated by each "
                 "seat's final total. AI seats are rated as players of their own."),
-        t(lang, "The table shows mu − 3·sigma, a rating the player has earned with high confidence; it starts at 0 "
-                "and a rating from fewer than 5 games is marked ? (provisional)."),
+        t(lang, "The rating is a cautious measure of skill: what a player's results so far prove with high "
+                "confidence. It starts at 0 and grows as good results add up; a rating from fewer than 5 games is "
+                "still unsure and is marked ? (provisional)."),
         t(lang, "Seasons are monthly unless the chat's admins choose quarterly, none or a number of days "
               "(/league season). A match counts in the season in which it ended. When a season ends, its final "
               "table is posted here and kept: /top GAME SEASON."),
@@ -123,7 +124,7 @@ class League:
             chosen = season or current
             rows = await queries.top(tx, where.chat_id, topic, chosen, game, now) if chosen in known else []
         if chosen not in known and chosen != current:
-            await self.say(where, t(lang, "No season {season} here. Seasons: {known}", season=words.name(chosen),
+            await self.say(where, t(lang, "No season {season} here. Seasons: {known}", season=words.typed(chosen),
                                     known=", ".join(known[:8]) or current))
             return
         if not rows:
@@ -143,7 +144,7 @@ class League:
             found = await self._resolve(tx, where, topic, ref)
             games = await queries.stats(tx, where.chat_id, topic, rule.key(clock.now()), found[0]) if found else []
         if found is None:
-            await self.say(where, t(lang, "I don't know {who} in this chat's league.", who=words.name(ref.text)))
+            await self.say(where, t(lang, "I don't know {who} in this chat's league.", who=words.typed(ref.text)))
             return
         name = names.clean(found[1])
         if not games:
@@ -164,7 +165,7 @@ class League:
             result = await queries.head_to_head(tx, where.chat_id, topic, a[0], b[0]) if a and b else None
         for ref, found in ((a_ref, a), (b_ref, b)):
             if found is None:
-                await self.say(where, t(lang, "I don't know {who} in this chat's league.", who=words.name(ref.text)))
+                await self.say(where, t(lang, "I don't know {who} in this chat's league.", who=words.typed(ref.text)))
                 return
         assert a is not None and b is not None and result is not None
         if a[0] == b[0]:
@@ -232,7 +233,7 @@ class League:
             topic, _ = await self._scope(tx, where)
             found = await self._resolve(tx, where, topic, ref)
             if found is None:
-                return t(lang, "I don't know {who} in this chat's league.", who=words.name(ref.text))
+                return t(lang, "I don't know {who} in this chat's league.", who=words.typed(ref.text))
             player, name = found
             changed = await db.set_excluded(tx, where.chat_id, topic, player, on)
             if changed:

@@ -151,6 +151,12 @@ class Presentation:
         """The game's own rows under a second step (a capture hand: the button that opens its builder)."""
         return []
 
+    def log_fold(self, event: dict[str, Any], names: Sequence[str], lang: str) -> tuple[str, str] | None:
+        """For a game whose lines go to the group's log (``forced_moves_play``): an event that repeats
+        often, as (the line's head, this event's part); a run of them folds into one line, the head and
+        the parts joined by commas (Svinya's kept cards). None: the event's own line."""
+        return None
+
     # -- the table message --------------------------------------------------------------------
     def table_chapter(self, view: dict[str, Any]) -> str | None:
         """Games without deals (or with long ones): a key that changes when the group should get a

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +38,9 @@ class TableCore:
         self.cache_tables = cache_tables
         self._locks: dict[int, _Lock] = {}
         self._cache: OrderedDict[int, tuple[int, State]] = OrderedDict()
+        # Told a table changed: its id and new version (None: it ended), in the change's transaction (so a
+        # watcher reads it after taking the table's lock).
+        self.watchers: list[Callable[[int, int | None], None]] = []
 
     @asynccontextmanager
     async def lock(self, table_id: int) -> AsyncIterator[None]:
@@ -65,6 +68,8 @@ class TableCore:
 
     def remember(self, row: TableRow, state: State) -> None:
         """Keep the state of a table still in play (a finished or cancelled one is forgotten)."""
+        for watcher in self.watchers:
+            watcher(row.id, row.version)
         if row.status != "playing":
             self.forget(row.id)
             return
@@ -74,6 +79,8 @@ class TableCore:
             self._cache.popitem(last=False)
 
     def forget(self, table_id: int) -> None:
+        for watcher in self.watchers:
+            watcher(table_id, None)
         self._cache.pop(table_id, None)
 
     def holds(self, table_id: int) -> bool:

@@ -27,9 +27,9 @@ from bot.ui.keyboards import (
     lobby_keyboard,
     options_keyboard,
 )
-from engine.core import GameError, OptionsError, get_game
+from bot.ui.option_words import options_error
+from engine.core import Game, GameError, OptionProblem, OptionsError, get_game
 
-OPTIONS_ERROR_LIMIT = 600  # characters of a house-rules error shown (700 bogus options made 31,718)
 JOIN_TOKEN_BYTES = 12  # 96 random bits: 16 URL-safe characters in the deep link (Telegram allows 64)
 AI_LEVELS = ("", "easy", "normal", "strong")  # "" the bot's default (KOZYR_AI_LEVEL)
 AI_NAMES = ("🤖 Ada", "🤖 Boris", "🤖 Chip", "🤖 Dora", "🤖 Emil", "🤖 Fira", "🤖 Gleb")
@@ -41,10 +41,11 @@ DEAL_SEEDS = 2**53  # a table's seed is below this (exact in JSON's doubles)
 def parse_option_args(args: Sequence[str]) -> dict[str, str]:
     """``quarters=1 joker_trump=no_trump`` → a dict; a word without ``=`` is an error."""
     options: dict[str, str] = {}
+    wrong = tuple(OptionProblem("form", arg) for arg in args if not arg.partition("=")[0] or "=" not in arg)
+    if wrong:
+        raise OptionsError("write house rules as name=value", wrong)
     for arg in args:
-        key, sep, value = arg.partition("=")
-        if not sep or not key:
-            raise OptionsError(f"{arg!r}: write house rules as name=value")
+        key, _, value = arg.partition("=")
         options[key.strip()] = value.strip()
     return options
 
@@ -53,6 +54,15 @@ def option_choices(game_id: str) -> dict[str, list[Any]]:
     """Options with a short list of values, which the lobby can cycle through with a button (the game's
     declaration lists them)."""
     return {option.key: list(option.choices) for option in games.declaration(game_id).options if option.choices}
+
+
+def house_rules_typed(game: Game, options: dict[str, Any]) -> str:
+    """The rules a table differs from the game's defaults by, as a person would type them (lists
+    comma-separated): what a refusal names."""
+    defaults = game.parse_options({}).model_dump(mode="json")
+    typed = [f"{key}={','.join(map(str, value)) if isinstance(value, list) else value}"
+             for key, value in sorted(options.items()) if defaults.get(key) != value]
+    return " ".join(typed) or "—"
 
 
 class LobbyService:
@@ -121,16 +131,18 @@ class LobbyService:
         except NoTableYet:
             known = ", ".join(g.id for g in table_games())
             await self.core.say(where, t(lang, "{game} cannot be played in the chat yet (only /rules). Games: {known}",
-                                    game=words.name(game_id), known=known))
+                                    game=words.typed(game_id), known=known))
             return
         except GameError:
             known = ", ".join(g.id for g in table_games())
             await self.core.say(where, t(lang, "I don't know the game {game}. Games: {known}",
-                                    game=words.name(game_id), known=known))
+                                    game=words.typed(game_id), known=known))
             return
         except OptionsError as exc:
-            error = words.name(clip_plain(str(exc), OPTIONS_ERROR_LIMIT))  # cut on text, then escape
-            await self.core.say(where, t(lang, "Those house rules don't work: {error}", error=error))
+            # Each problem in the chat's words; "together" names the values as typed (the engine cannot).
+            problems = tuple(OptionProblem(p.kind, p.key, " ".join(args)) if p.kind == "together" else p
+                             for p in exc.problems) or (OptionProblem("together", "", " ".join(args)),)
+            await self.core.say(where, options_error(game.id, problems, lang))
             return
         async with self.core.store.transaction() as tx:
             if await tx.open_table(where.chat_id, where.thread_id):
@@ -284,8 +296,10 @@ class LobbyService:
             await tx.save_table(row)
             chat_lang = await tx.chat_lang(row.chat_id)
             await self.show(tx, row, loaded.seats, chat_lang)
+            # The group is told once, in its language, however the table was cancelled (/cancel or the
+            # lobby's button); the one who cancelled gets no second message of their own.
+            await out.log_line(tx, row.chat_id, t(chat_lang, "The table was cancelled."), row.thread_id)
             if was_playing:
-                await out.log_line(tx, row.chat_id, t(chat_lang, "The table was cancelled."), row.thread_id)
                 await self.publisher.closed_hands(tx, row, loaded.seats)
         self.core.forget(table_id)
         self.core.outbox.wake()
@@ -309,7 +323,13 @@ class LobbyService:
             if len(seats) < game.min_players:
                 return Answer(t(lang, "{game} needs at least {n} players; {have} seated. Add AI players?",
                                 game=words.title(row.game, lang), n=game.min_players, have=len(seats)), alert=True)
-            state = game.new(len(seats), seed=row.seed, options=row.options)
+            try:
+                state = game.new(len(seats), seed=row.seed, options=row.options)
+            except OptionsError:  # rules that /new accepted but this many players cannot play
+                rules = house_rules_typed(game, row.options)
+                return Answer(t(lang, "These house rules do not work with {n} players ({rules}): seat another "
+                                "number of players, or /cancel and open the table with other rules.",
+                                n=len(seats), rules=clip_plain(rules, 60)), alert=True)
             row.status = "playing"
             row.version += 1
             row.state = state.to_json()

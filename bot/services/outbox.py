@@ -160,17 +160,29 @@ async def send_document(tx: Tx, chat_id: int, data: bytes, filename: str, captio
     await tx.enqueue(chat_id, "document", payload, priority=REPLY)
 
 
-async def log_line(tx: Tx, chat_id: int, line: str, thread_id: int = 0) -> None:
+async def log_line(tx: Tx, chat_id: int, line: str, thread_id: int = 0, fold: tuple[str, str] | None = None) -> None:
     """A short line for the group's log. Lines queued before the last one went out are sent
-    together as one message, which keeps a busy table inside the group's 20 messages a minute."""
+    together as one message, which keeps a busy table inside the group's 20 messages a minute.
+    ``fold`` (a head and a part; ``line`` is then ignored): when the queued message's last line has
+    the same head, the part joins that line ("🂠 Kept a card: Ann, Bob"), else a line "head part" starts."""
     key = f"log:{chat_id}:{thread_id}"
+    if fold is not None:
+        line = f"{fold[0]} {fold[1]}"
     line = clip_html(line, LOG_LIMIT)
     row = await tx.pending(key)
     if row is not None and row.attempts == 0 and len(row.payload["text"]) + len(line) < LOG_LIMIT:
-        row.payload["text"] += "\n" + line
+        text: str = row.payload["text"]
+        last = text.rpartition("\n")[2]
+        if fold is not None and last.startswith(fold[0] + " "):
+            row.payload["text"] = text + ", " + fold[1]
+        else:
+            row.payload["text"] = text + "\n" + line
+        if fold is not None:  # should the row be in flight now, what is added after it starts with the head
+            row.payload["fold"] = fold[0]
         await tx.set_payload(row.id, row.payload)
         return
-    await tx.enqueue(chat_id, "send", {"text": line, "markup": None, "thread": thread_id}, merge_key=None)
+    payload = {"text": line, "markup": None, "thread": thread_id, **({"fold": fold[0]} if fold else {})}
+    await tx.enqueue(chat_id, "send", payload, merge_key=None)
     await tx.tag_last(key)
 
 

@@ -27,6 +27,7 @@ from bot.services.slots import hand_slot
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import SeatRow, TableRow
 from bot.ui import words
+from bot.ui.app_links import AppLinks, with_button
 from bot.ui.clip import visible_units
 from bot.ui.i18n import t
 from engine.core import State
@@ -60,8 +61,9 @@ class Publisher:
     """Tells people about a change, in the change's transaction: the table message, hands, sheet, standings."""
 
     def __init__(self, core: TableCore, clock: Plug[TurnClock], pictures: Pictures | None = None,
-                 ping_after: float = 20.0) -> None:
+                 ping_after: float = 20.0, app: AppLinks | None = None) -> None:
         self.core = core
+        self.app = app  # the table app's links (None: no app configured)
         self.clock = clock  # the time left, in hands (empty: no clocks)
         self.pictures = pictures
         self.ping_after = ping_after  # seconds: a player who acted more recently is not pinged, their hand is edited
@@ -73,22 +75,33 @@ class Publisher:
         view = present.mark_view(json_view(state.view(None)), events, row.ui.extra)  # e.g. the melds a lay-down changed
         lines: list[str] = []
         results: list[str] = []
+        folds: list[tuple[str, tuple[str, str] | None]] = []
         for event in events:
             line = present.event_line(event, names, chat_lang)
             if line:
                 (results if event.get("type") in RESULTS else lines).append(line)
+                if event.get("type") not in RESULTS:
+                    folds.append((line, present.log_fold(event, names, chat_lang)))
         if games.declaration(row.game).forced_moves_play:  # games of forced moves: a line per round
             # Every round's line is news, and rounds that play themselves come faster than a table
-            # edit may go out: the lines go to the group's log, where a burst merges into one message.
-            for line in lines + results:
-                await out.log_line(tx, row.chat_id, line, row.thread_id)
+            # edit may go out: the lines go to the group's log, where a burst merges into one message
+            # (and a run of lines the game folds becomes one line).
+            for line, fold in folds + [(result, None) for result in results]:
+                await out.log_line(tx, row.chat_id, line, row.thread_id, fold)
             lines, results = [], []
+        if state.over:
+            # The table's last state first (as urgent as the news that follows it: the outbox sends the
+            # more urgent class first), then the last deal's sheet, then the final standings.
+            await self.table_message(tx, row, view, names, chat_lang, lines, results, priority=out.GAME)
+            if any(e.get("type") == "deal_end" for e in events):
+                await self.grid(tx, row, state, names, chat_lang)
+            await self.hands(tx, row, seats, state, names, mover, view.get("deal_no", 0))
+            await self.final(tx, row, state, names, state.scores(), chat_lang)
+            return
         if any(e.get("type") == "deal_end" for e in events):  # the deal's sheet, before the next deal's table
             await self.grid(tx, row, state, names, chat_lang)
         await self.table_message(tx, row, view, names, chat_lang, lines, results)
         await self.hands(tx, row, seats, state, names, mover, view.get("deal_no", 0))
-        if state.over:
-            await self.final(tx, row, state, names, state.scores(), chat_lang)
 
     async def hands(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State, names: list[str],
                      mover: int | None, deal: Any) -> None:
@@ -119,8 +132,9 @@ class Publisher:
                 await self.hand_message(tx, row, s, state, names, live=True, new=ping)
 
     async def table_message(self, tx: Tx, row: TableRow, view: dict[str, Any], names: list[str],
-                             lang: str, lines: list[str], results: list[str]) -> bool:
-        """The one group message of this deal (or chapter), edited as cards fall; True when it is new."""
+                             lang: str, lines: list[str], results: list[str], priority: int = out.TABLE) -> bool:
+        """The one group message of this deal (or chapter), edited as cards fall; True when it is new.
+        An edit goes at ``priority`` (the table's class, behind news; the game's last state: as news)."""
         deal = view.get("deal_no", 0)
         chapter = presentation(row.game).table_chapter(view)  # games without deals: when to post a fresh table
         key = f"{deal}:{chapter}" if chapter is not None else f"{deal}"
@@ -146,7 +160,8 @@ class Publisher:
             slot = row.ui.table_slot or slot
         row.ui.table_key = key
         row.ui.recent = recent
-        priority = out.GAME if fresh else out.TABLE
+        priority = out.GAME if fresh else priority
+        app_markup = self.app.group_markup(row.id, lang) if self.app is not None else None
         if self.pictures is not None and self.pictures.has_table(row.game):
             caption = self.pictures.table_caption(view, names, lang)
             shown = view
@@ -156,19 +171,21 @@ class Publisher:
             caption = with_recent(caption, head + recent, CAPTION_LIMIT)
             picture = {"kind": "table", "view": shown, "names": names, "lang": lang}
             if fresh:
-                await out.send_picture(tx, row.chat_id, picture, caption, slot=slot, thread_id=row.thread_id,
-                                       priority=priority)
+                await out.send_picture(tx, row.chat_id, picture, caption, app_markup, slot=slot,
+                                       thread_id=row.thread_id, priority=priority)
             else:
-                await out.edit_picture(tx, row.chat_id, slot, picture, caption, thread_id=row.thread_id)
+                await out.edit_picture(tx, row.chat_id, slot, picture, caption, app_markup, thread_id=row.thread_id,
+                                       priority=priority)
             return fresh
         table = "\n".join([*presentation(row.game).table_lines(view, names, lang), clock_line(row, lang)]).rstrip("\n")
         text = with_recent(table, head + recent, TEXT_LIMIT)  # the clock under the table
         if fresh and slot.startswith("lobby:"):
-            await out.edit_text(tx, row.chat_id, slot, text, thread_id=row.thread_id, priority=priority)
+            await out.edit_text(tx, row.chat_id, slot, text, app_markup, thread_id=row.thread_id, priority=priority)
         elif fresh:
-            await out.send_text(tx, row.chat_id, text, slot=slot, thread_id=row.thread_id, priority=priority)
+            await out.send_text(tx, row.chat_id, text, app_markup, slot=slot, thread_id=row.thread_id,
+                                priority=priority)
         else:
-            await out.edit_text(tx, row.chat_id, slot, text, thread_id=row.thread_id)
+            await out.edit_text(tx, row.chat_id, slot, text, app_markup, thread_id=row.thread_id, priority=priority)
         return fresh
 
     @staticmethod
@@ -203,7 +220,7 @@ class Publisher:
                             pick: tuple[str, int] | None = None) -> None:
         assert seat.user_id is not None
         if hand_kind(row.game) == "toggle":  # the toggle hand (bot/services/hands/toggle_hand.py)
-            await toggle_hand(tx, row, seat, state, names, live, new, self.now())
+            await toggle_hand(tx, row, seat, state, names, live, new, self.now(), self.app)
             return
         lang = await tx.user_lang(seat.user_id)
         view = json_view(state.view(seat.seat))
@@ -217,6 +234,8 @@ class Publisher:
                 markup = out.markup_data(pick_keyboard(row.game, row.id, row.version, legal, pick[0], pick[1], lang))
             else:
                 markup = play_markup(row.game, row.id, row.version, legal, lang, group)
+        if self.app is not None and not state.over:  # the table app, opened from the DM
+            markup = with_button(markup, self.app.dm_button(row.id, lang))
         slot = hand_slot(row, seat.seat)
         priority = out.REPLY if live else out.GAME
         if new:

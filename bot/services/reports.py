@@ -65,6 +65,12 @@ class Reports:
             await out.send_document(tx, where.chat_id, data, filename, caption, thread_id=where.thread_id)
         self.core.outbox.wake()
 
+    async def opened(self, actor: Actor) -> None:
+        """The user pressed Start: the bot may write to them from now on."""
+        async with self.core.store.transaction() as tx:
+            await tx.set_user_started(actor.user_id)
+        actor.started = True  # read before this /start was recorded
+
     async def deep_start(self, actor: Actor, payload: str,
                          is_member: Callable[[int], Awaitable[bool]] | None = None) -> None:
         """``/start j<token>`` from a table's Join link: the DM is open now, so complete the join.
@@ -72,9 +78,7 @@ class Reports:
         The link must carry the table's secret token, and the user must be a member of the table's
         group (``is_member(chat_id)`` asks Telegram): a stranger learns nothing, not even the title."""
         lang = actor.lang
-        async with self.core.store.transaction() as tx:
-            await tx.set_user_started(actor.user_id)
-        actor.started = True  # read before this /start was recorded
+        await self.opened(actor)
         if payload.startswith("j"):
             async with self.core.store.read() as tx:
                 table = await tx.token_table(payload[1:]) if len(payload) > 1 else None

@@ -118,8 +118,8 @@ class SeatService:
                                row.thread_id)
             if offer:  # the AI plays the seat until someone from the group takes it
                 row.ui.offered.append(seat)
-                await out.send_text(tx, row.chat_id, t(chat_lang, "{ai} plays {who}'s seat until someone takes it: "
-                                                                 "press the button to play on from here.",
+                await out.send_text(tx, row.chat_id, t(chat_lang, "{ai} plays the seat of {who} until someone takes "
+                                                                 "it: press the button to play on from here.",
                                                        ai=words.name(name), who=words.name(leaver.name)),
                                     take_seat_keyboard(row.id, seat, chat_lang), slot=f"offer:{row.id}:{seat}",
                                     thread_id=row.thread_id)

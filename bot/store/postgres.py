@@ -31,7 +31,7 @@ import asyncpg
 from bot import codec
 from bot.store.pg_migrate import upgrade
 from bot.store.queries import SharedQueries
-from bot.store.rows import OutboxRow, SeatRow, TableRow, UserRow
+from bot.store.rows import OutboxRow, SeatRow, TableRow, UserRow, unsent_log
 from bot.store.sqlite import LEAGUE_CHAT_TABLES, _outbox, _table
 
 POOL_SIZE = 10
@@ -341,7 +341,7 @@ class PgTx(SharedQueries):
             current = await self.conn.fetchval("SELECT payload FROM outbox WHERE id = $1", row.id)
             if current is not None:
                 payload = codec.loads(current)
-                payload["text"] = payload.get("text", "")[len(row.payload.get("text", "")):].lstrip("\n")
+                payload = unsent_log(row.payload, payload)
                 await self.set_payload(row.id, payload)
             return False
         edit = {"send": "edit", "photo": "edit_photo"}.get(row.method, row.method)

@@ -195,3 +195,18 @@ class Prefs:
     tz: str = "UTC"
     quiet_from: int | None = None
     quiet_to: int | None = None
+
+
+def unsent_log(sent: dict[str, Any], current: dict[str, Any]) -> dict[str, Any]:
+    """A log message's payload once ``sent`` went out while lines were added to it (``current``): only
+    what was added. Added text that continued the sent text's last line (a folded line, "🂠 Kept a card:
+    Ann" + ", Bob"; ``current["fold"]`` its head) starts a new line with that head again."""
+    old = sent.get("text", "")
+    rest = current.get("text", "")[len(old):]
+    head = current.get("fold", "")
+    if rest and not rest.startswith("\n"):
+        rest = rest.removeprefix(", ")
+        if head and old.rpartition("\n")[2].startswith(head + " "):
+            rest = f"{head} {rest}"
+    return {**current, "text": rest.lstrip("\n")}
+

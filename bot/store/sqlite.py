@@ -22,7 +22,7 @@ import aiosqlite
 from bot import codec
 from bot.store.migrate import upgrade
 from bot.store.queries import SharedQueries
-from bot.store.rows import OutboxRow, SeatRow, TableRow, TableUi, UserRow
+from bot.store.rows import OutboxRow, SeatRow, TableRow, TableUi, UserRow, unsent_log
 
 __all__ = ["OutboxRow", "SeatRow", "Store", "TableRow", "Tx", "UserRow"]
 from bot.store.walsync import WalSync
@@ -428,7 +428,7 @@ class Tx(SharedQueries):
             current = await self._one("SELECT payload FROM outbox WHERE id = ?", row.id)
             if current is not None:
                 payload = codec.loads(current["payload"])
-                payload["text"] = payload.get("text", "")[len(row.payload.get("text", "")):].lstrip("\n")
+                payload = unsent_log(row.payload, payload)
                 await self.set_payload(row.id, payload)
             return False
         edit = {"send": "edit", "photo": "edit_photo"}.get(row.method, row.method)

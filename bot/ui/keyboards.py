@@ -35,9 +35,19 @@ def options_keyboard(table_id: int, lang: str, choices: list[tuple[str, str]]) -
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
+HAND_LINK, TABLES_LINK = "hand", "mytables"  # deep-link payloads: /start hand does what /hand does in the DM
+DM_LINKS = (HAND_LINK, TABLES_LINK)
+
+
 def join_link_keyboard(bot_username: str, payload: str, lang: str) -> InlineKeyboardMarkup:
     url = f"https://t.me/{bot_username}?start={payload}"
     return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text=t(lang, "Open the bot"), url=url)]])
+
+
+def dm_link_keyboard(bot_username: str, payload: str, lang: str) -> InlineKeyboardMarkup:
+    """One button that opens the bot's DM with ``/start payload`` (a command that answers only there)."""
+    url = f"https://t.me/{bot_username}?start={payload}"
+    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text=t(lang, "Open my DM"), url=url)]])
 
 
 def language_keyboard(scope: str) -> InlineKeyboardMarkup:

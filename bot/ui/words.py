@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import games
+from bot.ui.clip import clip_plain
 from bot.ui.i18n import GameWords, nt, t
 from bot.ui.names import plain_name
 from engine.cards import SUIT_SYMBOLS, pretty_text
@@ -38,6 +39,15 @@ def name(raw: str) -> str:
     """A user's name made safe for Telegram HTML (and neutralised: no direction overrides, no
     invisible characters; see ``bot/ui/names.py``)."""
     return html.escape(plain_name(raw), quote=False)
+
+
+TYPED = 40  # characters of something a person typed that a reply echoes back ("I don't know the game …")
+
+
+def typed(raw: object, limit: int = TYPED) -> str:
+    """Something a person typed, echoed back: cut to ``limit`` characters (with "…"), then made safe as a
+    name is (a 3,000-character argument must not come back whole)."""
+    return name(clip_plain(str(raw), limit))
 
 
 def suit(letter: str | None) -> str:

@@ -53,8 +53,8 @@ def event_line(event: dict[str, Any], names: Sequence[str], lang: str) -> str | 
         parts = []
         for seat, (bid, won, pts) in enumerate(zip(event["bids"], event["tricks"], event["points"], strict=False)):
             sign = "✅" if bid == won else "❌"
-            parts.append(f"{who(names, seat)} {won}/{bid} {sign} {pts:+d}")
-        return t(lang, "Deal over (tricks/bid): {results}", results=", ".join(parts))
+            parts.append(f"{who(names, seat)} {bid}/{won} {sign} {pts:+d}")  # the score sheet's order: bid/took
+        return t(lang, "Deal over (bid/took): {results}", results=", ".join(parts))
     return None
 
 

@@ -48,10 +48,11 @@ def event_line(event: dict[str, Any], names: Sequence[str], lang: str) -> str | 
     if kind == "pig_done":
         return "🐷 " + t(lang, "The {suit} pig is complete.", suit=words.suit(event["suit"]))
     if kind == "shop":
-        return t(lang, "{who}: {card} on {owner}'s shop.", who=who(names, seat), card=words.cards([event["card"]]),
-                 owner=who(names, event["target"]))
+        # "the shop of X", not "X's shop": a name may end in s ("Sons's"), and Russian has no such ending.
+        return t(lang, "{who}: {card} on the shop of {owner}.", who=who(names, seat),
+                 card=words.cards([event["card"]]), owner=who(names, event["target"]))
     if kind == "keep":
-        return t(lang, "{who} keeps a card.", who=who(names, seat))
+        return f"{KEPT} {t(lang, 'Kept a card:')} {who(names, seat)}"
     if kind == "pass":
         return t(lang, "{who} passes.", who=who(names, seat))
     if kind == "stock_out":
@@ -62,6 +63,17 @@ def event_line(event: dict[str, Any], names: Sequence[str], lang: str) -> str | 
             return t(lang, "Nobody can move: fewest cards win: {who}.", who=winners)
         return t(lang, "Only aces left: {who} wins.", who=winners)
     return None
+
+
+KEPT = "🂠"  # the mark of the kept-cards line
+
+
+def kept_fold(event: dict[str, Any], names: Sequence[str], lang: str) -> tuple[str, str] | None:
+    """Kept cards make most of the log in the stock phase: a run of them folds into one line
+    ("🂠 Kept a card: Ann, Bob, Ann"), so the log shows what else happened."""
+    if event.get("type") != "keep":
+        return None
+    return f"{KEPT} {t(lang, 'Kept a card:')}", who(names, event.get("seat"))
 
 
 def table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> list[str]:
@@ -100,6 +112,9 @@ class SvinyaPresentation(ModuleWords):
 
     def table_chapter(self, view: dict[str, Any]) -> str | None:
         return table_chapter(view)
+
+    def log_fold(self, event: dict[str, Any], names: Sequence[str], lang: str) -> tuple[str, str] | None:
+        return kept_fold(event, names, lang)
 
 
 PRESENTATION = SvinyaPresentation("svinya", lines=table_lines, line=event_line, label=action_label)

@@ -78,7 +78,7 @@ async def test_league_commands_pictures_admin_tools_and_isolation(fake, now, run
         stats = await ask(fake, app, cid, group, "/stats @ann_k")
         assert stats[0].kind == "photo" and "Ann" in stats[0].content and "Pyanitsa: 2 games" in stats[0].content
         mine = await ask(fake, app, cid, group, "/stats")
-        assert "Сидор" in mine[0].content and "1 games" in mine[0].content
+        assert "Сидор" in mine[0].content and "1 game," in mine[0].content
         by_name = await ask(fake, app, ann, group, "/stats сидор 🃏")  # no @username: the name played under
         assert by_name[0].content == mine[0].content
 
@@ -183,7 +183,7 @@ async def test_a_table_across_the_season_boundary_counts_where_it_ended_and_the_
         await settle(fake, app)
     assert db_rows(db, "SELECT season FROM league_matches ORDER BY id") == [("2026-11",), ("2026-12",)]
     top = await ask(fake, app, ann, group, "/top")
-    assert "Ann — " in top[0].content and "(1 games" in top[0].content  # December starts from scratch
+    assert "Ann — " in top[0].content and "(1 game," in top[0].content  # December starts from scratch
     dec = db_rows(db, "SELECT season, games FROM league_ratings WHERE game = '*' AND player = ?", ann.id)
     assert sorted(dec) == [("2026-11", 1), ("2026-12", 1)]  # each season starts fresh
 

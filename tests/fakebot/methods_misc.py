@@ -97,7 +97,8 @@ async def set_my_commands(fake: FakeTelegram, p: dict[str, Any]) -> bool:
     lang = p.get("language_code")
     if lang and not re.fullmatch(r"[a-z]{2}", lang):
         raise bad("invalid language code specified")
-    fake.commands[_scope_key(p)] = [{"command": c["command"], "description": c["description"]} for c in cmds]
+    fake.commands[_scope_key(p)] = [{"command": c["command"], "description": c["description"],
+                                     **({"is_ephemeral": True} if c.get("is_ephemeral") else {})} for c in cmds]
     return True
 
 

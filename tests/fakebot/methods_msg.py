@@ -21,6 +21,8 @@ BUTTON_ACTIONS = ("url", "callback_data", "web_app", "login_url", "switch_inline
                   "callback_game", "pay")
 _URL_RE = re.compile(r"^(https?://[^\s/$.?#][^\s]*|tg://[^\s]+)$", re.I)
 HANDLERS: dict[str, Any] = {}
+# ReplyParameters.ephemeral_message_id: "A reply to an ephemeral message must itself be an ephemeral message".
+EPH_REPLY_NOT_EPHEMERAL = "a reply to an ephemeral message must itself be an ephemeral message"
 
 
 def handler(name: str):
@@ -96,6 +98,12 @@ def reply_target(fake: FakeTelegram, chat: Any, params: dict[str, Any]) -> Store
               "allow_sending_without_reply": str(params.get("allow_sending_without_reply")).lower() == "true"}
     if not rp:
         return None
+    if rp.get("message_id") is None:
+        if rp.get("ephemeral_message_id") is None:
+            raise bad("message identifier is not specified")
+        if params.get("ephemeral_message_parameters") is None:  # checked by ephemeral.EphemeralSend otherwise
+            raise bad(EPH_REPLY_NOT_EPHEMERAL)
+        return None  # "If the message is a reply to an ephemeral message, then this field may be omitted"
     target_chat = chat
     if rp.get("chat_id") is not None:
         target_chat = fake.chat_for(rp["chat_id"], sending=False)
@@ -120,22 +128,35 @@ async def send_message(fake: FakeTelegram, p: dict[str, Any]) -> dict[str, Any]:
     text, ents = format_text(p["text"], p.get("parse_mode"), p.get("entities"))
     check_text(text)
     markup = check_markup(p.get("reply_markup"), chat.type)
+    plan = _ephemeral_plan(fake, chat, p)
     reply = reply_target(fake, chat, p)
     _count(fake, chat)
+    if plan is not None:
+        return plan.deliver(text=text, entities=ents, reply_markup=markup, reply_to=reply).to_api()
     msg = fake.store_bot_message(chat, text=text, entities=ents, reply_markup=markup, reply_to=reply)
     return msg.to_api()
+
+
+def _ephemeral_plan(fake: FakeTelegram, chat: Any, p: dict[str, Any]) -> Any:
+    """The checked ephemeral send when the request asks for one (ephemeral.py), else None."""
+    if p.get("ephemeral_message_parameters") is None:
+        return None
+    from .ephemeral import EphemeralSend
+    return EphemeralSend.check(fake, chat, p)
 
 
 async def _send_media(fake: FakeTelegram, p: dict[str, Any], kind: str) -> dict[str, Any]:
     chat = fake.chat_for(p["chat_id"], sending=True)
     caption, cents = caption_of(p)
     markup = check_markup(p.get("reply_markup"), chat.type)
+    plan = _ephemeral_plan(fake, chat, p)
     reply = reply_target(fake, chat, p)
     _count(fake, chat)
     media = fake.files.resolve(p[kind], kind)
-    msg = fake.store_bot_message(chat, caption=caption, caption_entities=cents, reply_markup=markup,
-                                 reply_to=reply, **{kind: media})
-    return msg.to_api()
+    fields = {"caption": caption, "caption_entities": cents, "reply_markup": markup, "reply_to": reply, kind: media}
+    if plan is not None:
+        return plan.deliver(**fields).to_api()
+    return fake.store_bot_message(chat, **fields).to_api()
 
 
 @handler("sendPhoto")
@@ -222,43 +243,68 @@ def _apply_edit(fake: FakeTelegram, msg: StoredMessage, changes: dict[str, Any])
     return msg.to_api()
 
 
-@handler("editMessageText")
-async def edit_message_text(fake: FakeTelegram, p: dict[str, Any]) -> dict[str, Any]:
+def markup_for(msg: StoredMessage, markup: dict[str, Any] | None) -> dict[str, Any] | None:
+    """check_markup for an edit of ``msg`` (an ephemeral message refuses login_url buttons too)."""
+    if msg.is_ephemeral:
+        from .ephemeral import check_ephemeral_markup
+        check_ephemeral_markup(markup)
+    return check_markup(markup, msg.chat.type)
+
+
+def edit_text(fake: FakeTelegram, msg: StoredMessage, p: dict[str, Any]) -> dict[str, Any]:
+    """editMessageText's checks and change on a found message (shared with editEphemeralMessageText)."""
+    if p.get("rich_message") is not None:
+        raise ApiError(500, "Internal Server Error: the fake server does not support rich messages")
     if p.get("text") is None:
         raise bad("message text is empty")
-    msg = _edit_target(fake, p)
     text, ents = format_text(p["text"], p.get("parse_mode"), p.get("entities"))
     check_text(text)
-    markup = check_markup(p.get("reply_markup"), msg.chat.type)
+    markup = markup_for(msg, p.get("reply_markup"))
     if msg.text is None:
         raise bad("there is no text in the message to edit")
     # Telegram drops the inline keyboard when an edit does not repeat it.
     return _apply_edit(fake, msg, {"text": text, "entities": ents, "reply_markup": markup})
 
 
-@handler("editMessageCaption")
-async def edit_message_caption(fake: FakeTelegram, p: dict[str, Any]) -> dict[str, Any]:
-    msg = _edit_target(fake, p)
+def edit_caption(fake: FakeTelegram, msg: StoredMessage, p: dict[str, Any]) -> dict[str, Any]:
     caption, cents = caption_of(p)
-    markup = check_markup(p.get("reply_markup"), msg.chat.type)
+    markup = markup_for(msg, p.get("reply_markup"))
     if msg.text is not None or msg.kind == "service":
         raise bad("there is no caption in the message to edit")
     return _apply_edit(fake, msg, {"caption": caption, "caption_entities": cents, "reply_markup": markup})
 
 
+def edit_reply_markup(fake: FakeTelegram, msg: StoredMessage, p: dict[str, Any]) -> dict[str, Any]:
+    markup = markup_for(msg, p.get("reply_markup"))
+    return _apply_edit(fake, msg, {"reply_markup": markup})
+
+
+@handler("editMessageText")
+async def edit_message_text(fake: FakeTelegram, p: dict[str, Any]) -> dict[str, Any]:
+    if p.get("text") is None and p.get("rich_message") is None:
+        raise bad("message text is empty")
+    return edit_text(fake, _edit_target(fake, p), p)
+
+
+@handler("editMessageCaption")
+async def edit_message_caption(fake: FakeTelegram, p: dict[str, Any]) -> dict[str, Any]:
+    return edit_caption(fake, _edit_target(fake, p), p)
+
+
 @handler("editMessageReplyMarkup")
 async def edit_message_reply_markup(fake: FakeTelegram, p: dict[str, Any]) -> dict[str, Any]:
-    msg = _edit_target(fake, p)
-    markup = check_markup(p.get("reply_markup"), msg.chat.type)
-    return _apply_edit(fake, msg, {"reply_markup": markup})
+    return edit_reply_markup(fake, _edit_target(fake, p), p)
 
 
 @handler("editMessageMedia")
 async def edit_message_media(fake: FakeTelegram, p: dict[str, Any]) -> dict[str, Any]:
-    msg = _edit_target(fake, p)
+    return edit_media(fake, _edit_target(fake, p), p)
+
+
+def edit_media(fake: FakeTelegram, msg: StoredMessage, p: dict[str, Any]) -> dict[str, Any]:
     item = p["media"]
     caption, cents = caption_of(item)
-    markup = check_markup(p.get("reply_markup"), msg.chat.type)
+    markup = markup_for(msg, p.get("reply_markup"))
     if msg.text is not None or msg.kind == "service":
         raise bad("there is no media in the message to edit")
     if msg.media_group_id and item["type"] == "document" and msg.photo:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -10,9 +11,15 @@ if TYPE_CHECKING:
     from .users import FakeChat, FakeUser
 
 
+_ORDER = itertools.count(1)
+
+
 @dataclass(eq=False)
 class StoredMessage:
-    """One message in a fake chat; bot messages are mutated in place by edits (this object stays live)."""
+    """One message in a fake chat; bot messages are mutated in place by edits (this object stays live).
+
+    An ephemeral message (``receiver`` set) lives in ``chat.ephemeral_by_id``, never in ``chat.messages_by_id``:
+    only its receiver sees it, and only while ``on_screen``; its API form has message_id 0."""
 
     message_id: int
     chat: FakeChat
@@ -32,6 +39,26 @@ class StoredMessage:
     edit_date: int | None = None
     deleted: bool = False
     history: list[dict[str, Any]] = field(default_factory=list)  # snapshots before each edit
+    # -- ephemeral messages only --
+    receiver: FakeUser | None = None
+    ephemeral_message_id: int | None = None
+    delivered: bool = True  # False: accepted by the server but never reached the receiver (injected loss)
+    expired: bool = False  # gone from the receiver's app (expiry / app restart); the server forgot it too
+    replaces: StoredMessage | None = None  # the message it is shown in place of, for its receiver
+    callback: CallbackRecord | None = None  # the callback query whose id allowed it
+    replied: StoredMessage | None = None  # the user's ephemeral command it answers (reply_parameters)
+    to_bot: bool = False  # a user's ephemeral command: only the bot receives it (``sender`` is the user)
+    sent_at: float | None = None  # on the fake's clock: a user's ephemeral command may be replied to for 15 s
+    order: int = field(default_factory=lambda: next(_ORDER))  # send order across normal and ephemeral messages
+
+    @property
+    def is_ephemeral(self) -> bool:
+        return self.receiver is not None or self.to_bot
+
+    @property
+    def on_screen(self) -> bool:
+        """An ephemeral message its receiver has in front of them now (delivered, not deleted, not expired)."""
+        return self.is_ephemeral and self.delivered and not self.deleted and not self.expired
 
     # -- observation helpers for tests -----------------------------------------------------
     @property
@@ -87,6 +114,10 @@ class StoredMessage:
             "chat": self.chat.to_api(),
             "date": self.date,
         }
+        if self.is_ephemeral:
+            out["message_id"] = 0  # Bot API: "0 for ephemeral messages"
+            out["ephemeral_message_id"] = self.ephemeral_message_id
+            out["receiver_user"] = fake.bot_user() if self.receiver is None else self.receiver.to_api()
         if self.edit_date:
             out["edit_date"] = self.edit_date
         if self.text is not None:
@@ -112,6 +143,13 @@ class StoredMessage:
 
     def __repr__(self) -> str:
         flags = " deleted" if self.deleted else ""
+        if self.to_bot:
+            return f"<StoredMessage {self.chat.id}/ephemeral {self.ephemeral_message_id} to the bot {self.content!r}>"
+        if self.receiver is not None:
+            flags += "" if self.delivered else " lost"
+            flags += " expired" if self.expired else ""
+            return (f"<StoredMessage {self.chat.id}/ephemeral {self.ephemeral_message_id} for "
+                    f"{self.receiver.first_name} {self.kind} {self.content[:40]!r}{flags}>")
         return f"<StoredMessage {self.chat.id}/{self.message_id} {self.kind} {self.content[:40]!r}{flags}>"
 
 
@@ -143,6 +181,12 @@ class CallbackRecord:
     url: str | None = None
     late: bool = False  # the bot tried to answer after the time limit
     answer_attempts: int = 0
+    ephemeral_replies: list[StoredMessage] = field(default_factory=list)  # sent with this callback_query_id
+
+    @property
+    def ephemeral(self) -> bool:
+        """The press was on an ephemeral message."""
+        return self.message.is_ephemeral
 
     @property
     def latency(self) -> float | None:

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from . import methods_misc  # noqa: F401  (registers handlers)
+from . import ephemeral, methods_misc  # noqa: F401  (registers handlers)
 from .errors import ApiError, FakeUsageError, bad, forbidden
 from .files import FileStore
 from .methods_misc import member_dict
@@ -52,12 +52,18 @@ class FakeTelegram:
     def __init__(self, *, token: str = DEFAULT_TOKEN, bot_username: str = "kozyr_test_bot",
                  bot_first_name: str = "Kozyr", limits: RateLimits | None = None, privacy_mode: bool = True,
                  callback_timeout: float = 15.0, clock: Callable[[], float] = time.monotonic,
-                 spec: Spec | None = None, time_scale: float = 1.0) -> None:
+                 spec: Spec | None = None, time_scale: float = 1.0,
+                 ephemeral_window: float = ephemeral.EPHEMERAL_WINDOW,
+                 ephemeral_consumes_callback: bool = False) -> None:
         """``time_scale``: the rate limits' clock runs that many times faster than ``clock``, so a test of a
         bot paced for Telegram runs that many times faster when the bot paces that much faster too (its
         intervals divided by the scale, see ``paced_for``). The limits stay strict in the fake's time: a
         bot that sends too early gets its 429, and ``retry_after`` N counts the fake's seconds (a bot that
-        waits N real seconds waits longer than it must, never less)."""
+        waits N real seconds waits longer than it must, never less).
+
+        ``ephemeral_window``: seconds (on ``clock``, not scaled) after a press during which its callback_query_id
+        lets a non-administrator bot send an ephemeral message (15 in the docs). ``ephemeral_consumes_callback``:
+        model the undocumented reading in which such a send answers the query (see ephemeral.py)."""
         if time_scale <= 0:
             raise FakeUsageError("time_scale must be positive")
         self.token = token
@@ -69,13 +75,16 @@ class FakeTelegram:
         self.clock = clock
         self.spec = spec or load_spec()
         self.time_scale = time_scale
+        self.ephemeral_window = ephemeral_window
+        self.ephemeral_consumes_callback = ephemeral_consumes_callback
+        self.ephemeral_counts: Counter[str] = Counter()
         self.limiter = RateLimiter(limits or RateLimits(), (lambda: clock() * time_scale) if time_scale != 1 else clock)
         self.files = FileStore()
         self.updates = UpdateQueue()
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, FakeChat] = {}
         self.callbacks: dict[str, CallbackRecord] = {}
-        self.commands: dict[tuple[str, str], list[dict[str, str]]] = {}
+        self.commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self.bot_texts: dict[tuple[str, str], str] = {}
         self.webhook_url: str | None = None
         self.calls: list[ApiCall] = []
@@ -195,6 +204,9 @@ class FakeTelegram:
             "rate_limited_by_chat": dict(self.limiter.served_429_by_chat),
             "callbacks": len(self.callbacks),
             "callbacks_unanswered": len(self.unanswered_callbacks()),
+            "ephemeral_sent": self.ephemeral_counts["sent"],
+            "ephemeral_lost": self.ephemeral_counts["lost"],
+            "ephemeral_refused": self.ephemeral_counts["refused"],
         }
 
     def unanswered_callbacks(self) -> list[CallbackRecord]:
@@ -205,7 +217,7 @@ class FakeTelegram:
         self._changed.set()
         self._changed = asyncio.Event()
 
-    async def wait_until(self, predicate: Callable[[], T], timeout: float = 5.0, what: str = "") -> T:
+    async def wait_until(self, predicate: Callable[[], T | None], timeout: float = 5.0, what: str = "") -> T:
         """Wait until ``predicate()`` is truthy (re-checked after every state change); return its value."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -234,6 +246,38 @@ class FakeTelegram:
                     return m
             return None
         return await self.wait_until(find, timeout, what=f"a bot message in {chat}")
+
+    async def wait_for_ephemeral(self, chat: FakeChat, user: FakeUser,
+                                 predicate: Callable[[StoredMessage], bool] | None = None, *,
+                                 after: StoredMessage | int | None = None, timeout: float = 5.0) -> StoredMessage:
+        """The first ephemeral message on ``user``'s screen in ``chat`` newer than ``after`` (a message or an
+        ephemeral_message_id; default: anything) matching ``predicate``."""
+        floor = (after.ephemeral_message_id or 0) if isinstance(after, StoredMessage) else (after or 0)
+
+        def find() -> StoredMessage | None:
+            for m in user.ephemeral(chat):
+                if (m.ephemeral_message_id or 0) > floor and (predicate is None or predicate(m)):
+                    return m
+            return None
+        return await self.wait_until(find, timeout, what=f"an ephemeral message for {user} in {chat}")
+
+    def expire_ephemeral(self, msg: StoredMessage) -> None:
+        """The ephemeral message disappears (the docs: "may disappear automatically after some time"); the server
+        forgets it too: editing or deleting it answers "message to edit/delete not found"."""
+        if not msg.is_ephemeral:
+            raise FakeUsageError(f"{msg!r} is not an ephemeral message")
+        msg.expired = True
+        self.changed()
+
+    def age_callback(self, rec: CallbackRecord, seconds: float) -> None:
+        """Move a press ``seconds`` into the past (its ephemeral window and answer deadline count from then)."""
+        rec.created -= seconds
+
+    def age_ephemeral_command(self, msg: StoredMessage, seconds: float) -> None:
+        """Move a user's ephemeral command ``seconds`` into the past (its 15 s reply window counts from then)."""
+        if msg.sent_at is None:
+            raise FakeUsageError(f"{msg!r} is not a user's ephemeral command")
+        msg.sent_at -= seconds
 
     async def idle(self, quiet: float = 0.1, timeout: float = 10.0) -> None:
         """Wait until the bot fetched every update, has no request in flight and stayed quiet ``quiet`` s."""
@@ -326,6 +370,34 @@ class FakeTelegram:
                             entities=text_entities(text), reply_to=reply_to)
         chat.messages_by_id[msg.message_id] = msg
         if self._bot_sees(chat, msg):
+            self.updates.push("message", msg.to_api())
+        self.changed()
+        await asyncio.sleep(0)
+        return msg
+
+    def ephemeral_commands(self) -> set[str]:
+        """Commands the bot declared ephemeral (BotCommand.is_ephemeral), in any scope or language."""
+        return {c["command"] for cmds in self.commands.values() for c in cmds if c.get("is_ephemeral")}
+
+    async def ephemeral_command(self, user: FakeUser, chat: FakeChat, text: str) -> StoredMessage:
+        if chat.type not in ("group", "supergroup"):
+            raise FakeUsageError("ephemeral commands are sent in groups and supergroups")
+        if not chat.can_see(user):
+            raise FakeUsageError(f"{user} is not a member of {chat}; use chat.add_member() first")
+        entities = text_entities(text)
+        if not entities or entities[0]["type"] != "bot_command" or entities[0]["offset"] != 0:
+            raise FakeUsageError("an ephemeral message from a user is a command: /name[@bot] [arguments]")
+        command = text[1:entities[0]["length"]]
+        name, _, target = command.partition("@")
+        if target and target.lower() != self.bot_username.lower():
+            raise FakeUsageError(f"/{command} is addressed to another bot")
+        if name not in self.ephemeral_commands():
+            raise FakeUsageError(f"/{name} is not declared with is_ephemeral=True (setMyCommands); "
+                                 f"the app would send it as a normal message")
+        msg = StoredMessage(message_id=0, chat=chat, date=self.now(), sender=user, text=text, entities=entities,
+                            ephemeral_message_id=chat.new_ephemeral_id(), to_bot=True, sent_at=self.clock())
+        chat.incoming_ephemeral[msg.ephemeral_message_id] = msg  # type: ignore[index]
+        if chat.bot_status in ("member", "administrator"):
             self.updates.push("message", msg.to_api())
         self.changed()
         await asyncio.sleep(0)
@@ -449,6 +521,7 @@ class FakeTelegram:
             call.ignored = tuple(validator.unknown)
             if validator.unknown:
                 log.warning("fakebot: %s ignored unknown parameters %s", method, validator.unknown)
+                ephemeral.refuse_legacy(method, validator.unknown)
             self.request_files = files
             handler = HANDLERS.get(method)
             result = await handler(self, params) if handler else self._generic(method)

@@ -18,6 +18,8 @@ from typing import Any
 from .errors import ApiError
 
 SPEC_PATH = Path(__file__).with_name("spec") / "api.json"
+# What later Bot API versions added, derived from aiogram's models by tools/derive_botapi_spec.py.
+ADDITIONS_PATH = SPEC_PATH.with_name("additions.json")
 
 # Parameters Telegram still accepts although they left the docs (aiogram 3 may send them).
 LEGACY_PARAMS = {"reply_to_message_id", "allow_sending_without_reply", "disable_web_page_preview"}
@@ -38,11 +40,14 @@ class Upload:
 class Spec:
     """The parsed api.json plus discriminator maps for abstract (union) types."""
 
-    def __init__(self, path: Path = SPEC_PATH) -> None:
+    def __init__(self, path: Path = SPEC_PATH, additions: Path | None = ADDITIONS_PATH) -> None:
         raw = json.loads(path.read_text(encoding="utf-8"))
         self.version: str = raw["version"]
+        self.base_version: str = raw["version"]
         self.methods: dict[str, dict] = raw["methods"]
         self.types: dict[str, dict] = raw["types"]
+        if additions is not None and additions.exists():
+            self._merge(json.loads(additions.read_text(encoding="utf-8")))
         self._lower = {name.lower(): name for name in self.methods}
         # abstract type -> {discriminator field: {value: subtype}}
         self.discriminators: dict[str, tuple[str, dict[str, str]]] = {}
@@ -60,6 +65,23 @@ class Spec:
                 if len(mapping) == len(subs):
                     self.discriminators[name] = (field, mapping)
                     break
+
+    def _merge(self, add: dict[str, Any]) -> None:
+        """Apply additions.json: new methods and types, fields added to (or made optional in) existing ones."""
+        self.version = add["version"]
+        self.methods.update(add["methods"])
+        self.types.update(add["types"])
+        for table, patches in ((self.methods, add["method_fields"]), (self.types, add["type_fields"])):
+            for name, fields in patches.items():
+                entry = table[name].setdefault("fields", [])
+                for f in fields:
+                    at = next((i for i, old in enumerate(entry) if old["name"] == f["name"]), None)
+                    if at is None:
+                        entry.append(f)
+                    else:
+                        entry[at] = f
+        for name, subtypes in add.get("type_subtypes", {}).items():
+            self.types[name]["subtypes"] = subtypes
 
     def method_name(self, name: str) -> str | None:
         """Telegram matches method names case-insensitively."""

@@ -41,6 +41,8 @@ class FakeUser:
         self.is_premium = is_premium
         self.started = False
         self.blocked = False
+        # injected ephemeral delivery failure: (mode "lost"/"refused", sends left or None = until restored, text)
+        self._ephemeral_failure: tuple[str, int | None, str] | None = None
 
     def to_api(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
@@ -76,6 +78,12 @@ class FakeUser:
             if self.blocked:
                 raise FakeUsageError(f"{self} blocked the bot; call unblock_bot() or start_bot() first")
         return await self.fake.user_message(self, chat, text, reply_to=reply_to)
+
+    async def send_ephemeral(self, chat: FakeChat, text: str) -> StoredMessage:
+        """Send an ephemeral command in a group: one the bot declared with ``is_ephemeral`` (setMyCommands).
+        Only the bot receives it (a message update with message_id 0 and an ephemeral_message_id, whatever the
+        privacy mode); for 15 s the bot may answer with an ephemeral message replying to it."""
+        return await self.fake.ephemeral_command(self, chat, text)
 
     async def start_bot(self, payload: str | None = None) -> StoredMessage:
         """Press START (optionally through a t.me/<bot>?start=<payload> deep link): sends ``/start [payload]``."""
@@ -121,12 +129,61 @@ class FakeUser:
         return await self.fake.callback_query(self, msg, data)
 
     def _visible(self, message: StoredMessage) -> StoredMessage:
+        if not message.chat.can_see(self):
+            raise FakeUsageError(f"{self} is not in chat {message.chat.id}")
+        if message.is_ephemeral:
+            if message.receiver is not self:
+                raise FakeUsageError(f"{self} cannot see {message!r}: only its receiver does")
+            if not message.on_screen:
+                raise FakeUsageError(f"{message!r} is not on {self}'s screen (lost, deleted or expired)")
+            return message
         msg = message.chat.messages_by_id.get(message.message_id)
         if msg is None or msg.deleted:
             raise FakeUsageError(f"{message!r} is deleted; nobody can press its buttons")
-        if not message.chat.can_see(self):
-            raise FakeUsageError(f"{self} is not in chat {message.chat.id}")
+        cover = next((e for e in message.chat.ephemerals(self) if e.on_screen and e.replaces is msg), None)
+        if cover is not None:
+            raise FakeUsageError(f"{self} sees {cover!r} in place of {msg!r} (replace_callback_query_message)")
         return msg
+
+    # -- ephemeral messages --------------------------------------------------------------------
+    def fail_ephemeral(self, mode: str = "lost", times: int | None = None, description: str | None = None) -> None:
+        """Make ephemeral sends to this user fail: "lost" = accepted (a Message is returned, as Telegram does when
+        delivery fails) but never shown; "refused" = answered 400 ``description``. ``times``: only the next N sends."""
+        from .ephemeral import EPH_UNDELIVERABLE
+        if mode not in ("lost", "refused"):
+            raise FakeUsageError("mode must be 'lost' or 'refused'")
+        if times is not None and times < 1:
+            raise FakeUsageError("times must be positive (or None: until restore_ephemeral())")
+        self._ephemeral_failure = (mode, times, description or EPH_UNDELIVERABLE)
+
+    def restore_ephemeral(self) -> None:
+        """Ephemeral sends reach this user again."""
+        self._ephemeral_failure = None
+
+    def take_ephemeral_failure(self) -> tuple[str, str] | None:
+        """The failure (mode, description) the next ephemeral send meets, if one is injected (used by the server)."""
+        if self._ephemeral_failure is None:
+            return None
+        mode, left, text = self._ephemeral_failure
+        if left is not None:
+            self._ephemeral_failure = (mode, left - 1, text) if left > 1 else None
+        return mode, text
+
+    def restart_app(self) -> None:
+        """Restart the Telegram app: every ephemeral message of this user disappears (the docs say they may)."""
+        for chat in self.fake.chats.values():
+            for msg in chat.ephemerals(self):
+                msg.expired = True
+        self.fake.changed()
+
+    def ephemeral(self, chat: FakeChat, include_deleted: bool = False) -> list[StoredMessage]:
+        """The bot's ephemeral messages this user has on screen in ``chat`` (delivered, not expired), oldest first."""
+        return [m for m in chat.ephemerals(self)
+                if m.delivered and not m.expired and (include_deleted or not m.deleted)]
+
+    def last_ephemeral(self, chat: FakeChat) -> StoredMessage | None:
+        on_screen = self.ephemeral(chat)
+        return on_screen[-1] if on_screen else None
 
     # -- observation ---------------------------------------------------------------------------
     def inbox(self, include_deleted: bool = True) -> list[StoredMessage]:
@@ -153,6 +210,9 @@ class FakeChat:
         self.bot_status = "member"  # the bot's own status here: member/administrator/left/kicked
         self.messages_by_id: dict[int, StoredMessage] = {}
         self.next_message_id = 1
+        self.ephemeral_by_id: dict[int, StoredMessage] = {}  # ephemeral_message_id -> message (any receiver)
+        self.incoming_ephemeral: dict[int, StoredMessage] = {}  # users' ephemeral commands (same id space)
+        self.next_ephemeral_id = 500001
         self.migrated_to: FakeChat | None = None
         self.migrated_from: FakeChat | None = None
         self.chat_instance = f"ci{abs(id)}"
@@ -189,6 +249,11 @@ class FakeChat:
         self.next_message_id += 1
         return mid
 
+    def new_ephemeral_id(self) -> int:
+        eid = self.next_ephemeral_id
+        self.next_ephemeral_id += 1
+        return eid
+
     # -- observation ---------------------------------------------------------------------------
     def messages(self, include_deleted: bool = True) -> list[StoredMessage]:
         """Messages the bot sent here, oldest first, in their current (edited) state."""
@@ -205,6 +270,21 @@ class FakeChat:
         """The newest not-deleted bot message."""
         vis = self.visible()
         return vis[-1] if vis else None
+
+    def ephemerals(self, user: FakeUser | None = None) -> list[StoredMessage]:
+        """Every ephemeral message the bot sent here (to ``user`` only, if given), in any state: also lost,
+        deleted and expired ones. None of them is in messages()/visible()/last()/all_messages()."""
+        return [m for m in self.ephemeral_by_id.values() if user is None or m.receiver is user]
+
+    def view_of(self, user: FakeUser) -> list[StoredMessage]:
+        """What ``user`` sees of the bot here: its live messages and the user's own on-screen ephemeral ones, in
+        send order; an ephemeral message sent with replace_callback_query_message stands where the original was."""
+        mine = [m for m in self.ephemerals(user) if m.on_screen]
+        covered = {id(m.replaces): m for m in mine if m.replaces is not None}
+        shown = [covered.get(id(m), m) for m in self.visible()]
+        shown += [m for m in mine if m.replaces is None or m.replaces.deleted]
+        return sorted(shown, key=lambda m: m.replaces.order if m.replaces is not None and not m.replaces.deleted
+                      else m.order)
 
     # -- membership ----------------------------------------------------------------------------
     def add_member(self, user: FakeUser, status: str = "member", announce: bool = False) -> None:

@@ -240,7 +240,7 @@ class ToggleTurns:
 
     async def _hand(self, tx: Tx, row: TableRow, seat: SeatRow, state: State, names: list[str]) -> None:
         """Redraw the live hand after a toggle (the same message, edited)."""
-        await toggle_hand(tx, row, seat, state, names, live=True, now=self.publisher.now())
+        await toggle_hand(tx, row, seat, state, names, live=True, now=self.publisher.now(), app=self.publisher.app)
 
 
 def _indices(hand: list[int], cards: list[int]) -> list[int]:

@@ -15,14 +15,16 @@ from bot.services.hands.toggle_keyboard import hand_keyboard
 from bot.services.slots import hand_slot
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import SeatRow, TableRow
+from bot.ui.app_links import AppLinks, with_button
 from engine.core import State
 from engine.events import json_view
 from engine.rummy.base import RummyState
 
 
 async def toggle_hand(tx: Tx, row: TableRow, seat: SeatRow, state: State, names: list[str], live: bool,
-                      new: bool = False, now: float | None = None) -> None:
-    """Send (``new``) or edit the seat's hand message; ``now`` is the clocks' time (for the time left)."""
+                      new: bool = False, now: float | None = None, app: AppLinks | None = None) -> None:
+    """Send (``new``) or edit the seat's hand message; ``now`` is the clocks' time (for the time left);
+    ``app`` the table app's links (its button under the hand)."""
     assert seat.user_id is not None and isinstance(state, RummyState)
     shown = presentation(row.game)
     lang = await tx.user_lang(seat.user_id)
@@ -33,8 +35,10 @@ async def toggle_hand(tx: Tx, row: TableRow, seat: SeatRow, state: State, names:
         text += "\n" + line  # the table's time control and the time left
     markup = None
     if live:
-        markup = hand_keyboard(shown, row.id, row.version, view.get("hand") or [], sel,
-                               legal_verbs(row, state, seat.seat, shown.toggle_verbs), state.may_lay(), lang)
+        markup = out.markup_data(hand_keyboard(shown, row.id, row.version, view.get("hand") or [], sel,
+                                 legal_verbs(row, state, seat.seat, shown.toggle_verbs), state.may_lay(), lang))
+    if app is not None and not state.over:
+        markup = with_button(markup, app.dm_button(row.id, lang))
     slot = hand_slot(row, seat.seat)
     priority = out.REPLY if live else out.GAME
     if new:
