@@ -133,8 +133,9 @@ def build_services(store: Store, outbox: Outbox, bot_username: str, *, ai_delay:
     core = TableCore(store, outbox)
     turn_clock: Plug[TurnClock] = Plug()
     league = League(store, outbox, pictures is not None)
-    publisher = Publisher(core, turn_clock, pictures, ping_after, app)
-    play = Play(core, publisher, ai or AiSeats(), turn_clock, ai_delay, forced=(toggle_forced,),
+    forced = (toggle_forced,)  # moves the table plays by itself: played by Play, not asked of anybody by Publisher
+    publisher = Publisher(core, turn_clock, pictures, ping_after, app, forced)
+    play = Play(core, publisher, ai or AiSeats(), turn_clock, ai_delay, forced=forced,
                 finished=(league.table_finished,))
     people = People(core, publisher)
     lobby = LobbyService(core, publisher, play, turn_clock, bot_username)

@@ -63,6 +63,7 @@ from bot.render.words import words as picture_words
 from bot.ui.callbacks import Cap, Menu
 from bot.ui.clip import clip_html
 from bot.ui.i18n import GameWords, nt, t
+from bot.ui.names import plain_name
 from bot.ui.words import cards, name, title
 
 __all__ = [
@@ -73,6 +74,6 @@ __all__ = [
     "InlineKeyboardMarkup", "Label", "Layout", "Line", "Lines", "Menu", "ModuleWords", "NoPresentation",
     "Presentation",
     "caption_name", "caption_table", "card_image", "card_width", "cards", "clip_html", "deal_head", "draw_fitted",
-    "fit", "fit_caption", "font", "mark", "name", "num", "nt", "picture_words", "points", "render_table",
+    "fit", "fit_caption", "font", "mark", "name", "num", "nt", "picture_words", "plain_name", "points", "render_table",
     "score_line", "t", "text_width", "title", "to_png", "totals", "trick_lines", "who", "words", "wrap2",
 ]

@@ -14,7 +14,7 @@ from bot.render.sheet import SheetStyle
 from bot.render.standings import places
 from bot.render.words import cards_count, game_name, num, words
 from bot.ui.names import plain_name
-from engine.cards import pretty_text
+from engine.cards import SUIT_SYMBOLS, pretty_text
 
 LIMIT = 1024
 
@@ -63,13 +63,18 @@ def caption_table(view: dict[str, Any], names: list[str], lang: str = "en", pair
         head.append(cards_count(int(view['hand_size']), lang))
     if view.get("trump_card") or view.get("trump"):
         trump = pretty_text(view["trump_card"]) if view.get("trump_card") else view["trump"]
-        head.append(f"{w['trump'].lower()} {trump}")
+        head.append(f"{w['trump'].lower()} {SUIT_SYMBOLS.get(trump, trump)}")  # a suit letter as its symbol
     elif "trump" in view:
         head.append(w["no_trump"])
     lines = [" · ".join(head)]
+    if view.get("banner"):  # what the deal is about, in the game's words (plain text, names plain)
+        lines.append(f"<b>{html.escape(str(view['banner']))}</b>")
+    roles = view.get("roles")
     bids, tricks, scores = view.get("bids"), view.get("tricks"), view.get("scores")
     for seat in range(n):
         parts = []
+        if isinstance(roles, list) and seat < len(roles) and roles[seat]:
+            parts.append(html.escape(str(roles[seat])))
         if isinstance(bids, list) and seat < len(bids):
             parts.append(f"{w['bid']} {bids[seat] if bids[seat] is not None else '–'}")
         if isinstance(tricks, list) and seat < len(tricks):

@@ -6,7 +6,9 @@ plate (number, name, dealer chip, bid/tricks, score, cards left) and, on the tab
 of it, its play in the trick shown: the current trick, or when that is empty the last
 completed trick with its winner marked. Only public cards are drawn: trick, last trick and
 the trump card; ``view["hand"]`` is never read. Keys the layout does not know are ignored,
-so any trick game's view (engine/tricks.py keys) renders.
+so any trick game's view (engine/tricks.py keys) renders. A game's presentation may add two: ``banner``
+(a line saying what the deal is about: Variety's contract) and ``roles`` (a word per seat on its plate:
+Calabrasella's soloist).
 
 The table is recorded on a ``Canvas`` (bot/render/canvas.py) and drawn straight on the palette: the felt and
 plates are mapped once per palette, every text is on a known colour, and each seat's cards are an island
@@ -198,8 +200,11 @@ class _Painter:
             right = px1 - 44
         self.text("name", (px0 + 44, y0 + 4, right, y0 + 40), self.names[seat], 22, WHITE, PLATE, seat=seat,
                   bold=True, align="left", min_size=17)
-        # line 2: bid and tricks taken
+        # line 2: the seat's role in the deal (a game's ``roles``), bid and tricks taken
         parts = []
+        roles = v.get("roles")
+        if isinstance(roles, list) and seat < len(roles) and roles[seat]:
+            parts.append(str(roles[seat]))
         bids = v.get("bids")
         if isinstance(bids, list) and seat < len(bids):
             parts.append(f"{w['bid']} {bids[seat] if bids[seat] is not None else '–'}")
@@ -269,6 +274,8 @@ class _Painter:
             self.text("trump", (x, y0 + 8, x + 190, y0 + 58), label, 24, color, FELT_DARK, bold=True, align="left")
             x += 200
         lines: list[tuple[str, str]] = []
+        if v.get("banner"):
+            lines.append(("banner", str(v["banner"])))  # what the deal is about, in the game's words
         if trick and trick.get("plays"):
             if finished:
                 winner = trick.get("winner")
@@ -299,8 +306,8 @@ class _Painter:
         for i, (kind, line) in enumerate(lines):
             cell = (x, y0 + 8 + i * band, W - MARGIN - 12, y0 + 8 + (i + 1) * band)
             size = 20 if kind == "clock" else 24 if i == 0 else 22
-            self.text(kind, cell, line, size, GOLD if kind == "to_act" else WHITE, FELT_DARK,
-                      bold=kind == "to_act", align="left", min_size=14 if kind == "clock" else 16)
+            self.text(kind, cell, line, size, GOLD if kind in ("to_act", "banner") else WHITE, FELT_DARK,
+                      bold=kind in ("to_act", "banner"), align="left", min_size=14 if kind == "clock" else 16)
 
 
 def layout_table(view: dict[str, Any], names: list[str], lang: str = "en",

@@ -5,7 +5,9 @@ none exists; and the largest part of a hand that can go down.
 take its old meaning, so releasing never loses a solution), pins the others by the
 variant's rule (Carousel: they move freely with their meaning; Vatican: they stay with a
 natural card of their meld; Tahiti: their meld is frozen), then searches. It first tries to
-keep every old meld (the added cards alone form new melds), then rearranges the whole table.
+keep every old meld (the added cards alone form new melds), then opens the melds near the added
+cards, then the whole table; of the layouts that work it keeps the cheapest its search meets (the
+fewest old melds changed, then old cards moved: ``least_change``).
 Exact: None only when no legal arrangement exists. Deterministic: same input, same output.
 """
 
@@ -21,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import ParamSpec, TypeVar
 
 from engine import cards
+from engine.melds import least_change
 from engine.melds.dp import RankDP
 from engine.melds.jokers import OldJoker, identity_matters, old_jokers, release_choices, release_sources
 from engine.melds.layout import is_single
@@ -302,14 +305,43 @@ def _finish(variant: Variant, table: Sequence[Sequence[int]], melds: list[list[i
 
 @gc_paused
 def solve(variant: Variant, table: Sequence[Sequence[int]], added: Sequence[int]) -> Solution | None:
-    """A legal new table holding every old table card and every card of ``added``, or None.
+    """A legal new table holding every old table card and every card of ``added``, or None; of those
+    the search meets, the one changing the fewest old melds, then moving the fewest old cards
+    (``least_change``: a proposal shows what was laid, not a reshuffled table).
 
-    Tried in turn, the first that works wins: the added cards alone (every old meld kept);
-    the added cards with the old melds near them (the others kept); the whole table."""
+    A first layout, the first that works: the added cards alone (every old meld kept); the added
+    cards with the old melds near them (the others kept); the whole table. Then ``least_change.cheapest``
+    keeps as many old melds whole as it can."""
     rows = [list(m) for m in table]
     keep_all = partition(variant, Counter(FREE if c == cards.JOKER else c for c in added))
     if keep_all is not None:
         return _finish(variant, rows, [*rows, *keep_all[0]])
+    first = _first_layout(variant, rows, added)
+    if first is None:
+        return None
+
+    def attempt(opened: frozenset[int]) -> list[list[int]] | None:
+        local = _solve_all(variant, [rows[i] for i in sorted(opened)], added)
+        return None if local is None else [*(m for i, m in enumerate(rows) if i not in opened), *local]
+
+    return _finish(variant, rows, least_change.cheapest(variant, rows, added, first, attempt, _orphans(variant, added)))
+
+
+def _orphans(variant: Variant, added: Sequence[int]) -> list[int]:
+    """The added cards no meld of the added cards alone could hold (each needs an old meld opened)."""
+    pool = Counter(FREE if c == cards.JOKER else c for c in added)
+    out = []
+    for c in added:
+        if c != cards.JOKER:
+            pool[c] -= 1
+            if not _card_fits(variant, pool, c):
+                out.append(c)
+            pool[c] += 1
+    return out
+
+
+def _first_layout(variant: Variant, rows: list[list[int]], added: Sequence[int]) -> list[list[int]] | None:
+    """Some layout, found fast: the old melds near the added cards opened, else the whole table."""
     tried: set[int] = set()
     for radius in (1, 2):
         near = _near_melds(variant, rows, added, radius)
@@ -318,10 +350,8 @@ def solve(variant: Variant, table: Sequence[Sequence[int]], added: Sequence[int]
         tried.add(len(near))
         local = _solve_all(variant, [rows[i] for i in near], added)
         if local is not None:
-            rest = [m for i, m in enumerate(rows) if i not in near]
-            return _finish(variant, rows, [*rest, *local])
-    found = _solve_all(variant, rows, added)
-    return None if found is None else _finish(variant, rows, found)
+            return [*(m for i, m in enumerate(rows) if i not in near), *local]
+    return _solve_all(variant, rows, added)
 
 
 def _positions(c: int) -> list[int]:

@@ -5,7 +5,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.presentation import GameWords, ModuleWords, deal_head, mark, points, score_line, trick_lines, who, words
+from bot.presentation import (
+    GameWords,
+    ModuleWords,
+    caption_table,
+    deal_head,
+    mark,
+    plain_name,
+    points,
+    render_table,
+    score_line,
+    trick_lines,
+    who,
+    words,
+)
 
 t = GameWords("calabrasella").t  # the game's own catalog (games/calabrasella/locale), then the bot's
 STAR = "★"  # the score sheet's mark
@@ -66,9 +79,10 @@ def event_line(event: dict[str, Any], names: Sequence[str], lang: str) -> str | 
                  cards=words.cards(event["cards"]))
     if kind == "deal_end":
         if event.get("annulled"):
-            return t(lang, "Everyone passed: the deal is thrown in.")
-        return t(lang, "Deal over: soloist {who} {solo} v partners {partners} (the last trick and the pile "
-                       "{pile} to {last}). Points: {points}", who=who(names, event["soloist"]),
+            return t(lang, "Deal {k}: everyone passed, the deal is thrown in.", k=event.get("deal_no", "?"))
+        return t(lang, "Deal {k} over: soloist {who} {solo} v partners {partners} (the last trick and the pile "
+                       "{pile} to {last}). Points: {points}", k=event.get("deal_no", "?"),
+                 who=who(names, event["soloist"]),
                  solo=event["soloist_points"], partners=event["partner_points"],
                  pile=words.cards(event["pile"]) or "—", last=who(names, event["last_trick"]),
                  points=points(names, event["points"]))
@@ -110,8 +124,27 @@ def table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> list[s
     return lines
 
 
+def group_view(view: dict[str, Any], names: Sequence[str], lang: str) -> dict[str, Any]:
+    """The public view as the group's picture and caption show it: once someone plays solo, a line naming
+    the soloist and ★ on their plate."""
+    soloist = view.get("soloist")
+    if not isinstance(soloist, int):
+        return view
+    name = plain_name(names[soloist]) if soloist < len(names) else f"P{soloist + 1}"
+    roles: list[str | None] = [None] * int(view.get("players") or len(names))
+    if soloist < len(roles):
+        roles[soloist] = "★ " + t(lang, "soloist")
+    return {**view, "banner": "★ " + t(lang, "{who} plays solo against the other two", who=name), "roles": roles}
+
+
 class CalabrasellaPresentation(ModuleWords):
-    """Calabrasella: the module's words above, the sheet's columns and legend."""
+    """Calabrasella: the module's words above, the soloist shown to the group, the sheet's columns and legend."""
+
+    def draw_table(self, view: dict[str, Any], names: list[str], lang: str) -> bytes:
+        return render_table(group_view(view, names, lang), names, lang)
+
+    def table_caption(self, view: dict[str, Any], names: list[str], lang: str) -> str:
+        return caption_table(group_view(view, names, lang), names, lang)
 
     def group_key(self, action: str) -> str:
         return group_key(action)

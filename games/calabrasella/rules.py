@@ -79,11 +79,13 @@ class CardsEvent(OtherEvent):
 
 
 class AnnulledDealEnd(DealEndEvent):
+    deal_no: int  # the deal thrown in
     annulled: str  # "all passed"
     points: list[int]
 
 
 class CalabrasellaDealEnd(DealEndEvent):
+    deal_no: int  # the deal that ended: its line is read at the head of the next deal's table
     soloist: int
     soloist_points: int
     partner_points: int
@@ -331,7 +333,8 @@ class CalabrasellaState(State):
         elif all(d is not None for d in self.declarations):
             self.history.append({"deal_no": self.deal_no, "dealer": self.dealer, "annulled": "all passed",
                                  "declarations": list(self.declarations), "points": [0, 0, 0]})
-            end: AnnulledDealEnd = {"type": "deal_end", "annulled": "all passed", "points": [0, 0, 0],
+            end: AnnulledDealEnd = {"type": "deal_end", "deal_no": self.deal_no, "annulled": "all passed",
+                                    "points": [0, 0, 0],
                                     "scores": [0, 0, 0], "totals": list(self.totals)}
             events.append(end)
             events.extend(self._next_deal())
@@ -384,7 +387,8 @@ class CalabrasellaState(State):
             "tricks": list(self.tricks), "card_points": cp, "pile_points": pile_points, "last_trick": last_winner,
             "soloist_points": solo, "partner_points": partners, "points": points,
         })
-        end: CalabrasellaDealEnd = {"type": "deal_end", "soloist": soloist, "soloist_points": solo,
+        end: CalabrasellaDealEnd = {"type": "deal_end", "deal_no": self.deal_no, "soloist": soloist,
+                                    "soloist_points": solo,
                                     "partner_points": partners, "last_trick": last_winner,
                                     "pile": cards_str(hand_order(self.pile)), "points": points,
                                     "scores": list(points), "totals": list(self.totals)}

@@ -5,7 +5,9 @@ act marked), then the melds grouped as Manipulation lays them out (sets, runs, T
 singles), each meld a fan of overlapping cards that shows every card's corner. The card height is
 the largest that keeps the picture under ``MAX_H`` (a 104-card table with 30+ melds wraps and
 shrinks); melds the last move changed get a gold frame; a joker carries a tag with the card it
-stands for. The same drawing shows a player's proposed lay-down (``view["proposal"]``).
+stands for, drawn over the cards after it so the whole card (rank and suit) reads. The same drawing
+shows a player's proposed lay-down (``view["proposal"]``; a joker whose card they still choose,
+``view["asks"]``, names the choice), its title on as many lines as the cards need.
 Only public facts are read: the view of no seat (a proposal adds the proposer's named cards).
 """
 
@@ -16,7 +18,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.presentation import card_image, card_width, draw_fitted, nt, t, text_width, title, to_png
+from bot.presentation import Drawn, Layout, card_image, card_width, draw_fitted, nt, t, text_width, title, to_png
 from bot.presentation import font as font_of
 from bot.presentation import name as html_name
 from engine import melds
@@ -65,17 +67,56 @@ def _flow(table: Sequence[Sequence[int]], groups: list[tuple[str, list[int]]], h
     return placed, labels, y
 
 
-def _joker_tag(img: Image.Image, x: int, y: int, h: int, meaning: int) -> None:
-    """A white tag on the lower half of a joker saying what it stands for."""
+def _joker_groups(meld: Sequence[int], asks: dict[int, list[int]]) -> list[tuple[int, str, int]]:
+    """(first position, tag text, colour card) per run of jokers next to each other in a meld: one tag names
+    every card they stand for (``4♥ 5♥``); a joker whose card the proposer still chooses names the
+    choice (``5♥/5♦``)."""
+    out: list[tuple[int, str, int]] = []
+    k = 0
+    while k < len(meld):
+        if not melds.is_placed_joker(meld[k]):
+            k += 1
+            continue
+        first, parts = k, []
+        while k < len(meld) and melds.is_placed_joker(meld[k]):
+            options = asks.get(k) or [melds.stands_for(meld[k])]
+            parts.append("/".join(pretty(c) for c in options))
+            k += 1
+        out.append((first, " ".join(parts), melds.stands_for(meld[first])))
+    return out
+
+
+def _joker_tag(img: Image.Image, x: int, y: int, h: int, text: str, card: int, right_edge: int) -> Drawn:
+    """A white tag on the lower half of a joker saying what it stands for, drawn over the cards after it (their
+    corners stay in sight above it); moved left if it would pass ``right_edge`` (its meld's end)."""
     draw = ImageDraw.Draw(img)
     cw = card_width(h)
-    text = pretty(meaning)
     size = max(10, round(h * 0.24))
     font = font_of(size, True)
-    box = (x + 2, y + round(h * 0.58), x + max(cw - 2, round(font.getlength(text)) + 8), y + round(h * 0.58) + size + 6)
+    width = max(cw - 2, round(font.getlength(text)) + 8)
+    left = min(x, right_edge - width)
+    box = (left + 2, y + round(h * 0.58), left + width, y + round(h * 0.58) + size + 6)
     draw.rounded_rectangle(box, radius=4, fill=WHITE, outline=GOLD, width=2)
-    color = RED if card_str(meaning)[-1] in "HD" else BLACK
+    color = RED if card_str(card)[-1] in "HD" else BLACK
     draw.text((box[0] + 4, box[1] + 2), text, font=font, fill=color)
+    return Drawn("joker", text, box, box)
+
+
+def _title_lines(text: str) -> list[str]:
+    """The title on as many lines as it needs (a big lay-down names 30 cards), split at spaces."""
+    width = W - 2 * MARGIN
+    if text_width(text, 26, True) <= width:
+        return [text]
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        trial = f"{line} {word}" if line else word
+        if line and text_width(trial, 26, True) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return [*lines, line] if line else lines
 
 
 def _header(view: dict[str, Any], names: Sequence[str], lang: str) -> list[tuple[str, bool]]:
@@ -95,24 +136,30 @@ def _header(view: dict[str, Any], names: Sequence[str], lang: str) -> list[tuple
     return lines
 
 
-def layout_table(view: dict[str, Any], names: Sequence[str], lang: str = "en") -> Image.Image:
+def table_layout(view: dict[str, Any], names: Sequence[str], lang: str = "en") -> Layout:
+    """The table picture with what it says: the title lines (``title``) and each joker tag (``joker``)."""
     table = parse_table(view.get("table") or [])
     kinds = view.get("table_kinds") or [("set" if len(m) > 1 and len({melds.stands_for(x) & 15 for x in m}) == 1
                                           else "single" if len(m) == 1 else "run") for m in table]
     groups = grouped(table, kinds)
     changed = set(view.get("changed") or [])
+    asks: dict[int, dict[int, list[int]]] = {}
+    for meld_i, pos, *options in view.get("asks") or []:
+        asks.setdefault(meld_i, {})[pos] = [melds.parse_table_card(c) if isinstance(c, str) else c for c in options]
     head = _header(view, names, lang)
+    titles = _title_lines(head[0][0])
+    below = 34 * (len(titles) - 1)  # the extra title lines push everything down
     title_font = font_of(26, True)
     # chips flow in rows under the title
     chips: list[tuple[str, bool, int, int]] = []
-    x, y = MARGIN, MARGIN + 40
+    x, y = MARGIN, MARGIN + 40 + below
     for text, hot in head[1:]:
         w = min(W - 2 * MARGIN, text_width(text + (" ◀" if hot else ""), 20, True) + 20)
         if x > MARGIN and x + w > W - MARGIN:
             x, y = MARGIN, y + 36
         chips.append((text + (" ◀" if hot else ""), hot, x, y))
         x += w + 8
-    top = (y + 44) if chips else MARGIN + 48
+    top = (y + 44) if chips else MARGIN + 48 + below
     h = HEIGHTS[-1]
     for h in HEIGHTS:
         _, _, bottom = _flow(table, groups, h, top)
@@ -121,8 +168,13 @@ def layout_table(view: dict[str, Any], names: Sequence[str], lang: str = "en") -
     placed, labels, bottom = _flow(table, groups, h, top)
     height = max(bottom + MARGIN, 240)
     img = Image.new("RGB", (W, height), FELT)
+    out = Layout(img)
     draw = ImageDraw.Draw(img)
-    draw.text((MARGIN, MARGIN), head[0][0], font=title_font, fill=WHITE)
+    for k, line in enumerate(titles):
+        draw.text((MARGIN, MARGIN + 34 * k), line, font=title_font, fill=WHITE)
+        width = text_width(line, 26, True)
+        out.texts.append(Drawn("title", line, (MARGIN, MARGIN + 34 * k, MARGIN + width, MARGIN + 34 * k + 30),
+                               (0, 0, W, height)))
     for text, hot, cx, cy in chips:
         w = min(W - 2 * MARGIN, text_width(text, 20, True) + 20)
         draw.rounded_rectangle((cx, cy, cx + w, cy + 30), radius=8, fill=GOLD if hot else PLATE)
@@ -143,12 +195,17 @@ def layout_table(view: dict[str, Any], names: Sequence[str], lang: str = "en") -
                                    radius=pad * 2, fill=GOLD)
         for k, x_card in enumerate(meld):
             face = "JK" if melds.is_placed_joker(x_card) else card_str(x_card)
+            out.cards.append(face)
             im = card_image(face, h)
-            cx = mx + round(k * cw * STEP)
-            img.paste(im, (cx, my), im)
-            if melds.is_placed_joker(x_card):
-                _joker_tag(img, cx, my, h, melds.stands_for(x_card))
-    return img
+            img.paste(im, (mx + round(k * cw * STEP), my), im)
+        for k, text, card in _joker_groups(meld, asks.get(i, {})):
+            out.texts.append(_joker_tag(img, mx + round(k * cw * STEP), my, h, text, card,
+                                        mx + _meld_width(len(meld), h)))
+    return out
+
+
+def layout_table(view: dict[str, Any], names: Sequence[str], lang: str = "en") -> Image.Image:
+    return table_layout(view, names, lang).image
 
 
 def render_table(view: dict[str, Any], names: Sequence[str], lang: str = "en") -> bytes:

@@ -10,9 +10,12 @@ from bot.presentation import (
     RED,
     GameWords,
     ModuleWords,
+    caption_table,
     deal_head,
     mark,
+    plain_name,
     points,
+    render_table,
     score_line,
     trick_lines,
     who,
@@ -72,8 +75,9 @@ def event_line(event: dict[str, Any], names: Sequence[str], lang: str) -> str | 
         sides = event["side_points"]
         outcome = (t(lang, "the attackers win") if event["attackers_won"]
                    else t(lang, "the attackers lose: the defenders get +10 each"))
-        return t(lang, "Deal over: attackers {a}, defenders {d}; {outcome}. Points: {points}",
-                 a=sides["attackers"], d=sides["defenders"], outcome=outcome, points=points(names, event["points"]))
+        return t(lang, "Deal {k} over: attackers {a}, defenders {d}; {outcome}. Points: {points}",
+                 k=event.get("deal_no", "?"), a=sides["attackers"], d=sides["defenders"], outcome=outcome,
+                 points=points(names, event["points"]))
     return None
 
 
@@ -104,8 +108,36 @@ def table_lines(view: dict[str, Any], names: Sequence[str], lang: str) -> list[s
     return lines
 
 
+def group_view(view: dict[str, Any], names: Sequence[str], lang: str) -> dict[str, Any]:
+    """The public view as the group's picture and caption show it: once a contract is made, a line with the
+    contract (trump, what a side scores) and who attacks, and each seat's side on its plate; before that the
+    bids by their numerals, the auction by its name and no trump (none is chosen yet)."""
+    shown = dict(view)
+    contract = view.get("contract")
+    if not contract:
+        shown.pop("trump", None)
+        shown["bids"] = [ROMAN.get(b) if isinstance(b, int) else None for b in view.get("bids") or []]
+        if view.get("phase") == "auction":
+            shown["phase"] = t(lang, "Auction")  # the picture's header shows it as it is
+        return shown
+    attackers = list(view.get("attackers") or [])
+    who_ = [plain_name(names[s]) if s < len(names) else f"P{s + 1}" for s in attackers]
+    shown["banner"] = t(lang, "{contract} · {a} and {b} attack", contract=contract_name(contract, lang),
+                        a=who_[0] if who_ else "?", b=who_[1] if len(who_) > 1 else "?")
+    shown["roles"] = [("★ " + t(lang, "attacker")) if s in attackers else t(lang, "defender")
+                      for s in range(int(view.get("players") or len(names)))]
+    shown["bids"] = None  # the auction is over: the contract line says what was named
+    return shown
+
+
 class VarietyPresentation(ModuleWords):
-    """Variety: the module's words above, the sheet's columns and legend."""
+    """Variety: the module's words above, the group's view of the contract, the sheet's columns and legend."""
+
+    def draw_table(self, view: dict[str, Any], names: list[str], lang: str) -> bytes:
+        return render_table(group_view(view, names, lang), names, lang)
+
+    def table_caption(self, view: dict[str, Any], names: list[str], lang: str) -> str:
+        return caption_table(group_view(view, names, lang), names, lang)
 
     def sheet_row_label(self, deal: dict[str, Any], lang: str) -> str:
         if deal.get("annulled") or not deal.get("contract_name"):

@@ -30,7 +30,7 @@ Action verbs (canonical notation):
 - ``play C``: play card C (e.g. ``play QS``).
 
 Events: ``deal`` (deal_no, dealer), ``bid`` (seat, contract), ``contract`` (contract, trump, attackers,
-first_bidder, leader), ``play`` (seat, card), ``trick`` (leader, cards, winner), ``deal_end`` (contract,
+first_bidder, leader), ``play`` (seat, card), ``trick`` (leader, cards, winner), ``deal_end`` (deal_no, contract,
 attackers, tricks, card_points, side_points, attackers_won, points, scores), ``game_over`` (scores, winners).
 """
 
@@ -86,6 +86,7 @@ class Settlement(TypedDict):
 
 
 class VarietyDealEnd(DealEndEvent):
+    deal_no: int  # the deal that ended: its line is read at the head of the next deal's table
     contract: int
     attackers: list[int]
     tricks: list[int]
@@ -364,7 +365,8 @@ class VarietyState(TurnIsCurrent, State):
             "card_points": card_points, **result, "totals": list(self.totals),
         }
         self.history.append(entry)
-        end: VarietyDealEnd = {"type": "deal_end", "contract": contract, "attackers": list(self.attackers),
+        end: VarietyDealEnd = {"type": "deal_end", "deal_no": self.deal_index + 1, "contract": contract,
+                               "attackers": list(self.attackers),
                                "tricks": list(self.won), "card_points": card_points,
                                "side_points": result["side_points"].copy(), "attackers_won": result["attackers_won"],
                                "points": list(result["points"]), "scores": list(result["points"]),

@@ -21,7 +21,7 @@ from bot.services import outbox as out
 from bot.services.core import TableCore
 from bot.services.hands import jokers, selection
 from bot.services.hands.selection import Proposal, Selection
-from bot.services.hands.toggle_hand import toggle_hand
+from bot.services.hands.toggle_hand import toggle_hand, under_way
 from bot.services.hands.toggle_keyboard import PAGE, joker_keyboard, proposal_keyboard
 from bot.services.publish import Publisher, mark_pressed
 from bot.services.types import Actor, Answer
@@ -146,6 +146,8 @@ class ToggleTurns:
         verbs = present.toggle_verbs
         if not 0 <= arg < len(verbs) or not state.is_legal(seat, verbs[arg]):
             return _not_available(lang), False
+        if verbs[arg] in present.takeback_verbs and not under_way(sel):  # never offered: nothing to give up
+            return _not_available(lang), False
         if sel.proposal is not None:
             await out.clear_keyboard(tx, user.user_id or 0, proposal_slot(row, seat, sel))
         mark_pressed(row, seat)
@@ -212,9 +214,12 @@ class ToggleTurns:
         view: dict[str, Any] = {
             "game": row.game, "proposal": True, "cards": [card_str(c) for c in prop.cards], "table": melds_text,
             "table_kinds": [meld_kind(m) for m in prop.table], "changed": _changed(table_str(state.table), melds_text),
+            "asks": [list(ask) for ask in prop.asks],  # jokers whose card is still to choose: named on the picture
         }
+        pictures = self.publisher.pictures is not None
         lines = ["🃏 " + t(lang, "Your lay-down: {cards}", cards=present.lay_text(prop.cards)),
-                 t(lang, "✨ marks the melds that change.")]
+                 t(lang, "Gold frames mark the melds that change.") if pictures
+                 else t(lang, "✨ marks the melds that change.")]
         if prop.asks:
             meld, pos, *options = prop.asks[0]
             lines.append("❓ " + t(lang, "Which card does the joker in {meld} stand for?",
@@ -224,7 +229,7 @@ class ToggleTurns:
             lines.append(t(lang, "Confirm to lay it down, or go back to your hand."))
             markup = proposal_keyboard(row.id, row.version, prop.serial, lang)
         slot = proposal_slot(row, seat, sel)
-        if self.publisher.pictures is not None:
+        if pictures:
             picture = {"kind": "table", "view": view, "names": [s.name for s in seats], "lang": lang}
             caption = "\n".join(lines)
             if new:
