@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from bot.ui.callbacks import Cap
-from engine.core import State, get_game
-from tests.bot.harness import open_table_in, settle
+from engine.core import State
+from tests.bot.harness import design_deal, open_table_in, settle
 from tests.bot.helpers import answered, db_rows
 from tests.fakebot.ratelimit import RateLimits
 from tests.fakebot.server import FakeTelegram
@@ -25,19 +25,9 @@ DEAL = {"dealer": 1, "hands": [["J11", "2C", "3C", "5S"], ["J15", "KD", "KC", "Q
 async def _designed_table(fake: FakeTelegram, app: Any, ann: FakeUser, boris: FakeUser) -> int:
     """A running two-player table, its state replaced by the designed deal after Ann trails J11."""
     group = fake.group("Fishers", members=[ann, boris], creator=ann)
-    await open_table_in(fake, app, "karusele", [ann, boris], group=group)
+    table = await open_table_in(fake, app, "karusele", [ann, boris], group=group)
     await settle(fake, app)
-    async with app.store.transaction() as tx:
-        row = await tx.last_table(group.id, 0)
-        state = get_game("karusele").new(2, seed=row.seed, deals=[DEAL])
-        state.act(0, "trail J11")
-        row.state = state.to_json()
-        row.version += 1
-        await tx.save_table(row)
-    app.services.core.forget(row.id)
-    await app.services.people.resend_hands(boris.id)
-    await settle(fake, app)
-    return row.id
+    return await design_deal(fake, app, table, DEAL, moves=[(0, "trail J11")], hands_for=boris)
 
 
 def _hand(user: FakeUser) -> Any:

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from tests.bot.harness import find, last_id, open_table_in, running_bot, settle, telegram_pacing
+from tests.bot.harness import find, last_id, open_table_in, settle, telegram_pacing
 from tests.fakebot.server import FakeTelegram
 from tests.fakebot.users import FakeUser
 
@@ -28,12 +28,13 @@ def new_messages(user: FakeUser, after: int) -> list:
 
 @pytest.mark.slow
 @pytest.mark.fake(time_scale=SCALE)
-async def test_pyanitsa_sends_one_message_a_deal_and_its_table_follows_the_log(fake: FakeTelegram, db):
+@pytest.mark.bot(KOZYR_AI_DELAY=0.1, **telegram_pacing(SCALE))
+async def test_pyanitsa_sends_one_message_a_deal_and_its_table_follows_the_log(fake: FakeTelegram, run_bot):
     users = [fake.user(first_name=f"P{i}", language_code="en") for i in range(3)]
     group = fake.group("Drunkards", members=users, creator=users[0])
     for user in users:
         await user.start_bot()
-    async with running_bot(fake, db, KOZYR_AI_DELAY=0.1, **telegram_pacing(SCALE)) as app:
+    async with run_bot() as app:  # run_bot: the players' /start wait for the bot, as after a restart
         await settle(fake, app)
         before = {u.id: last_id(u.dm) for u in users}
         await open_table_in(fake, app, "pyanitsa", users, options="max_rounds=40", group=group)
