@@ -46,17 +46,19 @@ from bot.services.outbox import Outbox, RateLimiter
 from bot.services.people import People
 from bot.services.pictures import Pictures
 from bot.services.play import Play
-from bot.services.ports import Plug, TurnClock
+from bot.services.ports import Plug, SeatedTables, TurnClock
 from bot.services.presence import PresenceService
 from bot.services.publish import Publisher
 from bot.services.reports import Reports
 from bot.services.retention import Retention
 from bot.services.seats import SeatService
+from bot.services.vacation import Vacations
 from bot.shared_limits import RedisLimiter, SharedLimitMiddleware
 from bot.store.backend import Backend
 from bot.store.contract import Store
 from bot.store.lock import AlreadyRunning
 from bot.store.migrate import SchemaTooNew
+from bot.tournaments.service import Tournaments
 from bot.ui.app_links import AppLinks
 from bot.ui.i18n import LANGS, t
 from bot.webapp.auth import Gate, MemorySeen, SeenHashes
@@ -103,21 +105,24 @@ class Services:
     toggles: ToggleTurns
     league: League
     group_hands: GroupHands
+    tournaments: Tournaments
     moves: AppMoves  # the table app's moves, through the same checks as the buttons
     clock: Plug[TurnClock]  # the clocks as moves see them (empty: no clocks)
     clocks: ClockService | None
+    vacations: Vacations | None = None
 
     def workflow_data(self) -> dict[str, Any]:
         """The names handlers ask for (aiogram injects a handler's parameters by name)."""
         return {"replies": self.core, "play": self.play, "people": self.people, "lobby": self.lobby,
                 "seats": self.seats, "presence": self.presence, "reports": self.reports, "hints": self.hints,
                 "builder": self.builder, "toggles": self.toggles, "league": self.league, "clocks": self.clocks,
-                "group_hands": self.group_hands}
+                "tournaments": self.tournaments, "vacations": self.vacations, "group_hands": self.group_hands}
 
     async def stop(self) -> None:
         """Stop what runs on its own: the clocks' scheduler, the league's season clock, the AI loops."""
         if self.clocks is not None:
             await self.clocks.stop()
+        await self.tournaments.stop()
         await self.league.stop()
         await self.play.stop()
 
@@ -125,7 +130,7 @@ class Services:
 def build_services(store: Store, outbox: Outbox, bot_username: str, *, ai_delay: float = 1.0,
                    pictures: Pictures | None = None, ai: AiSeats | None = None, ping_after: float = 20.0,
                    timed: bool = True, clock: Clock | None = None, default_per_move: float = 86400.0,
-                   app: AppLinks | None = None) -> Services:
+                   vacation_days: int = 14, app: AppLinks | None = None) -> Services:
     """Build the services once, each given the ports of exactly what it uses.
 
     Moves keep the clocks' deadlines and the clocks play a move at a deadline: that one loop is closed
@@ -136,13 +141,19 @@ def build_services(store: Store, outbox: Outbox, bot_username: str, *, ai_delay:
     core = TableCore(store, outbox)
     turn_clock: Plug[TurnClock] = Plug()
     league = League(store, outbox, pictures is not None)
-    publisher = Publisher(core, turn_clock, pictures, ping_after, app)
-    play = Play(core, publisher, ai or AiSeats(), turn_clock, ai_delay, forced=(toggle_forced,),
-                finished=(league.table_finished,))
+    forced = (toggle_forced,)  # moves the table plays by itself: played by Play, not asked of anybody by Publisher
+    publisher = Publisher(core, turn_clock, pictures, ping_after, app, forced)
+    seated: Plug[SeatedTables] = Plug()  # the lobby opens a tournament's tables; it needs the play service
+    tournaments = Tournaments(core, seated, turn_clock, league.tournament_result, bot_username, pictures is not None,
+                              default_per_move)
+    play = Play(core, publisher, ai or AiSeats(), turn_clock, ai_delay, forced=forced,
+                finished=(league.table_finished, tournaments.table_finished))
     people = People(core, publisher)
     lobby = LobbyService(core, publisher, play, turn_clock, bot_username)
+    seated.plug(lobby)
     clocks = ClockService(core, play, lobby, publisher, clock, default_per_move) if timed else None
     turn_clock.plug(clocks)
+    vacations = Vacations(core, clocks.clock, clocks.scheduler.nudge, vacation_days) if clocks is not None else None
     toggles = ToggleTurns(core, play, publisher)
     group_hands = GroupHands(core, publisher)
     outbox.on_ephemeral = group_hands.delivered  # the outcome of each hand shown in a group
@@ -153,8 +164,8 @@ def build_services(store: Store, outbox: Outbox, bot_username: str, *, ai_delay:
         reports=Reports(core, publisher, lobby, people),
         hints=Hints(core, play.ai),
         builder=CaptureBuilder(core, play),
-        toggles=toggles, league=league, group_hands=group_hands, moves=AppMoves(core, play, toggles),
-        clock=turn_clock, clocks=clocks)
+        toggles=toggles, league=league, moves=AppMoves(core, play, toggles), tournaments=tournaments,
+        group_hands=group_hands, clock=turn_clock, clocks=clocks, vacations=vacations)
 
 
 class App:
@@ -229,7 +240,7 @@ class App:
         services = self.services = build_services(
             self.store, self.outbox, username, ai_delay=self.settings.ai_delay,
             pictures=self.pictures, ai=ai, ping_after=self.settings.ping_after,
-            default_per_move=self.settings.autoplay_after, app=links)
+            default_per_move=self.settings.autoplay_after, app=links, vacation_days=self.settings.vacation_days)
         if self.settings.deal_seed is not None:
             services.lobby.seed_deals(self.settings.deal_seed)
         self.outbox.on_unreachable = services.people.user_unreachable
@@ -252,6 +263,7 @@ class App:
         await services.league.start()  # the season clock (the intake does not emit aiogram's startup event)
         if services.clocks is not None:  # stored deadlines, one scheduler (no per-tick scan of the tables)
             await services.clocks.start()
+        await services.tournaments.start()  # registration windows, rounds completed while the bot was down
         # Retention: prune processed update ids, failed rows, finished games' slots, stale blobs.
         self.retention = Retention(self.store, latest_update=lambda: self.dedup.latest if self.dedup else None)
         self.retention.start()
@@ -344,7 +356,7 @@ class App:
     def busy(self) -> bool:
         """Whether an update is being handled or an AI seat is thinking (tests wait for quiet)."""
         return bool((self.dedup and self.dedup.in_flight) or (self.intake and self.intake.in_flight)
-                    or (self.services and self.services.play.ai_busy()))
+                    or (self.services and (self.services.play.ai_busy() or self.services.tournaments.busy())))
 
     async def report(self) -> dict[str, Any]:
         """What /status and /healthz show: version, uptime, tables by state, queue depths, last error."""

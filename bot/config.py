@@ -77,6 +77,8 @@ class Settings(BaseSettings):
                     "or thread (in the bot's own process)")
     autoplay_after: float = Field(default=24 * 3600, alias="KOZYR_AUTOPLAY_AFTER", ge=0,
                                   description="a new table's seconds per move (0: no clock)")
+    vacation_days: int = Field(default=14, alias="KOZYR_VACATION_DAYS", ge=0, le=366,
+                               description="days a year a player may take off with /vacation (their clocks stop)")
     pictures: bool = Field(default=True, alias="KOZYR_PICTURES", description="draw the table as pictures (1/0)")
     # A player who acted at the table this recently gets their turn as an edit, not a new (notifying) message.
     ping_after: float = Field(default=20.0, alias="KOZYR_PING_AFTER", ge=0,

@@ -117,6 +117,11 @@ def main(out: Path) -> None:
 
     for name, spec, caption in league_pictures():
         save(name, render_league(spec), caption)
+    from bot.render.tournament import render_tournament
+    from bot.tournaments.pictures import example
+
+    spec, caption = example()
+    save("tournament_standings_en", render_tournament(spec), caption)
     for path in written:
         print(path, path.stat().st_size, "bytes")
 

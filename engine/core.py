@@ -541,8 +541,19 @@ def register(game: Game) -> Game:
     """Called by each game's rules module (``games/<id>/rules.py``) at import time."""
     if not game.id:
         raise GameError(f"{game.state.__name__}.GAME_ID is not set")
+    package = _rules_package(game.state)
+    if package is not None and package != game.id:
+        raise GameError(f"games/{package}/rules.py: {game.state.__name__}.GAME_ID is {game.id!r}; GAME_ID must be "
+                        f"the package's id {package!r} (the id the registry, the declaration and /new use)")
     _REGISTRY[game.id] = game
     return game
+
+
+def _rules_package(state: type[State]) -> str | None:
+    """The game package whose rules module defines ``state`` (``games.<id>.rules``), None for a state
+    defined elsewhere (a test's)."""
+    parts = state.__module__.split(".")
+    return parts[1] if len(parts) == 3 and parts[0] == "games" and parts[2] == "rules" else None
 
 
 _IDENTITIES: dict[str, Identity] = {}
@@ -556,7 +567,9 @@ def identity(game_id: str) -> Identity:
         return found
     declared = getattr(importlib.import_module(f"games.{game_id}"), "DECLARATION", None)
     if not isinstance(declared, Identity) or declared.id != game_id:
-        raise GameError(f"games/{game_id}/__init__.py must declare DECLARATION with id {game_id!r}")
+        what = f"it declares id {declared.id!r}" if isinstance(declared, Identity) else "it declares none"
+        raise GameError(f"games/{game_id}/__init__.py must declare DECLARATION with id {game_id!r}, the package's "
+                        f"name and its rules' GAME_ID ({what})")
     low, high = declared.players
     if not 1 <= low <= high:
         raise GameError(f"games/{game_id}/__init__.py declares players {declared.players}")
@@ -582,7 +595,8 @@ def get_game(game_id: str) -> Game:
         raise GameError(f"unknown game {game_id!r}; known: {', '.join(sorted(known))}")
     importlib.import_module(f"games.{game_id}.rules")
     if game_id not in _REGISTRY:
-        raise GameError(f"games/{game_id}/rules.py does not register a game {game_id!r}")
+        raise GameError(f"games/{game_id}/rules.py does not register a game {game_id!r}: it must call "
+                        f"register(Game(options=..., state=...)) with a state whose GAME_ID is {game_id!r}")
     identity(game_id)  # bound now: a package whose declaration disagrees fails here, not mid-game
     return _REGISTRY[game_id]
 

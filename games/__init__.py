@@ -51,7 +51,9 @@ def declaration(game_id: str) -> Declaration:
     module = importlib.import_module(f"games.{check_id(game_id)}")
     found = getattr(module, "DECLARATION", None)
     if not isinstance(found, Declaration) or found.id != game_id:
-        raise TypeError(f"games/{game_id}/__init__.py must define DECLARATION = Declaration(id={game_id!r}, ...)")
+        declared = f"it declares id {found.id!r}" if isinstance(found, Declaration) else "it declares none"
+        raise TypeError(f"games/{game_id}/__init__.py must define DECLARATION = Declaration(id={game_id!r}, ...), "
+                        f"the package's name and its rules' GAME_ID ({declared})")
     return found
 
 

@@ -49,7 +49,7 @@ async def test_the_compose_stack_plays_through_the_webhook(fake):
         group = fake.group("Cards", members=[alice, bob, carol], creator=alice)
         for user in (alice, bob, carol):
             await user.start_bot()
-        await alice.send(group, "/new carnival quarters=1")
+        await alice.send(group, "/new carnival quarters=1")  # by hand: the bot runs in its containers
         lobby = await fake.wait_for_message(group, lambda m: "Join" in " ".join(m.button_texts), timeout=120)
         for user in (bob, carol):
             await user.press(lobby, "✋ Join")

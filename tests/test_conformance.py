@@ -464,12 +464,12 @@ def test_pictures(game_id: str) -> None:
 # -- a short game through the bot ----------------------------------------------------------------------
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_a_game_through_the_bot(fake, game_id: str, tmp_path: Path) -> None:
+async def test_a_game_through_the_bot(fake, app, open_table, game_id: str) -> None:
     """``/new GAME quick-options``, people and AI seats join, random presses of the buttons the bot sent
     until the final standings; the record replays to the stored state."""
     import json
 
-    from tests.bot.harness import find, open_table_in, play_out, running_bot, settle
+    from tests.bot.harness import find, play_out, settle
 
     needs_chat_table(game_id)
     found = declared(game_id)
@@ -478,20 +478,19 @@ async def test_a_game_through_the_bot(fake, game_id: str, tmp_path: Path) -> Non
     users = [fake.user(first_name=f"P{i}&<{i}>", language_code=("en", "ru")[i % 2]) for i in range(humans)]
     creator = users[0]
     group = fake.group("Cards", members=users, creator=creator)
-    async with running_bot(fake, tmp_path / "k.sqlite3") as app:
-        lobby = (await open_table_in(fake, app, game_id, users, ais=ais, options=found.quick_command(), group=group,
-                                     begin=False)).lobby
-        await settle(fake, app)
-        assert {"✋ Join", "🤖 Add AI"} <= set(lobby.button_texts)
-        await creator.press(lobby, "▶️ Start")
-        await play_out(fake, app, group, users, random.Random(zlib.crc32(game_id.encode())))
-        await settle(fake, app)
-        from bot.ui.words import title
+    lobby = (await open_table(game_id, users, ais=ais, options=found.quick_command(), group=group,
+                              begin=False)).lobby
+    await settle(fake, app)
+    assert {"✋ Join", "🤖 Add AI"} <= set(lobby.button_texts)
+    await creator.press(lobby, "▶️ Start")
+    await play_out(fake, app, group, users, random.Random(zlib.crc32(game_id.encode())))
+    await settle(fake, app)
+    from bot.ui.words import title
 
-        standings = find(group, "🏁")
-        assert standings is not None and title(game_id, "en") in standings.content
-        assert not fake.unanswered_callbacks()
-        await creator.send(group, "/record")
-        doc = await fake.wait_for_message(group, lambda m: m.kind == "document", timeout=10)
-        state = replay(json.loads(fake.files.by_id[doc.document["file_id"]].data))
-        assert state.over
+    standings = find(group, "🏁")
+    assert standings is not None and title(game_id, "en") in standings.content
+    assert not fake.unanswered_callbacks()
+    await creator.send(group, "/record")
+    doc = await fake.wait_for_message(group, lambda m: m.kind == "document", timeout=10)
+    state = replay(json.loads(fake.files.by_id[doc.document["file_id"]].data))
+    assert state.over

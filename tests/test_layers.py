@@ -13,7 +13,7 @@ functions and under ``TYPE_CHECKING`` too, since each one is a dependency somebo
 - ``bot/`` imports no ``games.<id>`` module: only ``games`` (the registry) and ``games.declaration``;
 - ``bot/handlers`` never import ``bot/store``; ``bot/render`` and ``bot/ui`` never import ``bot/services``;
   ``bot/ui`` imports neither ``bot/render`` nor the kit, ``bot/render`` not the kit: ui < render < kit;
-- no import cycle among the modules of ``bot/ui``, ``bot/render`` and ``bot/presentation``;
+- no import cycle in ``bot/`` (ui, render and the kit among the rest): tests/test_no_cycles.py;
 - no registered game's id nor a family package's name is a string literal in ``bot/`` or ``engine/ai``:
   the bot asks a game's declaration and presentation, never tests its id.
 """
@@ -205,48 +205,6 @@ def test_layers(folder: str, forbidden: str) -> None:
     bad = [f"{rel(path)} imports {name}" for path in sources(folder) for name in imports_of(path)
            if under(name, forbidden)]
     assert not bad, "\n".join(bad)
-
-
-def cycles(modules: dict[str, list[str]]) -> Iterator[list[str]]:
-    """Strongly connected components of more than one module (or a module importing itself): Tarjan."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on: set[str] = set()
-
-    def visit(v: str) -> Iterator[list[str]]:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on.add(v)
-        for w in modules[v]:
-            if w not in index:
-                yield from visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            component = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                component.append(w)
-                if w == v:
-                    break
-            if len(component) > 1 or v in modules[v]:
-                yield sorted(component)
-
-    for v in modules:
-        if v not in index:
-            yield from visit(v)
-
-
-def test_no_cycle_in_ui_render_and_the_kit() -> None:
-    paths = sources("bot/ui", "bot/render", "bot/presentation")
-    names = {module_name(p) for p in paths}
-    graph = {module_name(p): sorted({n for n in imports_of(p) if n in names}) for p in paths}
-    # ``import bot.render`` from inside bot/render runs bot/render/__init__.py: a package counts as its __init__
-    found = list(cycles(graph))
-    assert not found, found
 
 
 def string_literals(path: Path) -> Iterator[tuple[int, str]]:

@@ -1,4 +1,4 @@
-"""Clock commands and buttons: /mytables and /hand in the DM, /pause /resume /extend in
+"""Clock commands and buttons: /mytables, /hand and /vacation in the DM, /pause /resume /extend in
 the group, the lobby's clock keyboard, taking over a lost seat, and time zone / quiet hours."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from bot.services.lobby import LobbyService
 from bot.services.ports import Replies
 from bot.services.quiet import parse_hours, prefs_line, zone
 from bot.services.types import Actor, Answer, Where
+from bot.services.vacation import Vacations
 from bot.ui.callbacks import Clk, Hand, TakeSeat
 from bot.ui.i18n import t
 from bot.ui.keyboards import HAND_LINK, TABLES_LINK, dm_link_keyboard
@@ -147,11 +148,35 @@ async def time_settings(message: Message, command: CommandObject, clocks: ClockS
     await replies.say(_dm(message, actor), text + "\n" + prefs_line(prefs, lang))
 
 
+async def vacation(message: Message, command: CommandObject, vacations: Vacations | None, replies: Replies,
+                   actor: Actor) -> None:
+    """``/vacation`` (days left), ``/vacation 3`` (go away: the clocks stop), ``/vacation off`` (back)."""
+    lang = actor.lang
+    arg = (command.args or "").strip().lower()
+    if vacations is None:
+        text = t(lang, "This bot runs without clocks.")
+    elif not arg:
+        text = await vacations.status(actor.user_id, lang)
+    elif arg == "off":
+        text = await vacations.end(actor.user_id, lang)
+    elif arg.isascii() and arg.isdigit() and len(arg) <= 3:
+        text = await vacations.start(actor.user_id, int(arg), lang)
+    else:
+        text = t(lang, "Write the number of days, like /vacation 3.")
+    await replies.say(_dm(message, actor), text)
+
+
+async def vacation_in_group(message: Message, replies: Replies, actor: Actor, where: Where) -> None:
+    await replies.say(where, t(where.lang, "Vacations are set in our private chat: send me /vacation there."))
+
+
 def router() -> Router:
     """A fresh router with this module's handlers (one per Dispatcher: a router attaches once)."""
     router = Router(name="clocks")
     router.message.register(my_tables, Command("mytables"), PRIVATE)
     router.message.register(hand, Command("hand"), PRIVATE)
+    router.message.register(vacation, Command("vacation"), PRIVATE)
+    router.message.register(vacation_in_group, Command("vacation"), GROUPS)
     router.message.register(in_the_dm, Command("hand", "mytables"), GROUPS)
     router.message.register(time_settings, Command("settings"), PRIVATE, F.text.regexp(r"^/settings(@\w+)?\s+\S"))
     router.message.register(pause, Command("pause"), GROUPS)

@@ -266,6 +266,7 @@ class League:
         async with self.store.read() as tx:
             topic, _ = await self._scope(tx, where)
             rows = await queries.recent_matches(tx, where.chat_id, topic)
+            cups = await tx.league_tournaments(where.chat_id, topic)
         if not rows:
             return t(lang, "No matches in this league yet.")
         lines = [t(lang, "Recent matches (the number is for /league remove):")]
@@ -274,6 +275,12 @@ class League:
             mark = " ✖" if r["removed"] else ""
             lines.append(f"#{r['id']} {when} {words.title(r['game'], lang)}: "
                          f"{words.name(names.clean(r['who'])[:120])}{mark}")
+        if cups:
+            lines += ["", t(lang, "Tournaments:")]
+        for at, target in cups:
+            game, _, ranking = target.partition(": ")
+            when = datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%d")
+            lines.append(f"🏆 {when} {words.title(game, lang)}: {words.name(names.clean(ranking)[:300])}")
         return "\n".join(lines)
 
     async def export(self, where: Where, admin_id: int, dm_open: bool) -> str:
@@ -323,6 +330,15 @@ class League:
         """The play service's "table finished" event (bot/app.py subscribes this): every table played to
         its end is a match, recorded and rated in the final move's transaction (in its own savepoint)."""
         await record_finished(tx, row, seats, state)
+
+    async def tournament_result(self, tx: Tx, chat_id: int, thread_id: int, game: str,
+                                ranking: list[tuple[int, str, float]]) -> None:
+        """A tournament's final ranking (bot/tournaments/, through the root's ``TournamentResult`` port): kept in
+        the league's log of this chat (and topic, when the chat keeps a league per topic); its tables were
+        rated one by one as they finished."""
+        _, per_topic = await db.config(tx, chat_id)
+        summary = "; ".join(f"{i + 1}. {name} ({points:g})" for i, (_, name, points) in enumerate(ranking[:8]))
+        await db.log(tx, chat_id, thread_id if per_topic else 0, clock.now(), 0, "tournament", f"{game}: {summary}")
 
     async def start(self) -> None:
         self._job.start()

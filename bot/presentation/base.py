@@ -65,6 +65,9 @@ class Presentation:
 
     # -- the toggle hand (a ``toggle`` hand: cards toggled, a lay-down proposed and confirmed) ----------
     toggle_verbs: tuple[str, ...] = ()  # the moves besides a lay-down, one button each (in this order)
+    # Those of ``toggle_verbs`` that give up a lay-down in progress (Machiavelli's abandon): offered, when
+    # the engine allows them, only while the player has one (cards chosen, or a proposal shown).
+    takeback_verbs: frozenset[str] = frozenset()
 
     def verb_label(self, verb: str, lang: str) -> str:
         """The button of a toggle hand's verb."""

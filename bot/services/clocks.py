@@ -42,6 +42,8 @@ from bot.ui.names import plain_name
 from engine.core import State
 
 log = logging.getLogger(__name__)
+LATE = 120.0  # seconds a deadline may be handled late before the bot counts as having been paused
+SELF_MOVED = "self_moved"  # TableUi.extra: the seats that made a move themselves (not at a deadline)
 
 
 def mention(user_id: int | None, raw_name: str) -> str:
@@ -107,10 +109,16 @@ class ClockService:
         end_turn(c, now)
         if mover is not None and row.id not in self._by_deadline:
             c.missed.pop(str(mover), None)  # N strikes count deadlines missed in a row
+            moved = row.ui.extra.setdefault(SELF_MOVED, [])
+            if mover not in moved:  # a tournament withdraws who never moved at a whole table
+                moved.append(mover)
         to_act = state.to_act
         if row.status == "playing" and not state.over and to_act is not None and not seats[to_act].is_ai \
                 and not handover.on_autopilot(row, to_act):
-            begin_turn(c, to_act, row.version, now)
+            # A player on vacation: the turn's clock starts when they are back (bot/services/vacation.py).
+            user = seats[to_act].user_id
+            away = await tx.away(user) if user is not None else None
+            begin_turn(c, to_act, row.version, max(now, away[1]) if away else now)
         row.ui.clock = clock_ui(c)
         if c != stored:  # an AI move between two AI moves changes nothing: no write
             await tx.save_clock(c)
@@ -230,16 +238,19 @@ class ClockService:
         seat = seats[seat_no]
         lang = await tx.chat_lang(row.chat_id)
         catch_up = c.deadline < self.clock.started
+        # Nobody is to blame for a deadline that fell while the bot was down (before this process
+        # started) or paused (the scheduler woke long after it: a stopped process, a suspended host).
+        forgiven = catch_up or now - c.deadline > LATE
         action, by_ai = deadline_move(state, seat_no, row.seed ^ row.version)
         who = mention(seat.user_id, seat.name)
         if by_ai:
             line = t(lang, "{who} ran out of time: the AI played for them.", who=who)
         else:
             line = t(lang, "{who} ran out of time: a random move was played for them (no AI yet).", who=who)
-        if catch_up:
-            line += " " + t(lang, "(The time ran out while I was down: one move is played now.)")
+        if forgiven:
+            line += " " + t(lang, "(The time ran out while I was down: one move is played now; it is no strike.)")
         await out.send_text(tx, row.chat_id, "⏰ " + line, thread_id=row.thread_id)
-        missed = int(c.missed.get(str(seat_no), 0)) + 1
+        missed = int(c.missed.get(str(seat_no), 0)) + (0 if forgiven else 1)
         self._by_deadline.add(row.id)
         try:
             await self.play.apply(tx, row, seats, state, seat_no, action)

@@ -18,7 +18,7 @@ from bot.services.hands import in_group
 from bot.services.ports import AiScheduler, Plug, TablePublisher, TurnClock
 from bot.services.types import Actor, Answer, Where
 from bot.store.contract import StoreTx as Tx
-from bot.store.rows import ClockUi, SeatRow, TableRow, TableUi
+from bot.store.rows import ClockRow, ClockUi, SeatRow, TableRow, TableUi
 from bot.ui import words
 from bot.ui.clip import clip_plain
 from bot.ui.clock_keyboards import clock_keyboard
@@ -29,7 +29,7 @@ from bot.ui.keyboards import (
     options_keyboard,
 )
 from bot.ui.option_words import options_error
-from engine.core import Game, GameError, OptionProblem, OptionsError, get_game
+from engine.core import Game, GameError, OptionProblem, OptionsError, State, get_game
 
 JOIN_TOKEN_BYTES = 12  # 96 random bits: 16 URL-safe characters in the deep link (Telegram allows 64)
 AI_LEVELS = ("", "easy", "normal", "strong")  # "" the bot's default (KOZYR_AI_LEVEL)
@@ -335,22 +335,50 @@ class LobbyService:
                 return Answer(t(lang, "These house rules do not work with {n} players ({rules}): seat another "
                                 "number of players, or /cancel and open the table with other rules.",
                                 n=len(seats), rules=clip_plain(rules, 60)), alert=True)
-            row.status = "playing"
-            row.version += 1
-            row.state = state.to_json()
-            row.ui = TableUi(ai_levels=row.ui.ai_levels)  # the lobby's keys go; the AI levels stay
-            if (clock := self.clock.service) is not None:  # the first turn's deadline
-                await clock.moved(tx, row, seats, state)
-            await tx.save_table(row)
-            chat_lang = await tx.chat_lang(row.chat_id)
+            await self._begin(tx, row, seats, state, from_lobby=True)
+        self.began(row, seats, state)
+        return Answer(t(lang, "Let's play!"))
+
+    async def _begin(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State, from_lobby: bool) -> None:
+        """Start the clock and publish the first table of the dealt ``state`` (in the caller's transaction)."""
+        row.status = "playing"
+        row.version += 1
+        row.state = state.to_json()
+        row.ui = TableUi(ai_levels=row.ui.ai_levels)  # the lobby's keys go; the AI levels stay
+        if (clock := self.clock.service) is not None:  # the first turn's deadline
+            await clock.moved(tx, row, seats, state)
+        await tx.save_table(row)
+        chat_lang = await tx.chat_lang(row.chat_id)
+        if from_lobby:
             if self.publisher.takes_lobby(row):
                 row.ui.lobby_to_table = True  # the lobby message becomes the first table (its keyboard goes)
             else:
                 await self.show(tx, row, seats, chat_lang)
-            await self.publisher.publish(tx, row, seats, state, [], mover=None, chat_lang=chat_lang)
-            await tx.save_table(row)
+        await self.publisher.publish(tx, row, seats, state, [], mover=None, chat_lang=chat_lang)
+        await tx.save_table(row)
+
+    def began(self, row: TableRow, seats: list[SeatRow], state: State) -> None:
+        """After the start's commit: keep the state, send what was queued, let the AI seats play."""
         self.core.remember(row, state)
         self.core.outbox.wake()
-        game_log.started(table_id, row.game, len(seats), sum(s.is_ai for s in seats))
-        self.play.schedule_ai(table_id)
-        return Answer(t(lang, "Let's play!"))
+        game_log.started(row.id, row.game, len(seats), sum(s.is_ai for s in seats))
+        self.play.schedule_ai(row.id)
+
+    async def begin_seated(self, tx: Tx, chat_id: int, thread_id: int, game_id: str, creator_id: int,
+                           options: dict[str, Any], seats: list[SeatRow], clock: ClockRow | None,
+                           tournament_id: int) -> tuple[TableRow, State]:
+        """A table whose players are already chosen (a tournament's round): opened and begun in the
+        caller's transaction, with no lobby message and no join; ``clock`` its time control. The caller
+        calls ``began`` after the commit."""
+        table_id = await tx.create_table(chat_id, thread_id, game_id, creator_id, options, self.deal_seed(),
+                                         tournament_id)
+        await tx.set_seats(table_id, seats)
+        if clock is not None:
+            clock.table_id = table_id
+            await tx.save_clock(clock)
+        row = await tx.table(table_id)
+        assert row is not None
+        state = get_game(game_id).new(len(seats), seed=row.seed, options=row.options)  # checked at /tournament
+        await self._begin(tx, row, seats, state, from_lobby=False)
+        game_log.opened(table_id, chat_id, game_id)
+        return row, state

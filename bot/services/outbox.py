@@ -94,6 +94,12 @@ REDRAWS = 2  # times a picture replaced while it was drawn is drawn again (newes
 Markup = InlineKeyboardMarkup | dict[str, Any] | None  # a keyboard as aiogram's model or as its JSON already
 
 
+def newest_slot(chat_id: int) -> str:
+    """The slot naming the newest message the bot sent in a DM (recorded at each delivery): a hand that
+    is not it lies under newer messages, where an edit goes unseen."""
+    return f"dm-newest:{chat_id}"
+
+
 def markup_data(markup: Markup) -> dict[str, Any] | None:
     """The keyboard as the JSON stored in a row (a dict is that JSON already: keyboards.play_markup)."""
     if markup is None or isinstance(markup, dict):
@@ -171,7 +177,8 @@ async def log_line(tx: Tx, chat_id: int, line: str, thread_id: int = 0, fold: tu
         line = f"{fold[0]} {fold[1]}"
     line = clip_html(line, LOG_LIMIT)
     row = await tx.pending(key)
-    if row is not None and row.attempts == 0 and len(row.payload["text"]) + len(line) < LOG_LIMIT:
+    if row is not None and row.attempts == 0 and not row.payload.get("sealed") \
+            and len(row.payload["text"]) + len(line) < LOG_LIMIT:
         text: str = row.payload["text"]
         last = text.rpartition("\n")[2]
         if fold is not None and last.startswith(fold[0] + " "):
@@ -185,6 +192,15 @@ async def log_line(tx: Tx, chat_id: int, line: str, thread_id: int = 0, fold: tu
     payload = {"text": line, "markup": None, "thread": thread_id, **({"fold": fold[0]} if fold else {})}
     await tx.enqueue(chat_id, "send", payload, merge_key=None)
     await tx.tag_last(key)
+
+
+async def seal_log(tx: Tx, chat_id: int, thread_id: int = 0) -> None:
+    """Lines logged from now on go to a new message, after whatever is queued meanwhile (a table message that
+    sums up the lines before it): a waiting log message takes no more lines."""
+    row = await tx.pending(f"log:{chat_id}:{thread_id}")
+    if row is not None and row.attempts == 0 and not row.payload.get("sealed"):
+        row.payload["sealed"] = True
+        await tx.set_payload(row.id, row.payload)
 
 
 class RateLimiter:
@@ -559,6 +575,9 @@ class Outbox:
                 if method == "delete":  # nothing was ever sent under that slot: nothing to delete, done
                     return await self._done(row, learned, pictures)
                 method = "send" if method == "edit" else "photo"
+        if method == "send" and row.slot is None and not p.get("text"):
+            # A log message that went out while it was sealed: what is left of it is no line, only the seal.
+            return await self._done(row, learned, pictures)
         self.calls += 1
         if method == "send":
             raw = cast(dict[str, Any], await self.bot(SendText(chat_id=row.chat_id, text=p["text"],
@@ -587,8 +606,9 @@ class Outbox:
         elif method == "document":
             async with self.store.read() as tx:
                 data, _ = await tx.blob(p["blob"])
-            await self.bot.send_document(row.chat_id, BufferedInputFile(data, filename=p["filename"]),
-                                         caption=p.get("caption") or None, message_thread_id=thread)
+            document = await self.bot.send_document(row.chat_id, BufferedInputFile(data, filename=p["filename"]),
+                                                    caption=p.get("caption") or None, message_thread_id=thread)
+            learned = {"slot_message": document.message_id}
         elif method == "delete":
             await self.bot.delete_message(row.chat_id, message_id)  # type: ignore[arg-type]
         elif method == "clear_markup":
@@ -635,6 +655,8 @@ class Outbox:
         for key, uploaded in pictures.items():  # remember only the file id of drawn pictures
             await tx.put_blob(key, b"")
             await tx.set_blob_file_id(key, uploaded)
+        if row.chat_id > 0 and "slot_message" in learned:  # a new message in a DM: the newest there now
+            await tx.set_slot(newest_slot(row.chat_id), row.chat_id, learned["slot_message"])
         return await tx.outbox_done(row, **learned)
 
     async def _image(self, row: OutboxRow) -> tuple[list[str], bytes, str | None]:

@@ -94,6 +94,10 @@ class Pictures:
         if kind == "standings":
             standings = cast(StandingsPicture, spec)
             return render_standings(standings["names"], standings["totals"], standings["lang"])
+        if kind == "tournament":  # a tournament's standings (bot/render/tournament.py)
+            from bot.render.tournament import render_tournament
+
+            return render_tournament(spec)
         if kind.startswith("league_"):  # the league's pictures (bot/render/league.py)
             from bot.render.league import render_league
 

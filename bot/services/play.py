@@ -12,11 +12,11 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-import games
 from bot import codec
 from bot.presentation.registry import presentation
 from bot.services import events as game_log
 from bot.services.ai_seats import AiSeats
+from bot.services.autoplay import table_plays
 from bot.services.core import TableCore
 from bot.services.handover import on_autopilot
 from bot.services.hands.buttons import selected_action, selection_candidates
@@ -231,16 +231,8 @@ class Play:
             log.error("the AI loop of table %s crashed", table_id, exc_info=task.exception())
 
     def _autoplay(self, row: TableRow, seat: SeatRow, legal: list[str], state: State | None = None) -> bool:
-        """AI seats always play themselves; so do forced moves in games where most moves are forced
-        (unless the table chose buttons, as Pyanitsa's ``flip=button``) and a rummy's forced draw or pass."""
-        if seat.is_ai or on_autopilot(row, seat.seat):  # a seat handed to the AI after N strikes
-            return True
-        if state is not None and any(rule(row.game, state) for rule in self.forced):
-            return True
-        declared = games.declaration(row.game)
-        if not declared.forced_moves_play or len(legal) != 1:
-            return False
-        return not declared.forced_option or row.options.get(declared.forced_option) != declared.forced_off
+        """AI seats always play themselves; so do forced moves (``table_plays``)."""
+        return table_plays(row, seat, legal, state, self.forced)
 
     async def _ai_loop(self, table_id: int) -> None:
         """Play for AI seats (and forced moves) until a human has a choice; each move its own transaction.

@@ -11,7 +11,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from bot.services.types import Actor, Answer, Where
 from bot.store.contract import StoreTx
-from bot.store.rows import SeatRow, TableRow
+from bot.store.rows import ClockRow, SeatRow, TableRow
 from engine.core import State
 
 Events = list[dict[str, Any]]
@@ -91,6 +91,24 @@ class TableFinished(Protocol):
     match). A subscriber must not fail the move: it keeps its own savepoint."""
 
     async def __call__(self, tx: StoreTx, row: TableRow, seats: list[SeatRow], state: State) -> object: ...
+
+
+class SeatedTables(Protocol):
+    """Opens and begins a table whose players are chosen (a tournament's round), bot/services/lobby.py."""
+
+    async def begin_seated(self, tx: StoreTx, chat_id: int, thread_id: int, game_id: str, creator_id: int,
+                           options: dict[str, Any], seats: list[SeatRow], clock: ClockRow | None,
+                           tournament_id: int) -> tuple[TableRow, State]: ...
+
+    def began(self, row: TableRow, seats: list[SeatRow], state: State) -> None: ...
+
+
+class TournamentResult(Protocol):
+    """Told, in the transaction that ends a tournament, its final ranking (user id, name, points), best
+    first: the league keeps it."""
+
+    async def __call__(self, tx: StoreTx, chat_id: int, thread_id: int, game: str,
+                       ranking: list[tuple[int, str, float]]) -> object: ...
 
 
 class ForcedRule(Protocol):

@@ -6,24 +6,27 @@ The group gets ONE table message per deal (per chapter in games without deals), 
 its caption carries the last few events, so the trick history needs no messages of its own. New
 group messages are only for what people should be told: a new deal, a deal's result, the end.
 A player gets a NEW DM message (a notification) when their turn comes, unless they acted at this
-table within ``ping_after`` seconds (they are looking at it): then their hand is edited in place.
+table within ``ping_after`` seconds (they are looking at it): then their hand is edited in place. A turn
+the table plays by itself (``table_plays``: a forced move) is no turn of theirs: nothing live, no ping.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import games
 from bot.presentation.registry import hand_kind, presentation
 from bot.services import outbox as out
+from bot.services.autoplay import table_plays
 from bot.services.clock_lines import clock_line
 from bot.services.core import TableCore
 from bot.services.hands import in_group
 from bot.services.hands.buttons import pick_keyboard, play_markup
 from bot.services.hands.toggle_hand import toggle_hand
 from bot.services.pictures import Pictures
-from bot.services.ports import Plug, TurnClock
+from bot.services.ports import ForcedRule, Plug, TurnClock
 from bot.services.slots import hand_slot
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import SeatRow, TableRow
@@ -38,12 +41,14 @@ RECENT = 4  # event lines the table message's caption keeps
 CAPTION_LIMIT = 1024
 RESULTS = frozenset({"deal_end", "quarter_end", "game_over"})  # events whose lines are pinned
 TEXT_LIMIT = 4096
+PRESSED = "pressed"  # ui.extra: [seat, version] of the last move a person made with a press
 
 
 def mark_pressed(row: TableRow, seat: int) -> None:
     """A person pressed a button at this table just now (forced moves the table plays for them do not
-    count): their next turn within ``ping_after`` is an edit, not a ping."""
+    count): their next turn within ``ping_after`` is an edit, not a ping, and so is the rest of this turn."""
     row.ui.acted[str(seat)] = time.time()
+    row.ui.extra[PRESSED] = [seat, row.version + 1]  # the version the press's move makes
 
 
 def with_recent(head: str, recent: list[str], limit: int) -> str:
@@ -62,12 +67,21 @@ class Publisher:
     """Tells people about a change, in the change's transaction: the table message, hands, sheet, standings."""
 
     def __init__(self, core: TableCore, clock: Plug[TurnClock], pictures: Pictures | None = None,
-                 ping_after: float = 20.0, app: AppLinks | None = None) -> None:
+                 ping_after: float = 20.0, app: AppLinks | None = None,
+                 forced: Sequence[ForcedRule] = ()) -> None:
         self.core = core
         self.app = app  # the table app's links (None: no app configured)
         self.clock = clock  # the time left, in hands (empty: no clocks)
         self.pictures = pictures
         self.ping_after = ping_after  # seconds: a player who acted more recently is not pinged, their hand is edited
+        self.forced = tuple(forced)  # the hand kinds' rules for moves the table plays by itself
+
+    def decides(self, row: TableRow, seat: SeatRow, state: State) -> bool:
+        """Whether ``seat`` has something to do: it is their turn and the table does not play the move for
+        them. Only then is their hand live (a keyboard) and may a new message notify them."""
+        if state.to_act != seat.seat:
+            return False
+        return not table_plays(row, seat, state.legal_actions(seat.seat), state, self.forced)
 
     async def publish(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State,
                        events: list[dict[str, Any]], mover: int | None, chat_lang: str) -> None:
@@ -83,7 +97,8 @@ class Publisher:
                 (results if event.get("type") in RESULTS else lines).append(line)
                 if event.get("type") not in RESULTS:
                     folds.append((line, present.log_fold(event, names, chat_lang)))
-        if games.declaration(row.game).forced_moves_play:  # games of forced moves: a line per round
+        logged = games.declaration(row.game).forced_moves_play
+        if logged:  # games of forced moves: a line per round
             # Every round's line is news, and rounds that play themselves come faster than a table
             # edit may go out: the lines go to the group's log, where a burst merges into one message
             # (and a run of lines the game folds becomes one line).
@@ -93,7 +108,8 @@ class Publisher:
         if state.over:
             # The table's last state first (as urgent as the news that follows it: the outbox sends the
             # more urgent class first), then the last deal's sheet, then the final standings.
-            await self.table_message(tx, row, view, names, chat_lang, lines, results, priority=out.GAME)
+            await self.table_message(tx, row, view, names, chat_lang, lines, results, priority=out.GAME,
+                                     logged=logged)
             if any(e.get("type") == "deal_end" for e in events):
                 await self.grid(tx, row, state, names, chat_lang)
             await self.hands(tx, row, seats, state, names, mover, view.get("deal_no", 0))
@@ -103,43 +119,61 @@ class Publisher:
             await self.grid(tx, row, state, names, chat_lang)
         # "🂠 My hand" under the table while the game runs (bot/services/hands/in_group.py)
         keyboard = await in_group.table_keyboard(tx, row, chat_lang)  # (the game's last state has none)
-        await self.table_message(tx, row, view, names, chat_lang, lines, results, keyboard=keyboard)
+        await self.table_message(tx, row, view, names, chat_lang, lines, results, logged=logged, keyboard=keyboard)
         await self.hands(tx, row, seats, state, names, mover, view.get("deal_no", 0))
 
     async def hands(self, tx: Tx, row: TableRow, seats: list[SeatRow], state: State, names: list[str],
                      mover: int | None, deal: Any) -> None:
-        """Each human's DM: a new message at a new deal, a ping or an edit for the player to act,
-        the mover's hand without its keyboard."""
+        """Each human's DM: a new message at a new deal, a ping or an edit for the player to act (the
+        mover too, when the table played their forced move and the choice is theirs now), the mover's
+        hand edited."""
         new_deal = row.ui.hand_deal != deal
         row.ui.hand_deal = deal
         acted = row.ui.acted
         numbers = row.ui.hand_n
         now = time.time()
-        to_act = state.to_act
+        # The mover's own press goes on in place; a turn the table's move gave them (their forced draw played,
+        # now the choice is theirs) is news.
+        pressed = row.ui.extra.get(PRESSED) == [mover, row.version]
         for s in seats:
             if s.is_ai:
                 continue
             key = str(s.seat)
-            live = s.seat == to_act and s.seat not in row.ui.autopilot  # the AI plays it
+            live = self.decides(row, s, state)
             if new_deal:
                 if key in numbers:  # the last deal's message keeps its text, loses its keyboard
                     await out.clear_keyboard(tx, s.user_id or 0, hand_slot(row, s.seat))
                 numbers[key] = numbers.get(key, -1) + 1
                 await self.hand_message(tx, row, s, state, names, live=live, new=True)
-            elif state.over or s.seat == mover:
-                await self.hand_message(tx, row, s, state, names, live=live)
             elif live:
-                ping = now - acted.get(key, 0.0) >= self.ping_after
+                # A turn is news (unless they acted within ``ping_after``: they are at the screen); either
+                # way the hand to act on is the newest message of the DM, so one under newer messages (a
+                # lay-down's proposal, a reply) comes again as a new one.
+                going_on = s.seat == mover and pressed
+                ping = not going_on and now - acted.get(key, 0.0) >= self.ping_after
+                if not ping and await self._buried(tx, row, s):
+                    ping = True
+                    if going_on:  # the message they pressed had the keyboard (others lost theirs as they moved)
+                        await out.clear_keyboard(tx, s.user_id or 0, hand_slot(row, s.seat))
                 if ping:
                     numbers[key] = numbers.get(key, 0) + 1
                 await self.hand_message(tx, row, s, state, names, live=True, new=ping)
+            elif state.over or s.seat == mover:
+                await self.hand_message(tx, row, s, state, names, live=live)
 
     async def table_message(self, tx: Tx, row: TableRow, view: dict[str, Any], names: list[str],
                              lang: str, lines: list[str], results: list[str], priority: int = out.TABLE,
-                             keyboard: dict[str, Any] | None = None) -> bool:
+                             logged: bool = False, keyboard: dict[str, Any] | None = None) -> bool:
         """The one group message of this deal (or chapter), edited as cards fall; True when it is new.
-        An edit goes at ``priority`` (the table's class, behind news; the game's last state: as news);
-        ``keyboard``: "🂠 My hand" (bot/services/hands/in_group.py), above the table app's link."""
+        An edit goes at ``priority`` (the table's class, behind news; the game's last state: as news).
+
+        ``logged``: the event lines went to the group's log. The table then never shows a state whose lines
+        the group has not been shown: a new table message comes after the lines queued before it (and later
+        lines after it), and it is not edited while it waits to be sent, since the edit would make it show
+        the rounds of the lines queued after it (``_unsent``). Once sent, its edits wait behind the log's
+        lines (their priority class), so they cannot overtake them either; the last state, which goes as
+        news, is queued anew behind them. ``keyboard``: "🂠 My hand" (bot/services/hands/in_group.py), above
+        the table app's link."""
         deal = view.get("deal_no", 0)
         chapter = presentation(row.game).table_chapter(view)  # games without deals: when to post a fresh table
         key = f"{deal}:{chapter}" if chapter is not None else f"{deal}"
@@ -163,6 +197,12 @@ class Publisher:
             slot = row.ui.table_slot = f"lobby:{row.id}"
         elif not fresh:
             slot = row.ui.table_slot or slot
+            if logged and priority < out.TABLE:  # news: queued anew, behind the lines queued before it
+                await tx.drop_pending(f"slot:{slot}")
+            elif logged and await self._unsent(tx, slot):
+                return False
+        if logged and fresh:
+            await out.seal_log(tx, row.chat_id, row.thread_id)
         row.ui.table_key = key
         row.ui.recent = recent
         priority = out.GAME if fresh else priority
@@ -193,6 +233,20 @@ class Publisher:
         else:
             await out.edit_text(tx, row.chat_id, slot, text, app_markup, thread_id=row.thread_id, priority=priority)
         return fresh
+
+    @staticmethod
+    async def _buried(tx: Tx, row: TableRow, seat: SeatRow) -> bool:
+        """Whether the DM got newer messages than the seat's hand message (as far as delivered)."""
+        shown = await tx.slot_message(hand_slot(row, seat.seat))
+        newest = await tx.slot_message(out.newest_slot(seat.user_id or 0))
+        return shown is not None and newest is not None and newest > shown
+
+    @staticmethod
+    async def _unsent(tx: Tx, slot: str) -> bool:
+        """Whether the table's new message (a send, or the lobby made the table) still waits in the queue
+        among the log's lines, in their priority class: an edit merged into it would go out before them."""
+        pending = await tx.pending(f"slot:{slot}")
+        return pending is not None and pending.priority < out.TABLE
 
     @staticmethod
     def _lobby_to_table(row: TableRow) -> bool:
@@ -226,6 +280,7 @@ class Publisher:
                             pick: tuple[str, int] | None = None, dm: bool = True) -> None:
         """The seat's hand in the DM (``dm=False``: only its copy in the group, bot/services/hands/in_group.py)."""
         assert seat.user_id is not None
+        live = live and self.decides(row, seat, state)  # whoever asks, a move the table plays has no keyboard
         if hand_kind(row.game) == "toggle":  # the toggle hand (bot/services/hands/toggle_hand.py)
             await toggle_hand(tx, row, seat, state, names, live, new, self.now(), self.app, dm=dm)
             return

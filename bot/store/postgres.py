@@ -157,18 +157,18 @@ class PgTx(SharedQueries):
         """A group became a supergroup: everything of the old id moves to the new one."""
         await self.conn.execute("INSERT INTO chats(chat_id, title, lang, hands, bot_admin) SELECT $1, title, lang, "
                               "hands, bot_admin FROM chats WHERE chat_id = $2 ON CONFLICT DO NOTHING", new_id, old_id)
-        for table in ("tables", "outbox", "results", *LEAGUE_CHAT_TABLES):
+        for table in ("tables", "outbox", "results", "tournaments", *LEAGUE_CHAT_TABLES):
             await self.conn.execute(f"UPDATE {table} SET chat_id = $1 WHERE chat_id = $2", new_id, old_id)
         await self.conn.execute("DELETE FROM slots WHERE chat_id = $1", old_id)
 
     # -- tables and seats ---------------------------------------------------------
     async def create_table(self, chat_id: int, thread_id: int, game: str, creator_id: int,
-                           options: dict[str, Any], seed: int) -> int:
+                           options: dict[str, Any], seed: int, tournament_id: int | None = None) -> int:
         now = time.time()
         return int(await self.conn.fetchval(
-            "INSERT INTO tables(chat_id, thread_id, game, status, creator_id, options, seed, created_at, updated_at) "
-            "VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, $7) RETURNING id",
-            chat_id, thread_id, game, creator_id, codec.dumps(options), seed, now))
+            "INSERT INTO tables(chat_id, thread_id, game, status, creator_id, options, seed, created_at, updated_at, "
+            "tournament_id) VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, $7, $8) RETURNING id",
+            chat_id, thread_id, game, creator_id, codec.dumps(options), seed, now, tournament_id))
 
     async def _locked_table(self, sql: str, *args: Any) -> TableRow | None:
         row = await self.conn.fetchrow(sql + (" FOR UPDATE OF t" if self._locking else ""), *args)
@@ -176,11 +176,12 @@ class PgTx(SharedQueries):
 
     async def open_table(self, chat_id: int, thread_id: int) -> TableRow | None:
         return await self._locked_table("SELECT * FROM tables t WHERE chat_id = $1 AND thread_id = $2 "
-                                        "AND status IN ('lobby', 'playing')", chat_id, thread_id)
+                                        "AND status IN ('lobby', 'playing') AND tournament_id IS NULL",
+                                        chat_id, thread_id)
 
     async def last_table(self, chat_id: int, thread_id: int) -> TableRow | None:
         return await self._locked_table("SELECT * FROM tables t WHERE chat_id = $1 AND thread_id = $2 "
-                                        "ORDER BY id DESC LIMIT 1", chat_id, thread_id)
+                                        "AND tournament_id IS NULL ORDER BY id DESC LIMIT 1", chat_id, thread_id)
 
     async def table(self, table_id: int) -> TableRow | None:
         return await self._locked_table("SELECT * FROM tables t WHERE id = $1", table_id)

@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 from bot import codec
-from bot.store.rows import ClockRow, Prefs
+from bot.store.rows import BoardRow, ClockRow, EntrantRow, Prefs, TournamentRow
 
 LeagueRating = tuple[int, int, str, str, int, str, float, float, int, int, float]
 """chat, topic, season, game, player, name, mu, sigma, games, wins, shown"""
@@ -30,6 +30,18 @@ def _clock(r: Any) -> ClockRow:
         turn_seat=r["turn_seat"], turn_start=r["turn_start"], deadline=r["deadline"], due=r["due"],
         stage=r["stage"], paused=bool(r["paused"]), time_left=r["time_left"], votes=codec.loads(r["votes"]),
         extended=r["extended"])
+
+
+def _tournament(r: Any) -> TournamentRow:
+    return TournamentRow(
+        id=r["id"], chat_id=r["chat_id"], thread_id=r["thread_id"], game=r["game"], options=codec.loads(r["options"]),
+        format=r["format"], settings=codec.loads(r["settings"]), status=r["status"], creator_id=r["creator_id"],
+        seed=r["seed"], round=r["round"], closes_at=r["closes_at"], created_at=r["created_at"],
+        finished_at=r["finished_at"])
+
+
+def _board(r: Any) -> BoardRow:
+    return BoardRow(r["tournament_id"], r["round"], r["board"], r["kind"], codec.loads(r["players"]), r["table_id"])
 
 
 class SharedQueries:
@@ -451,3 +463,115 @@ class SharedQueries:
             "GROUP BY m.id, m.game, m.finished_at, m.removed ORDER BY m.id DESC LIMIT ?", chat_id, topic, limit)
         return [{"id": r["id"], "game": r["game"], "finished_at": r["finished_at"], "removed": r["removed"],
                  "who": r["who"]} for r in rows]
+
+    # -- tournaments ----------------------------------------------------------------------------
+    async def create_tournament(self, row: TournamentRow) -> int:
+        made = await self._one(
+            "INSERT INTO tournaments(chat_id, thread_id, game, options, format, settings, status, creator_id, seed, "
+            "round, closes_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            row.chat_id, row.thread_id, row.game, codec.dumps(row.options), row.format, codec.dumps(row.settings),
+            row.status, row.creator_id, row.seed, row.round, row.closes_at, row.created_at)
+        row.id = int(made["id"])
+        return row.id
+
+    async def tournament(self, tournament_id: int) -> TournamentRow | None:
+        r = await self._one("SELECT * FROM tournaments WHERE id = ?", tournament_id)
+        return _tournament(r) if r else None
+
+    async def open_tournament(self, chat_id: int, thread_id: int) -> TournamentRow | None:
+        """The chat's (topic's) tournament taking entrants or running, if any."""
+        r = await self._one("SELECT * FROM tournaments WHERE chat_id = ? AND thread_id = ? "
+                            "AND status IN ('registration', 'running') ORDER BY id DESC LIMIT 1", chat_id, thread_id)
+        return _tournament(r) if r else None
+
+    async def live_tournaments(self) -> list[TournamentRow]:
+        """Every tournament taking entrants or running (their timers after a restart)."""
+        rows = await self._all("SELECT * FROM tournaments WHERE status IN ('registration', 'running') ORDER BY id")
+        return [_tournament(r) for r in rows]
+
+    async def save_tournament(self, row: TournamentRow) -> None:
+        await self._run("UPDATE tournaments SET settings = ?, status = ?, round = ?, closes_at = ?, finished_at = ?, "
+                        "thread_id = ? WHERE id = ?", codec.dumps(row.settings), row.status, row.round, row.closes_at,
+                        row.finished_at, row.thread_id, row.id)
+
+    async def add_entrant(self, tournament_id: int, entrant: EntrantRow) -> bool:
+        """Enter a player; False when they already are."""
+        return await self._run(
+            "INSERT INTO tournament_entrants(tournament_id, user_id, name, rating, joined_round) "
+            "VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (tournament_id, user_id) DO NOTHING",
+            tournament_id, entrant.user_id, entrant.name, entrant.rating, entrant.joined_round) > 0
+
+    async def remove_entrant(self, tournament_id: int, user_id: int) -> bool:
+        return await self._run("DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?",
+                               tournament_id, user_id) > 0
+
+    async def entrants(self, tournament_id: int) -> list[EntrantRow]:
+        rows = await self._all("SELECT user_id, name, rating, joined_round, withdrawn FROM tournament_entrants "
+                               "WHERE tournament_id = ? ORDER BY user_id", tournament_id)
+        return [EntrantRow(r["user_id"], r["name"], r["rating"], r["joined_round"], r["withdrawn"]) for r in rows]
+
+    async def withdraw_entrant(self, tournament_id: int, user_id: int, from_round: int) -> bool:
+        return await self._run("UPDATE tournament_entrants SET withdrawn = ? WHERE tournament_id = ? AND user_id = ? "
+                               "AND withdrawn IS NULL", from_round, tournament_id, user_id) > 0
+
+    async def add_board(self, board: BoardRow) -> None:
+        await self._run("INSERT INTO tournament_boards(tournament_id, round, board, kind, players, table_id) "
+                        "VALUES (?, ?, ?, ?, ?, ?)", board.tournament_id, board.round, board.board, board.kind,
+                        codec.dumps(board.players), board.table_id)
+
+    async def set_board_table(self, tournament_id: int, round_no: int, board: int, table_id: int) -> None:
+        await self._run("UPDATE tournament_boards SET table_id = ? WHERE tournament_id = ? AND round = ? AND board = ?",
+                        table_id, tournament_id, round_no, board)
+
+    async def boards(self, tournament_id: int) -> list[BoardRow]:
+        rows = await self._all("SELECT * FROM tournament_boards WHERE tournament_id = ? ORDER BY round, board",
+                               tournament_id)
+        return [_board(r) for r in rows]
+
+    async def board_of_table(self, table_id: int) -> BoardRow | None:
+        r = await self._one("SELECT * FROM tournament_boards WHERE table_id = ?", table_id)
+        return _board(r) if r else None
+
+    async def add_board_results(self, tournament_id: int, round_no: int, board: int, places: dict[int, int]) -> bool:
+        """A board's places; False when they were stored already (a finished table is told once)."""
+        if await self._one("SELECT 1 FROM tournament_results WHERE tournament_id = ? AND round = ? AND board = ? "
+                           "LIMIT 1", tournament_id, round_no, board):
+            return False
+        await self._run_many("INSERT INTO tournament_results(tournament_id, round, board, player, place) "
+                             "VALUES (?, ?, ?, ?, ?)",
+                             [(tournament_id, round_no, board, p, place) for p, place in places.items()])
+        return True
+
+    async def tournament_results(self, tournament_id: int) -> list[tuple[int, int, int, int]]:
+        """(round, board, player, place) of every stored result, in order."""
+        rows = await self._all("SELECT round, board, player, place FROM tournament_results WHERE tournament_id = ? "
+                               "ORDER BY round, board, place, player", tournament_id)
+        return [(r["round"], r["board"], r["player"], r["place"]) for r in rows]
+
+    async def league_tournaments(self, chat_id: int, topic: int, limit: int = 5) -> list[tuple[float, str]]:
+        """(when, "game: 1. name (points); 2. ...") of the league's latest finished tournaments."""
+        rows = await self._all("SELECT at, target FROM league_log WHERE chat_id = ? AND topic = ? "
+                               "AND action = 'tournament' ORDER BY at DESC, id DESC LIMIT ?", chat_id, topic, limit)
+        return [(float(r["at"]), r["target"]) for r in rows]
+
+    # -- vacations --------------------------------------------------------------------------------
+    async def vacation_days(self, user_id: int, year: int) -> float:
+        r = await self._one("SELECT days FROM vacations WHERE user_id = ? AND year = ?", user_id, year)
+        return float(r["days"]) if r else 0.0
+
+    async def add_vacation_days(self, user_id: int, year: int, days: float) -> None:
+        await self._run("INSERT INTO vacations(user_id, year, days) VALUES (?, ?, ?) ON CONFLICT (user_id, year) "
+                        "DO UPDATE SET days = vacations.days + excluded.days", user_id, year, days)
+
+    async def away(self, user_id: int) -> tuple[float, float] | None:
+        """(since, until) of the user's vacation, if one is set."""
+        r = await self._one("SELECT since, until FROM away WHERE user_id = ?", user_id)
+        return (float(r["since"]), float(r["until"])) if r else None
+
+    async def set_away(self, user_id: int, since: float, until: float) -> None:
+        await self._run("INSERT INTO away(user_id, since, until) VALUES (?, ?, ?) ON CONFLICT (user_id) "
+                        "DO UPDATE SET since = excluded.since, until = excluded.until", user_id, since, until)
+
+    async def clear_away(self, user_id: int) -> None:
+        await self._run("DELETE FROM away WHERE user_id = ?", user_id)

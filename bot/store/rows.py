@@ -197,6 +197,48 @@ class Prefs:
     quiet_to: int | None = None
 
 
+@dataclass
+class TournamentRow:
+    """A tournament (migration 0007): ``settings`` holds the table size, rounds, points, the bye's
+    points, the clock and the withdrawal rule (bot/tournaments/settings.py reads it)."""
+
+    id: int
+    chat_id: int
+    thread_id: int
+    game: str
+    options: dict[str, Any]
+    format: str
+    settings: dict[str, Any]
+    status: str
+    creator_id: int
+    seed: int
+    round: int = 0
+    closes_at: float | None = None
+    created_at: float = 0.0
+    finished_at: float | None = None
+
+
+@dataclass
+class EntrantRow:
+    user_id: int
+    name: str
+    rating: float = 0.0
+    joined_round: int = 0
+    withdrawn: int | None = None
+
+
+@dataclass
+class BoardRow:
+    """One table of a tournament round (or a bye: ``kind`` 'bye', no game table)."""
+
+    tournament_id: int
+    round: int
+    board: int
+    kind: str
+    players: list[int]
+    table_id: int | None = None
+
+
 def unsent_log(sent: dict[str, Any], current: dict[str, Any]) -> dict[str, Any]:
     """A log message's payload once ``sent`` went out while lines were added to it (``current``): only
     what was added. Added text that continued the sent text's last line (a folded line, "🂠 Kept a card:

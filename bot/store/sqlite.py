@@ -237,30 +237,30 @@ class Tx(SharedQueries):
         self._chat_changed(old_id)
         await self.db.execute("INSERT OR IGNORE INTO chats(chat_id, title, lang, hands, bot_admin) "
                               "SELECT ?, title, lang, hands, bot_admin FROM chats WHERE chat_id = ?", (new_id, old_id))
-        for table in ("tables", "outbox", "results", *LEAGUE_CHAT_TABLES):
+        for table in ("tables", "outbox", "results", "tournaments", *LEAGUE_CHAT_TABLES):
             await self.db.execute(f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
         # Old messages cannot be edited under the new id: forget them, so edits become new messages.
         await self.db.execute("DELETE FROM slots WHERE chat_id = ?", (old_id,))
 
     # -- tables and seats ---------------------------------------------------------
     async def create_table(self, chat_id: int, thread_id: int, game: str, creator_id: int,
-                           options: dict[str, Any], seed: int) -> int:
+                           options: dict[str, Any], seed: int, tournament_id: int | None = None) -> int:
         now = time.time()
         cur = await self.db.execute(
-            "INSERT INTO tables(chat_id, thread_id, game, status, creator_id, options, seed, created_at, updated_at) "
-            "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
-            (chat_id, thread_id, game, creator_id, codec.dumps(options), seed, now, now),
+            "INSERT INTO tables(chat_id, thread_id, game, status, creator_id, options, seed, created_at, updated_at, "
+            "tournament_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
+            (chat_id, thread_id, game, creator_id, codec.dumps(options), seed, now, now, tournament_id),
         )
         return int(cur.lastrowid or 0)
 
     async def open_table(self, chat_id: int, thread_id: int) -> TableRow | None:
         row = await self._one("SELECT * FROM tables WHERE chat_id = ? AND thread_id = ? "
-                              "AND status IN ('lobby', 'playing')", chat_id, thread_id)
+                              "AND status IN ('lobby', 'playing') AND tournament_id IS NULL", chat_id, thread_id)
         return _table(row) if row else None
 
     async def last_table(self, chat_id: int, thread_id: int) -> TableRow | None:
-        row = await self._one("SELECT * FROM tables WHERE chat_id = ? AND thread_id = ? ORDER BY id DESC LIMIT 1",
-                              chat_id, thread_id)
+        row = await self._one("SELECT * FROM tables WHERE chat_id = ? AND thread_id = ? AND tournament_id IS NULL "
+                              "ORDER BY id DESC LIMIT 1", chat_id, thread_id)
         return _table(row) if row else None
 
     async def table(self, table_id: int) -> TableRow | None:

@@ -31,6 +31,13 @@ class Lobby(CallbackData, prefix="lb"):
     k: Key = ""  # option name for op=opt; AI level for op=ai ("": the bot's default level)
 
 
+class Tour(CallbackData, prefix="tn"):
+    """A tournament's registration message: join | leave | start | cancel."""
+
+    t: Id  # tournament id
+    op: Word
+
+
 class Lang(CallbackData, prefix="lg"):
     scope: Word  # "u" the user, "c" the chat
     lang: Word

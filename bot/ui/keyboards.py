@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.ui.callbacks import Hands, Lang, Lobby
+from bot.ui.callbacks import Hands, Lang, Lobby, Tour
 from bot.ui.clock_keyboards import clock_button
 from bot.ui.i18n import t
 
@@ -73,6 +73,17 @@ def leave_keyboard(table_id: int, seat: int, lang: str) -> InlineKeyboardMarkup:
 def take_seat_keyboard(table_id: int, seat: int, lang: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
         text="✋ " + t(lang, "Take this seat"), callback_data=Lobby(t=table_id, op="take", k=str(seat)).pack())]])
+
+
+def tournament_keyboard(tournament_id: int, lang: str) -> InlineKeyboardMarkup:
+    """A tournament's registration message: enter or leave; an admin starts it now or cancels it."""
+    def b(text: str, op: str) -> InlineKeyboardButton:
+        return InlineKeyboardButton(text=text, callback_data=Tour(t=tournament_id, op=op).pack())
+
+    return InlineKeyboardMarkup(inline_keyboard=[
+        [b("✋ " + t(lang, "Join"), "join"), b(t(lang, "Leave"), "leave")],
+        [b("▶️ " + t(lang, "Start now"), "start"), b("✖️ " + t(lang, "Cancel"), "cancel")],
+    ])
 
 
 def hands_keyboard(lang: str) -> InlineKeyboardMarkup:

@@ -194,16 +194,17 @@ def builder_keyboard(table_id: int, version: int, card: str, table: list[Item], 
             text=label, callback_data=Cap(t=table_id, v=version, c=card, m=mask ^ (1 << j)).pack()))
     rows = [buttons[k:k + 4] for k in range(0, len(buttons), 4)]
     count = len(equal) + len(chosen)
-    submit = t(lang, "Take ({n})", n=count)
-    try:
-        read_take(code, capture_words(code, table, chosen).split()[2:], table)
-        submit = "✔️ " + submit  # a legal capture as it stands
-    except Refusal:
-        pass
-    rows.append([
-        InlineKeyboardButton(text=submit, callback_data=Cap(t=table_id, v=version, c=card, m=mask, go=1).pack()),
-        InlineKeyboardButton(text="« " + t(lang, "Back"), callback_data=Menu(t=table_id, v=version, g=-1).pack()),
-    ])
+    last = [InlineKeyboardButton(text="« " + t(lang, "Back"), callback_data=Menu(t=table_id, v=version, g=-1).pack())]
+    if count:  # nothing chosen and nothing taken in any case: nothing to take yet
+        submit = t(lang, "Take ({n})", n=count)
+        try:
+            read_take(code, capture_words(code, table, chosen).split()[2:], table)
+            submit = "✔️ " + submit  # a legal capture as it stands
+        except Refusal:
+            pass
+        last.insert(0, InlineKeyboardButton(text=submit,
+                                            callback_data=Cap(t=table_id, v=version, c=card, m=mask, go=1).pack()))
+    rows.append(last)
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
@@ -245,7 +246,12 @@ def refusal_text(template: str, params: dict[str, Any], lang: str) -> str:
     text = known.get(template)
     if text is None:
         return t(lang, "That move is not available.")
-    return text.format(**{k: _pretty_param(v) for k, v in params.items()})
+    return _sentence(text.format(**{k: _pretty_param(v) for k, v in params.items()}))
+
+
+def _sentence(text: str) -> str:
+    """An alert reads as a sentence: the engine's reasons start in lower case (they go after a colon in logs)."""
+    return text[:1].upper() + text[1:]
 
 
 def _pretty_param(value: Any) -> str:
@@ -293,6 +299,11 @@ class Karusele(ModuleWords):
         if code not in state.hands[seat] or not 0 <= mask < 1 << len(optional) or len(optional) > MAX_BUILDER_ITEMS:
             return refused
         if not submit:
+            # Only a card that leaves a way to finish the capture may be chosen (the others are marked 🚫);
+            # taking one off always leaves one, since the cards it could have finished with are there again.
+            if not completable(code, state.table, chosen_items(optional, mask)):
+                dead_end = t(lang, "That card leaves no way to finish this capture (it is marked 🚫).")
+                return BuilderPress(refusal=dead_end)
             return BuilderPress()
         try:
             return BuilderPress(action=state.canonical(capture_words(code, state.table, chosen_items(optional, mask))))

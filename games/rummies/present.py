@@ -19,6 +19,7 @@ from games.rummies import words as rwords
 class RummyPresentation(Presentation):
     pick_verbs: frozenset[str] | None = frozenset()  # the hand is toggled card by card
     toggle_verbs = ("draw", "pass", "knock", "end", "abandon")
+    takeback_verbs = frozenset({"abandon"})  # the penalty for giving up a started lay-down (RULES.md 9.1)
 
     def action_label(self, action: str, lang: str) -> str:
         return rwords.action_label(action, lang) or action

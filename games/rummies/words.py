@@ -129,7 +129,7 @@ def hand_text(view: dict[str, Any], names: Sequence[str], lang: str, chat_title:
 
 def verb_label(verb: str, lang: str) -> str | None:
     labels = {"draw": "📥 " + t(lang, "Draw"), "pass": t(lang, "Pass"), "knock": "✊ " + t(lang, "Knock"),
-              "end": t(lang, "End turn"), "abandon": t(lang, "Abandon (draw 3)")}
+              "end": t(lang, "End turn"), "abandon": t(lang, "Give up the lay-down (draw 3)")}
     return labels.get(verb)
 
 
@@ -153,7 +153,7 @@ def event_line(event: dict[str, Any], names: Sequence[str], lang: str) -> str | 
     if kind == "draw":
         n = int(event.get("count", 1))
         if event.get("penalty"):
-            return t(lang, "{who} abandons the move and draws {n} cards", who=who, n=n)
+            return t(lang, "{who} gives up a lay-down and draws {n} penalty cards", who=who, n=n)
         return nt(lang, "{who} draws a card", "{who} draws {n} cards", n, who=who)
     if kind == "lay":
         return t(lang, "{who} lays down {cards} ({n} left)", who=who,

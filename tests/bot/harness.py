@@ -3,7 +3,10 @@
 The fixtures every bot test shares (tests/conftest.py loads this module as a pytest plugin):
 ``fake`` (tests/fakebot/fixtures.py), ``db`` (the bot's SQLite file), ``app`` (the bot running against
 ``fake`` on ``db``; settings from ``@pytest.mark.bot(KOZYR_...=...)``) and ``open_table`` (a table
-opened, seated and begun in a group).
+opened, seated and begun in a group). A test that stops the bot and starts another on the same database
+(a restart), starts it only after preparing the database or the fake, or asserts after it stopped, takes
+``run_bot`` instead of ``app``: the same bot, for a block. A bot as a separate process is
+tests/bot/procs.py's ``BotProcess``.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import asyncio
 import random
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -23,6 +26,7 @@ import pytest
 from bot.app import App
 from bot.config import Settings
 from bot.store.sqlite import Store
+from engine.core import State, get_game
 from tests.bot.helpers import answered
 from tests.fakebot.models import StoredMessage
 from tests.fakebot.server import FakeTelegram
@@ -62,10 +66,13 @@ def telegram_pacing(scale: float = 1.0) -> dict[str, Any]:
 
 
 @asynccontextmanager
-async def running_bot(fake: FakeTelegram, db: Path, **overrides: Any) -> AsyncIterator[App]:
+async def running_bot(fake: FakeTelegram, db: Path, *, polling: bool = True, **overrides: Any) -> AsyncIterator[App]:
+    """The bot on ``db`` against ``fake`` for the block (``polling=False``: started, and the test calls
+    ``app.start_polling()`` once it has set up what it watches)."""
     app = App(settings_for(fake, db, **overrides))
     await app.start()
-    app.start_polling()
+    if polling:
+        app.start_polling()
     try:
         yield app
     finally:
@@ -88,12 +95,25 @@ def db(tmp_path: Path) -> Path:
     return tmp_path / "k.sqlite3"
 
 
+RunBot = Callable[..., AbstractAsyncContextManager[App]]
+
+
 @pytest.fixture
-async def app(fake: FakeTelegram, db: Path, request: pytest.FixtureRequest) -> AsyncIterator[App]:
+def run_bot(fake: FakeTelegram, db: Path, request: pytest.FixtureRequest) -> RunBot:
+    """``async with run_bot(**settings) as app``: the ``app`` fixture's bot (on ``fake`` and ``db``, with the
+    test's ``@pytest.mark.bot`` settings, then ``settings``) for the block: for a test that restarts the
+    bot on the same database, prepares the database or the fake before the bot starts, or asserts on what
+    the bot left once it stopped (its logs, the fake's errors). ``run_bot(polling=False)``: the test starts
+    the polling itself, once it has set up what it watches."""
+    marker = request.node.get_closest_marker("bot")
+    return partial(running_bot, fake, db, **(marker.kwargs if marker else {}))
+
+
+@pytest.fixture
+async def app(run_bot: RunBot) -> AsyncIterator[App]:
     """The bot, running in-process against ``fake`` on ``db`` (settings_for's test settings); a test changes
     settings with ``@pytest.mark.bot(KOZYR_PICTURES=True, ...)``. Stopped after the test."""
-    marker = request.node.get_closest_marker("bot")
-    async with running_bot(fake, db, **(marker.kwargs if marker else {})) as running:
+    async with run_bot() as running:
         yield running
 
 
@@ -151,6 +171,30 @@ async def open_table_in(fake: FakeTelegram, app: App, game: str, humans: Sequenc
     return Table(group, lobby, list(humans))
 
 
+async def design_deal(fake: FakeTelegram, app: App, table: Table, deal: dict[str, Any], *,
+                      moves: Sequence[tuple[int, str]] = (), hands_for: FakeUser) -> int:
+    """The table ``open_table`` began, its state replaced by a designed ``deal`` (the table's own seed and
+    options) and then ``moves`` (seat, action) played; ``hands_for`` gets the hand messages again and a
+    forced move plays itself. The table's id."""
+    services = app.services
+    assert services is not None, "the bot is running"
+    async with app.store.transaction() as tx:
+        row = await tx.last_table(table.group.id, 0)
+        assert row is not None and row.state is not None, "the table open_table began"
+        state = get_game(row.game).new(State.from_json(row.state).n, seed=row.seed, options=row.options,
+                                       deals=[deal])
+        for seat, action in moves:
+            state.act(seat, action)
+        row.state = state.to_json()
+        row.version += 1
+        await tx.save_table(row)
+    services.core.forget(row.id)
+    await services.people.resend_hands(hands_for.id)
+    services.play.schedule_ai(row.id)
+    await settle(fake, app)
+    return row.id
+
+
 async def start_carnival(fake: FakeTelegram, app: App, users: Sequence[FakeUser], group: FakeChat) -> None:
     """Everyone starts the bot; the first opens a Carnival table in the group, the others join, it starts."""
     await open_table_in(fake, app, "carnival", users, group=group)
@@ -161,6 +205,11 @@ def last_id(chat: FakeChat) -> int:
     """The id of the bot's newest message in ``chat`` (0: none yet): wait for messages ``after`` it."""
     messages = chat.messages()
     return messages[-1].message_id if messages else 0
+
+
+def messages_after(chat: FakeChat, after: int = 0) -> list[StoredMessage]:
+    """The bot's messages in ``chat`` newer than message id ``after`` (``last_id`` taken before)."""
+    return [m for m in chat.messages() if m.message_id > after]
 
 
 def free_port() -> int:

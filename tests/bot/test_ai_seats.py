@@ -18,13 +18,15 @@ import pytest
 from bot.services import ai_seats
 from bot.services.ai_seats import AiSeats
 from engine.core import get_game
-from tests.bot.harness import find, open_table_in, play_out, running_bot, settle
+from tests.bot.harness import find, open_table_in, play_out, settle
 from tests.bot.helpers import db_rows
 from tests.fakebot.ratelimit import RateLimits
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_lobby_seats_an_easy_and_a_strong_ai_and_they_play_at_their_levels(fake, tmp_path, monkeypatch):
+@pytest.mark.bot(KOZYR_AI_WORKER="thread")  # the spy lives in this process
+async def test_lobby_seats_an_easy_and_a_strong_ai_and_they_play_at_their_levels(fake, app, db, open_table,
+                                                                                   monkeypatch):
     levels_used: list[str] = []
     real = ai_seats.choose_action
 
@@ -33,26 +35,21 @@ async def test_lobby_seats_an_easy_and_a_strong_ai_and_they_play_at_their_levels
         return real(state, seat, level, seed, budget_ms)
 
     monkeypatch.setattr(ai_seats, "choose_action", spy)
-    db = tmp_path / "k.sqlite3"
     ann = fake.user(first_name="Ann", language_code="en")
-    group = fake.group("Cards", members=[ann], creator=ann)
-    async with running_bot(fake, db, KOZYR_AI_WORKER="thread") as app:  # the spy lives in this process
-        await ann.start_bot()
-        await settle(fake, app)
-        await ann.send(group, "/new oh_hell hand_sizes=3,2")
-        lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
-        await settle(fake, app)
-        assert "🐣 Easy AI" in lobby.button_texts and "🧠 Strong AI" in lobby.button_texts
-        await ann.press(lobby, "🐣 Easy AI")
-        await settle(fake, app)
-        await ann.press(lobby, "🧠 Strong AI")
-        await settle(fake, app)
-        lobby = find(group, "Players (3")
-        assert lobby is not None and "🐣" in lobby.content and "🧠" in lobby.content
-        await ann.press(lobby, "▶️ Start")
-        await play_out(fake, app, group, [ann], random.Random(3))
-        await settle(fake, app)
-        assert find(group, "🏁") is not None
+    table = await open_table("oh_hell", [ann], options="hand_sizes=3,2", begin=False)
+    group, lobby = table.group, table.lobby
+    await settle(fake, app)
+    assert "🐣 Easy AI" in lobby.button_texts and "🧠 Strong AI" in lobby.button_texts
+    await ann.press(lobby, "🐣 Easy AI")
+    await settle(fake, app)
+    await ann.press(lobby, "🧠 Strong AI")
+    await settle(fake, app)
+    lobby = find(group, "Players (3")
+    assert lobby is not None and "🐣" in lobby.content and "🧠" in lobby.content
+    await ann.press(lobby, "▶️ Start")
+    await play_out(fake, app, group, [ann], random.Random(3))
+    await settle(fake, app)
+    assert find(group, "🏁") is not None
     (ui,) = db_rows(db, "SELECT ui FROM tables")[0]
     assert sorted(json.loads(ui)["ai_levels"].values()) == ["easy", "strong"]
     # both AI seats had real choices (bids at least) and each was asked at its own level
@@ -61,23 +58,17 @@ async def test_lobby_seats_an_easy_and_a_strong_ai_and_they_play_at_their_levels
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_a_forged_ai_level_is_refused(fake, tmp_path):
+async def test_a_forged_ai_level_is_refused(fake, app, db, open_table):
     from bot.ui.callbacks import Lobby
 
-    db = tmp_path / "k.sqlite3"
     ann = fake.user(first_name="Ann", language_code="en")
-    group = fake.group("Cards", members=[ann], creator=ann)
-    async with running_bot(fake, db) as app:
-        await ann.start_bot()
-        await settle(fake, app)
-        await ann.send(group, "/new oh_hell")
-        lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=10)
-        await settle(fake, app)
-        table_id = Lobby.unpack(lobby.buttons[0]["callback_data"]).t
-        record = await ann.press_data(lobby, Lobby(t=table_id, op="ai", k="genius").pack())
-        await settle(fake, app)
-        assert record.answered and record.show_alert
-        assert "not valid" in (record.answer_text or "")
+    lobby = (await open_table("oh_hell", [ann], begin=False)).lobby
+    await settle(fake, app)
+    table_id = Lobby.unpack(lobby.buttons[0]["callback_data"]).t
+    record = await ann.press_data(lobby, Lobby(t=table_id, op="ai", k="genius").pack())
+    await settle(fake, app)
+    assert record.answered and record.show_alert
+    assert "not valid" in (record.answer_text or "")
     assert db_rows(db, "SELECT COUNT(*) FROM seats WHERE user_id IS NULL") == [(0,)], "no AI sat down"
 
 

@@ -11,6 +11,7 @@ import json
 from datetime import UTC, datetime
 
 from bot.app import Services, build_services
+from bot.services.ai_seats import AiSeats
 from bot.services.clocks import ClockService
 from bot.services.deadlines import FakeClock
 from bot.services.outbox import Outbox, RateLimiter
@@ -29,7 +30,8 @@ async def _service(path, now: float, per_move: float = HOUR) -> tuple[Store, Ser
     store = await Store(path).open()
     clock = FakeClock(now)
     tables = build_services(store, Outbox(store, None, RateLimiter(0, 1, 1)), "kozyr_test_bot",  # type: ignore[arg-type]
-                            ai_delay=0.0, clock=clock, default_per_move=per_move)
+                            ai_delay=0.0, clock=clock, default_per_move=per_move,
+                            ai=AiSeats(think_ms=5.0))  # the AI searches briefly, as the harness's bots do
     assert tables.clocks is not None
     return store, tables, tables.clocks, clock
 

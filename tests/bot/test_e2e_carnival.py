@@ -13,7 +13,7 @@ from tests.fakebot.ratelimit import RateLimits
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_three_humans_play_a_quarter_to_the_end(fake, app, db):
+async def test_three_humans_play_a_quarter_to_the_end(fake, app, db, open_table):
     alice = fake.user(first_name="Alice", language_code="en", started=False)
     bob = fake.user(first_name="<b>&Co", language_code="ru")
     carol = fake.user(first_name="Carol")
@@ -21,12 +21,8 @@ async def test_three_humans_play_a_quarter_to_the_end(fake, app, db):
     for user in (alice, bob, carol):
         await user.start_bot()
     await settle(fake, app)
-    await alice.send(group, "/new carnival quarters=1")
-    lobby = await fake.wait_for_message(group, lambda m: "Join" in " ".join(m.button_texts), timeout=10)
+    lobby = (await open_table("carnival", [alice, bob, carol], options="quarters=1", group=group, begin=False)).lobby
     await settle(fake, app)
-    for user in (bob, carol):
-        await user.press(lobby, "✋ Join")
-        await settle(fake, app)
     assert "&lt;b&gt;&amp;Co" not in lobby.content  # the fake shows plain text: the name is intact
     assert "<b>&Co" in lobby.content
     await alice.press(lobby, "▶️ Start")

@@ -19,7 +19,7 @@ import pytest
 from bot.ui.i18n import catalog, plural_catalog
 from engine.core import all_games
 from engine.record import replay
-from tests.bot.harness import find, open_table_in, play_out, running_bot, settle
+from tests.bot.harness import find, play_out, settle
 from tests.fakebot.ratelimit import RateLimits
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,69 +58,74 @@ def _plain(text: str) -> str:
     return html.unescape(re.sub(r"</?[bi]>", "", text))
 
 
-TABLE_IDS = [t.game + ("-buttons" if "flip=button" in t.options else "") for t in TABLES]
+def _seed(table: Table) -> int:
+    """Everything random comes from a seed: the deal (else each run plays other cards, and a rare deal
+    fails once in CI and never again) and the simulated players' presses."""
+    return zlib.crc32(table.game.encode())
 
 
-@pytest.mark.parametrize("table", TABLES, ids=TABLE_IDS)
+# Each table's bot settings ride on its parameter: its pictures and its deal seed.
+TABLE_PARAMS = [pytest.param(t, marks=pytest.mark.bot(KOZYR_PICTURES=t.pictures, KOZYR_DEAL_SEED=_seed(t)),
+                             id=t.game + ("-buttons" if "flip=button" in t.options else "")) for t in TABLES]
+
+
+@pytest.mark.parametrize("table", TABLE_PARAMS)
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_a_whole_table(fake, tmp_path, table: Table):
+async def test_a_whole_table(fake, app, open_table, table: Table):
     langs = [table.lang, "ru" if table.lang == "en" else "en"]
     users = [fake.user(first_name=f"P{i}&<{i}>", language_code=langs[i % 2]) for i in range(table.humans)]
     creator = users[0]
     group = fake.group("Cards", members=users, creator=creator)
     join, add_ai, start = BUTTONS[table.lang]
-    # Everything random comes from a seed: the deal (else each run plays other cards, and a rare deal
-    # fails once in CI and never again) and the simulated players' presses.
-    seed = zlib.crc32(table.game.encode())
-    async with running_bot(fake, tmp_path / "k.sqlite3", KOZYR_PICTURES=table.pictures,
-                           KOZYR_DEAL_SEED=seed) as app:
-        lobby = (await open_table_in(fake, app, table.game, users, ais=table.ais, options=table.options, group=group,
-                                     begin=False)).lobby
-        await settle(fake, app)
-        assert {join, add_ai, start} <= set(lobby.button_texts), "the lobby speaks the group's language"
-        await creator.press(lobby, start)
-        presses = await play_out(fake, app, group, users, random.Random(seed))
-        await settle(fake, app)
+    seed = _seed(table)
+    assert (app.settings.deal_seed, app.settings.pictures) == (seed, table.pictures), "the parameter's bot settings"
+    lobby = (await open_table(table.game, users, ais=table.ais, options=table.options, group=group,
+                              begin=False)).lobby
+    await settle(fake, app)
+    assert {join, add_ai, start} <= set(lobby.button_texts), "the lobby speaks the group's language"
+    await creator.press(lobby, start)
+    presses = await play_out(fake, app, group, users, random.Random(seed))
+    await settle(fake, app)
 
-        standings = find(group, "🏁")
-        assert standings is not None
-        assert TITLES[table.game][table.lang == "ru"] in standings.content
-        for user in users:
-            assert user.first_name in standings.content  # names escaped on the way, intact on arrival
-        assert all(u.inbox() for u in users), "every player got a hand message"
-        # Svinya's moves may all be forced, and Pyanitsa's are, unless the table wants Flip buttons.
-        if table.game != "svinya" and (table.game != "pyanitsa" or "flip=button" in table.options):
-            assert presses > 0
-        assert not fake.unanswered_callbacks()
-        bad = [c for c in fake.errors if c.error_code != 400 or "not modified" not in (c.description or "")]
-        assert not bad, bad
-        # Event lines live in the captions of the live table message, edited in place: the group saw
-        # them over time, so look through everything the bot sent or edited there.
-        log = "\n".join(str(c.params) for c in fake.calls if c.ok and c.params.get("chat_id") == group.id)
-        assert any(word in log for word in table.log_words), f"none of {table.log_words} in the group log"
+    standings = find(group, "🏁")
+    assert standings is not None
+    assert TITLES[table.game][table.lang == "ru"] in standings.content
+    for user in users:
+        assert user.first_name in standings.content  # names escaped on the way, intact on arrival
+    assert all(u.inbox() for u in users), "every player got a hand message"
+    # Svinya's moves may all be forced, and Pyanitsa's are, unless the table wants Flip buttons.
+    if table.game != "svinya" and (table.game != "pyanitsa" or "flip=button" in table.options):
+        assert presses > 0
+    assert not fake.unanswered_callbacks()
+    bad = [c for c in fake.errors if c.error_code != 400 or "not modified" not in (c.description or "")]
+    assert not bad, bad
+    # Event lines live in the captions of the live table message, edited in place: the group saw
+    # them over time, so look through everything the bot sent or edited there.
+    log = "\n".join(str(c.params) for c in fake.calls if c.ok and c.params.get("chat_id") == group.id)
+    assert any(word in log for word in table.log_words), f"none of {table.log_words} in the group log"
 
-        if table.pictures:
-            photos = [m for m in group.messages() if m.kind == "photo"]
-            title = TITLES[table.game][table.lang == "ru"]
-            tables = [m for m in photos if title in m.content and m is not standings]
-            assert len(tables) >= 1, "one live table picture per deal"
-            assert sum(m.edit_count for m in tables) > 0, "table pictures are edited in place"
+    if table.pictures:
+        photos = [m for m in group.messages() if m.kind == "photo"]
+        title = TITLES[table.game][table.lang == "ru"]
+        tables = [m for m in photos if title in m.content and m is not standings]
+        assert len(tables) >= 1, "one live table picture per deal"
+        assert sum(m.edit_count for m in tables) > 0, "table pictures are edited in place"
 
-        await creator.send(group, "/record")
-        doc = await fake.wait_for_message(group, lambda m: m.kind == "document", timeout=10)
-        record = json.loads(fake.files.by_id[doc.document["file_id"]].data)
-        state = replay(record)
-        assert state.over
-        async with app.store.read() as tx:
-            row = await tx.last_table(group.id, 0)
-        assert row is not None and row.status == "finished"
-        assert row.seed == random.Random(seed).randrange(2**53), "the deal came from KOZYR_DEAL_SEED"
-        stored = json.loads(row.state) if isinstance(row.state, str) else row.state
-        assert json.loads(json.dumps(state.to_json())) == stored, "the record replays to the stored state"
-        assert record["players"][:table.humans] == [u.first_name for u in users]
-        assert len(record["players"]) == table.humans + table.ais
-        for name, total in zip(record["players"], state.scores(), strict=True):
-            assert f"{name}: {total}" in standings.content
+    await creator.send(group, "/record")
+    doc = await fake.wait_for_message(group, lambda m: m.kind == "document", timeout=10)
+    record = json.loads(fake.files.by_id[doc.document["file_id"]].data)
+    state = replay(record)
+    assert state.over
+    async with app.store.read() as tx:
+        row = await tx.last_table(group.id, 0)
+    assert row is not None and row.status == "finished"
+    assert row.seed == random.Random(seed).randrange(2**53), "the deal came from KOZYR_DEAL_SEED"
+    stored = json.loads(row.state) if isinstance(row.state, str) else row.state
+    assert json.loads(json.dumps(state.to_json())) == stored, "the record replays to the stored state"
+    assert record["players"][:table.humans] == [u.first_name for u in users]
+    assert len(record["players"]) == table.humans + table.ais
+    for name, total in zip(record["players"], state.scores(), strict=True):
+        assert f"{name}: {total}" in standings.content
 
 
 def test_every_game_has_rules_in_both_languages():

@@ -14,32 +14,32 @@ from contextlib import closing
 import pytest
 
 from bot.services import outbox as out
-from bot.store.sqlite import Store
 from tests.bot.harness import (
     find,
     live_hand,
-    open_table_in,
+    opened_store,
     play_buttons,
     play_out,
-    running_bot,
     settle,
     telegram_pacing,
 )
 from tests.bot.helpers import answered, db_rows, replay_log
 from tests.fakebot.ratelimit import RateLimits
-from tests.fakebot.server import FakeTelegram
 from tests.fakebot.users import FakeUser
 
-# The bot's own pacing at production values (the harness turns it off): the fake enforces Telegram's.
-TELEGRAM_PACING = telegram_pacing()
+# Telegram's limits and the bot's own pacing for them (the harness turns it off), both FLOW_SCALE times
+# faster: the fast game's waits take a third of the time, and its lags are compared in Telegram's seconds.
+FLOW_SCALE = 3
 MESSAGE_CALLS = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "sendPhoto", "editMessageMedia",
                  "editMessageCaption", "sendDocument"}
 
 
-@pytest.mark.bot(**TELEGRAM_PACING)
+@pytest.mark.fake(time_scale=FLOW_SCALE)
+@pytest.mark.bot(**telegram_pacing(FLOW_SCALE))
 async def test_a_fast_game_under_telegram_limits_keeps_the_group_close_behind(fake, app, open_table, db, capsys):
     """Three people press the moment their keyboard arrives. Telegram's limits (20 a minute in the
-    group, 1 a second per chat) are enforced by the fake; the group view must keep up without a 429."""
+    group, 1 a second per chat) are enforced by the fake, on a clock FLOW_SCALE times faster; the group
+    view must keep up without a 429, its lag measured in the fake's (Telegram's) seconds."""
     users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
     group = fake.group("Fast", members=users, creator=users[0])
     lobby = (await open_table("carnival", users, options="quarters=1", group=group)).lobby
@@ -77,7 +77,7 @@ async def test_a_fast_game_under_telegram_limits_keeps_the_group_close_behind(fa
                  and c.method.startswith("send")]
     _, _, events, _ = replay_log(db)
     tricks = sum(1 for move in events for e in move if e.get("type") == "trick")
-    lags = sorted(app.outbox.group_lags)
+    lags = sorted(lag * FLOW_SCALE for lag in app.outbox.group_lags)  # in Telegram's seconds
     per_move = len(message_calls) / moves
     keyboard_p50 = statistics.median(latencies) * 1000
     with capsys.disabled():
@@ -102,54 +102,57 @@ def _newer(users: list[FakeUser], version: int) -> bool:
     return found is not None and int(play_buttons(found[1])[0]["callback_data"].split(":")[2]) > version
 
 
-async def test_a_turn_pings_with_a_new_message_and_the_old_one_loses_its_keyboard(tmp_path):
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        ann, bob = fake.user(first_name="Ann"), fake.user(first_name="Bob")
-        group = fake.group("Ping", members=[ann, bob], creator=ann)
-        async with running_bot(fake, tmp_path / "k.sqlite3", KOZYR_PING_AFTER=0) as app:
-            for user in (ann, bob):
-                await user.start_bot()
-            await settle(fake, app)
-            await open_table_in(fake, app, "carnival", [ann, bob], ais=1, options="quarters=1", group=group)
-            await settle(fake, app)
-            rng = random.Random(2)
-            for _ in range(8):
-                user, message = live_hand([ann, bob])
-                before = len(user.inbox())
-                other = bob if user is ann else ann
-                other_before = len(other.inbox())
-                data = rng.choice(play_buttons(message))["callback_data"]
-                await answered(fake, await user.press(message, lambda b, d=data: b.get("callback_data") == d))
-                await settle(fake, app)
-                nxt = live_hand([ann, bob])
-                assert nxt is not None
-                for u in (ann, bob):  # one live keyboard per player at most: older hand messages have none
-                    assert sum(1 for m in u.inbox() if play_buttons(m)) <= 1
-                if data.startswith("mv:") and nxt[0] is other:
-                    assert len(other.inbox()) > other_before, "the turn came as a NEW message (a notification)"
-                    assert nxt[1] is other.inbox()[-1]
-                if nxt[0] is user and data.startswith("mv:"):
-                    # several moves in a row: the same message is edited, no new notification
-                    assert len(user.inbox()) == before or "deal" in user.inbox()[-1].content
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        ann, bob = fake.user(first_name="Ann"), fake.user(first_name="Bob")
-        group = fake.group("NoPing", members=[ann, bob], creator=ann)
-        async with running_bot(fake, tmp_path / "k2.sqlite3", KOZYR_PING_AFTER=3600) as app:
-            for user in (ann, bob):
-                await user.start_bot()
-            await settle(fake, app)
-            await open_table_in(fake, app, "carnival", [ann, bob], ais=1, options="quarters=1", group=group)
-            await settle(fake, app)
-            counts = (len(ann.inbox()), len(bob.inbox()))
-            rng = random.Random(3)
-            for _ in range(4):  # players who acted seconds ago are at the screen: edits, not new messages
-                user, message = live_hand([ann, bob])
-                data = rng.choice([b for b in play_buttons(message) if b["callback_data"].startswith("mv:")]
-                                  or play_buttons(message))["callback_data"]
-                await answered(fake, await user.press(message, lambda b, d=data: b.get("callback_data") == d))
-                await settle(fake, app)
-            # A player's first turn of the deal may ping (they had not acted yet); after that no new message.
-            assert len(ann.inbox()) - counts[0] <= 1 and len(bob.inbox()) - counts[1] <= 1
+@pytest.mark.fake(limits=RateLimits.loose())
+@pytest.mark.bot(KOZYR_PING_AFTER=0)
+async def test_a_turn_pings_with_a_new_message_and_the_old_one_loses_its_keyboard(fake, app, open_table):
+    ann, bob = fake.user(first_name="Ann"), fake.user(first_name="Bob")
+    group = fake.group("Ping", members=[ann, bob], creator=ann)
+    for user in (ann, bob):
+        await user.start_bot()
+    await settle(fake, app)
+    await open_table("carnival", [ann, bob], ais=1, options="quarters=1", group=group)
+    await settle(fake, app)
+    rng = random.Random(2)
+    for _ in range(8):
+        user, message = live_hand([ann, bob])
+        before = len(user.inbox())
+        other = bob if user is ann else ann
+        other_before = len(other.inbox())
+        data = rng.choice(play_buttons(message))["callback_data"]
+        await answered(fake, await user.press(message, lambda b, d=data: b.get("callback_data") == d))
+        await settle(fake, app)
+        nxt = live_hand([ann, bob])
+        assert nxt is not None
+        for u in (ann, bob):  # one live keyboard per player at most: older hand messages have none
+            assert sum(1 for m in u.inbox() if play_buttons(m)) <= 1
+        if data.startswith("mv:") and nxt[0] is other:
+            assert len(other.inbox()) > other_before, "the turn came as a NEW message (a notification)"
+            assert nxt[1] is other.inbox()[-1]
+        if nxt[0] is user and data.startswith("mv:"):
+            # several moves in a row: the same message is edited, no new notification
+            assert len(user.inbox()) == before or "deal" in user.inbox()[-1].content
+
+
+@pytest.mark.fake(limits=RateLimits.loose())
+@pytest.mark.bot(KOZYR_PING_AFTER=3600)
+async def test_a_player_at_the_screen_gets_edits_not_new_messages(fake, app, open_table):
+    ann, bob = fake.user(first_name="Ann"), fake.user(first_name="Bob")
+    group = fake.group("NoPing", members=[ann, bob], creator=ann)
+    for user in (ann, bob):
+        await user.start_bot()
+    await settle(fake, app)
+    await open_table("carnival", [ann, bob], ais=1, options="quarters=1", group=group)
+    await settle(fake, app)
+    counts = (len(ann.inbox()), len(bob.inbox()))
+    rng = random.Random(3)
+    for _ in range(4):  # players who acted seconds ago are at the screen: edits, not new messages
+        user, message = live_hand([ann, bob])
+        data = rng.choice([b for b in play_buttons(message) if b["callback_data"].startswith("mv:")]
+                          or play_buttons(message))["callback_data"]
+        await answered(fake, await user.press(message, lambda b, d=data: b.get("callback_data") == d))
+        await settle(fake, app)
+    # A player's first turn of the deal may ping (they had not acted yet); after that no new message.
+    assert len(ann.inbox()) - counts[0] <= 1 and len(bob.inbox()) - counts[1] <= 1
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
@@ -206,12 +209,10 @@ async def test_cancel_mid_game_removes_every_dm_keyboard_and_tells_the_players(f
     assert find(group, "The table was cancelled.") is not None
 
 
-async def test_a_backlog_in_one_chat_costs_another_chat_nothing(tmp_path):
+async def test_a_backlog_in_one_chat_costs_another_chat_nothing(fake, db):  # the outbox alone, Telegram's limits
     """200,000 rows queued for one chat: picking the next row of any chat is an index seek (the plan
     says so), and a message for another chat goes out while the backlog waits."""
-    db = tmp_path / "b.sqlite3"
-    store = await Store(db).open()
-    try:
+    async with opened_store(db) as store:
         async with store.transaction() as tx:
             await tx.db.executemany(
                 "INSERT INTO outbox(chat_id, method, payload, priority, created_at) VALUES (?, 'send', ?, 1, ?)",
@@ -228,27 +229,24 @@ async def test_a_backlog_in_one_chat_costs_another_chat_nothing(tmp_path):
             assert "outbox_merge" in merge, merge
         async with store.read() as tx:
             assert await tx.pending_chats() == [-1001]
-        async with FakeTelegram(limits=RateLimits()) as fake:
-            ann = fake.user(first_name="Ann")
-            backlogged = fake.group("Busy", members=[ann], creator=ann)
-            other = fake.group("Quiet", members=[ann], creator=ann)
-            with closing(sqlite3.connect(db)) as conn, conn:
-                conn.execute("UPDATE outbox SET chat_id = ?", (backlogged.id,))
-            bot = fake.make_bot()
-            outbox = out.Outbox(store, bot, out.RateLimiter(1.05, 20, 30))
-            outbox.start()
-            try:
-                async with store.transaction() as tx:
-                    await out.send_text(tx, other.id, "your move", priority=out.REPLY)
-                outbox.wake()
-                await fake.wait_until(lambda: any(m.content == "your move" for m in other.messages()), timeout=20,
-                                      what="the quiet chat's message")
-                assert len(backlogged.messages()) <= 2, "the other chat did not wait for the backlog"
-            finally:
-                await outbox.stop()
-                await bot.session.close()
-    finally:
-        await store.close()
+        ann = fake.user(first_name="Ann")
+        backlogged = fake.group("Busy", members=[ann], creator=ann)
+        other = fake.group("Quiet", members=[ann], creator=ann)
+        with closing(sqlite3.connect(db)) as conn, conn:
+            conn.execute("UPDATE outbox SET chat_id = ?", (backlogged.id,))
+        bot = fake.make_bot()
+        outbox = out.Outbox(store, bot, out.RateLimiter(1.05, 20, 30))
+        outbox.start()
+        try:
+            async with store.transaction() as tx:
+                await out.send_text(tx, other.id, "your move", priority=out.REPLY)
+            outbox.wake()
+            await fake.wait_until(lambda: any(m.content == "your move" for m in other.messages()), timeout=20,
+                                  what="the quiet chat's message")
+            assert len(backlogged.messages()) <= 2, "the other chat did not wait for the backlog"
+        finally:
+            await outbox.stop()
+            await bot.session.close()
 
 
 @pytest.mark.fake(time_scale=10)  # Telegram's limits and the bot's pacing ten times faster: a tenth of the wait
@@ -271,7 +269,7 @@ async def test_chatter_expires_and_a_spammer_is_throttled(fake, app, db):
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_settings_keyboard_goes_after_a_choice_and_join_is_answered_privately(fake, app, db):
+async def test_settings_keyboard_goes_after_a_choice_and_join_is_answered_privately(fake, app, open_table, db):
     ann, bob = fake.user(first_name="Ann"), fake.user(first_name="Bob")
     group = fake.group("Small", members=[ann, bob], creator=ann)
     for user in (ann, bob):
@@ -282,7 +280,7 @@ async def test_settings_keyboard_goes_after_a_choice_and_join_is_answered_privat
     await answered(fake, await ann.press(choice, "Русский"))
     await settle(fake, app)
     assert not choice.buttons, "the language keyboard is gone once chosen"
-    await ann.send(group, "/new carnival")
+    await open_table("carnival", [ann], group=group, begin=False)
     await settle(fake, app)
     before = len(group.messages())
     await ann.send(group, "/join")  # the creator sits already
@@ -341,30 +339,27 @@ async def test_a_seat_offered_to_the_group_is_taken_with_a_join_button(fake, app
     assert find(group, "🏁") is not None and "Dan" in find(group, "🏁").content
 
 
-async def test_when_the_global_budget_is_short_keyboards_go_before_table_edits(tmp_path):
-    store = await Store(tmp_path / "g.sqlite3").open()
-    try:
-        async with FakeTelegram(limits=RateLimits.loose()) as fake:
-            ann = fake.user(first_name="Ann", started=True)
-            groups = [fake.group(f"G{i}", members=[ann], creator=ann) for i in range(3)]
-            async with store.transaction() as tx:  # older table edits in three groups...
-                for group in groups:
-                    await out.send_text(tx, group.id, "table", slot=f"t{group.id}", priority=out.TABLE)
-            bot = fake.make_bot()
-            limiter = out.RateLimiter(0.0, 100000, 1)  # one call a second in all
-            limiter.global_sent.append(time.monotonic())  # ...and this second's call is spent
-            outbox = out.Outbox(store, bot, limiter)
-            outbox.start()
-            try:
-                await asyncio.sleep(0.2)  # the worker has seen the groups' rows, and could send none
-                async with store.transaction() as tx:  # then a player's keyboard
-                    await out.send_text(tx, ann.id, "your turn", priority=out.REPLY)
-                outbox.wake()
-                await outbox.drain(timeout=20)
-            finally:
-                await outbox.stop()
-                await bot.session.close()
-            sends = [c.params["chat_id"] for c in fake.calls if c.method == "sendMessage"]
-            assert sends[0] == ann.id and sorted(sends[1:]) == sorted(g.id for g in groups)
-    finally:
-        await store.close()
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_when_the_global_budget_is_short_keyboards_go_before_table_edits(fake, db):  # the outbox alone
+    async with opened_store(db) as store:
+        ann = fake.user(first_name="Ann", started=True)
+        groups = [fake.group(f"G{i}", members=[ann], creator=ann) for i in range(3)]
+        async with store.transaction() as tx:  # older table edits in three groups...
+            for group in groups:
+                await out.send_text(tx, group.id, "table", slot=f"t{group.id}", priority=out.TABLE)
+        bot = fake.make_bot()
+        limiter = out.RateLimiter(0.0, 100000, 1)  # one call a second in all
+        limiter.global_sent.append(time.monotonic())  # ...and this second's call is spent
+        outbox = out.Outbox(store, bot, limiter)
+        outbox.start()
+        try:
+            await asyncio.sleep(0.2)  # the worker has seen the groups' rows, and could send none
+            async with store.transaction() as tx:  # then a player's keyboard
+                await out.send_text(tx, ann.id, "your turn", priority=out.REPLY)
+            outbox.wake()
+            await outbox.drain(timeout=20)
+        finally:
+            await outbox.stop()
+            await bot.session.close()
+        sends = [c.params["chat_id"] for c in fake.calls if c.method == "sendMessage"]
+        assert sends[0] == ann.id and sorted(sends[1:]) == sorted(g.id for g in groups)

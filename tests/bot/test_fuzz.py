@@ -7,16 +7,13 @@ from __future__ import annotations
 
 import logging
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.bot.harness import running_bot, settle
-from tests.bot.helpers import answered
+from tests.bot.harness import RunBot, open_table_in, settle
 from tests.fakebot.ratelimit import RateLimits
 from tests.fakebot.server import FakeTelegram
-from tests.store.backends import PG_URL, drop_schema, fresh_schema, need_postgres
 
 PRESSES = 1000
 COMMANDS = 200
@@ -95,89 +92,70 @@ async def _stored_state(app: Any) -> list[Any]:
     return out
 
 
-async def _fuzz(tmp_path: Path, caplog: pytest.LogCaptureFixture, presses: int, commands: int,
+async def _fuzz(fake: FakeTelegram, run_bot: RunBot, caplog: pytest.LogCaptureFixture, presses: int, commands: int,
                 **overrides: Any) -> dict[str, int]:
     caplog.set_level(logging.INFO)
     rng = random.Random(2026)
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        ann, bob, cat = fake.user(first_name="Ann"), fake.user(first_name="Bob"), fake.user(first_name="Cat")
-        attackers = [fake.user(first_name=f"Mallory{i}") for i in range(ATTACKERS)]
-        group = fake.group("Cards", members=[bob, cat, *attackers], creator=ann)
-        async with running_bot(fake, tmp_path / "k.sqlite3", **overrides) as app:
-            for user in (ann, bob, cat):
-                await user.start_bot()
-            await settle(fake, app)
-            await ann.send(group, "/new carnival")
-            lobby = await fake.wait_for_message(group, lambda m: "✋ Join" in m.button_texts, timeout=10)
-            for user in (bob, cat):
-                await answered(fake, await user.press(lobby, "✋ Join"))
-            await answered(fake, await ann.press(lobby, "▶️ Start"))
-            await fake.wait_until(lambda: any(m.buttons for u in (ann, bob, cat) for m in u.inbox()), timeout=20,
-                                  what="the first hand")
-            await settle(fake, app)
-            before = await _stored_state(app)
-            (table_id, version, status, *_), = before[0]
-            assert status == ("status", "playing")
-            table_id, version = table_id[1], version[1]
-            targets = group.messages(include_deleted=False)
-            caplog.clear()
+    ann, bob, cat = fake.user(first_name="Ann"), fake.user(first_name="Bob"), fake.user(first_name="Cat")
+    attackers = [fake.user(first_name=f"Mallory{i}") for i in range(ATTACKERS)]
+    group = fake.group("Cards", members=[bob, cat, *attackers], creator=ann)
+    async with run_bot(**overrides) as app:  # run_bot: the database is a parameter (SQLite or PostgreSQL)
+        await open_table_in(fake, app, "carnival", [ann, bob, cat], group=group)
+        await fake.wait_until(lambda: any(m.buttons for u in (ann, bob, cat) for m in u.inbox()), timeout=20,
+                              what="the first hand")
+        await settle(fake, app)
+        before = await _stored_state(app)
+        (table_id, version, status, *_), = before[0]
+        assert status == ("status", "playing")
+        table_id, version = table_id[1], version[1]
+        targets = group.messages(include_deleted=False)
+        caplog.clear()
 
-            records = []
-            for start in range(0, presses, 100):
-                batch = [await rng.choice(attackers + [ann, bob]).press_data(
-                    rng.choice(targets), random_data(rng, table_id, version)) for _ in range(min(100, presses - start))]
-                await fake.wait_until(lambda b=batch: all(r.answered for r in b), timeout=20,
-                                      what="answers to a batch of fuzzed presses")
-                records += batch
-            sent = 0
-            for i in range(commands):
-                await attackers[i % ATTACKERS].send(group, random_command(rng, table_id))
-                sent += 1
-            await settle(fake, app, timeout=60)
-            after = await _stored_state(app)
-            unanswered = [r.data for r in records if not r.answered] + [r.data for r in fake.unanswered_callbacks()]
-            tracebacks = [r.getMessage() for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
-            assert unanswered == [], unanswered[:10]
-            assert tracebacks == [], tracebacks[:5]
-            assert after == before, "the fuzz changed the stored state"
-            return {"presses": len(records), "answered": sum(r.answered for r in records), "commands": sent,
-                    "unanswered": len(unanswered), "tracebacks": len(tracebacks),
-                    "dropped_commands": app.throttle.dropped if app.throttle is not None else 0}
+        records = []
+        for start in range(0, presses, 100):
+            batch = [await rng.choice(attackers + [ann, bob]).press_data(
+                rng.choice(targets), random_data(rng, table_id, version)) for _ in range(min(100, presses - start))]
+            await fake.wait_until(lambda b=batch: all(r.answered for r in b), timeout=20,
+                                  what="answers to a batch of fuzzed presses")
+            records += batch
+        sent = 0
+        for i in range(commands):
+            await attackers[i % ATTACKERS].send(group, random_command(rng, table_id))
+            sent += 1
+        await settle(fake, app, timeout=60)
+        after = await _stored_state(app)
+        unanswered = [r.data for r in records if not r.answered] + [r.data for r in fake.unanswered_callbacks()]
+        tracebacks = [r.getMessage() for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+        assert unanswered == [], unanswered[:10]
+        assert tracebacks == [], tracebacks[:5]
+        assert after == before, "the fuzz changed the stored state"
+        return {"presses": len(records), "answered": sum(r.answered for r in records), "commands": sent,
+                "unanswered": len(unanswered), "tracebacks": len(tracebacks),
+                "dropped_commands": app.throttle.dropped if app.throttle is not None else 0}
 
 
-@pytest.fixture
-async def pg_url():
-    need_postgres()
-    import asyncpg
-
-    schema = fresh_schema()
-    conn = await asyncpg.connect(PG_URL)
-    await conn.execute(f'CREATE SCHEMA "{schema}"')
-    await conn.close()
-    sep = "&" if "?" in PG_URL else "?"
-    yield f"{PG_URL}{sep}search_path={schema}"
-    await drop_schema(schema)
-
-
-async def test_fuzzed_presses_and_commands_on_sqlite(tmp_path, caplog, capsys):
-    counts = await _fuzz(tmp_path, caplog, PRESSES, COMMANDS)
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_fuzzed_presses_and_commands_on_sqlite(fake, run_bot, caplog, capsys):
+    counts = await _fuzz(fake, run_bot, caplog, PRESSES, COMMANDS)
     with capsys.disabled():
         print(f"\nfuzz sqlite: {counts}")
     assert counts["presses"] == PRESSES and counts["answered"] == PRESSES and counts["dropped_commands"] == 0
 
 
-async def test_fuzzed_presses_and_commands_on_postgres(tmp_path, caplog, capsys, pg_url, monkeypatch):
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_fuzzed_presses_and_commands_on_postgres(fake, run_bot, tmp_path, caplog, capsys, pg_url, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the heartbeat file (data/postgres.alive)
     (tmp_path / "data").mkdir()
-    counts = await _fuzz(tmp_path, caplog, PRESSES, COMMANDS, DATABASE_URL=pg_url)
+    counts = await _fuzz(fake, run_bot, caplog, PRESSES, COMMANDS, DATABASE_URL=pg_url)
     with capsys.disabled():
         print(f"\nfuzz postgres: {counts}")
     assert counts["presses"] == PRESSES and counts["answered"] == PRESSES
 
 
 @pytest.mark.slow
-async def test_fuzzed_presses_and_commands_on_sqlite_longer(tmp_path, caplog):
-    counts = await _fuzz(tmp_path, caplog, 5 * PRESSES, COMMANDS)
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_fuzzed_presses_and_commands_on_sqlite_longer(fake, run_bot, caplog):
+    counts = await _fuzz(fake, run_bot, caplog, 5 * PRESSES, COMMANDS)
     assert counts["answered"] == 5 * PRESSES
 
 

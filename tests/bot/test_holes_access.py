@@ -14,7 +14,7 @@ from bot.services.pictures import Pictures
 from engine.cards import pretty_text
 from engine.core import State
 from engine.record import replay
-from tests.bot.harness import find, live_hand, play_buttons, play_out, running_bot, settle
+from tests.bot.harness import find, live_hand, open_table_in, play_buttons, play_out, settle
 from tests.bot.helpers import answered, db_rows, not_modified_only
 from tests.fakebot.ratelimit import RateLimits
 from tests.fakebot.server import FakeTelegram
@@ -30,15 +30,8 @@ def _door_texts(fake: FakeTelegram, chat) -> str:
     return "\n".join([m.content for m in chat.messages()] + _documents(fake, chat))
 
 
-async def _lobby(fake, app, group, creator, command: str):
-    await creator.send(group, command)
-    lobby = await fake.wait_for_message(group, lambda m: "✋ Join" in m.button_texts, timeout=10)
-    await settle(fake, app)
-    return lobby
-
-
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_item1_mid_game_no_door_shows_a_hidden_card(fake, tmp_path, monkeypatch, caplog):
+async def test_item1_mid_game_no_door_shows_a_hidden_card(fake, run_bot, db, monkeypatch, caplog):
     """Mid-deal, nothing any member can get (group texts, captions, pictures, /record, /score, INFO logs)
     holds a card still in a hand or the seed; after the game, /record is the full, replayable record."""
     caplog.set_level(logging.INFO)
@@ -50,18 +43,14 @@ async def test_item1_mid_game_no_door_shows_a_hidden_card(fake, tmp_path, monkey
         return real_render(spec)
 
     monkeypatch.setattr(Pictures, "render", staticmethod(spy))
-    db = tmp_path / "k.sqlite3"
     ann, bob = fake.user(first_name="Ann"), fake.user(first_name="Bob")
     eve = fake.user(first_name="Eve")  # a member of the group who does not play
     group = fake.group("Cards", members=[bob, eve], creator=ann)
-    async with running_bot(fake, db, KOZYR_PICTURES=True) as app:
+    async with run_bot(KOZYR_PICTURES=True) as app:  # the fake's errors are read once it stopped
         for user in (ann, bob, eve):
             await user.start_bot()
         await settle(fake, app)
-        lobby = await _lobby(fake, app, group, ann, "/new oh_hell hand_sizes=7")
-        await answered(fake, await bob.press(lobby, "✋ Join"))
-        await answered(fake, await ann.press(lobby, "🤖 Add AI"))
-        await answered(fake, await ann.press(lobby, "▶️ Start"))
+        await open_table_in(fake, app, "oh_hell", [ann, bob], ais=1, options="hand_sizes=7", group=group)
         await settle(fake, app)
         rng = random.Random(3)
         while db_rows(db, "SELECT COUNT(*) FROM actions")[0][0] < 6:  # bids done, a trick under way
@@ -101,17 +90,17 @@ async def test_item1_mid_game_no_door_shows_a_hidden_card(fake, tmp_path, monkey
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_item2_forged_lobby_presses_from_another_chat_change_nothing(fake, tmp_path):
-    db = tmp_path / "k.sqlite3"
+async def test_item2_forged_lobby_presses_from_another_chat_change_nothing(fake, run_bot, db):
     ann, mallory = fake.user(first_name="Ann"), fake.user(first_name="Mallory")
     group = fake.group("Cards", creator=ann)
     own = fake.group("Mallory's own", creator=mallory)  # where Mallory is the creator, so "an admin"
-    async with running_bot(fake, db) as app:
+    async with run_bot() as app:  # the fake's errors are read once it stopped
         for user in (ann, mallory):
             await user.start_bot()
         await settle(fake, app)
-        await _lobby(fake, app, group, ann, "/new carnival")
-        mine = await _lobby(fake, app, own, mallory, "/new carnival")
+        await open_table_in(fake, app, "carnival", [ann], group=group, begin=False)
+        mine = (await open_table_in(fake, app, "carnival", [mallory], group=own, begin=False)).lobby
+        await settle(fake, app)
         (victim, before), = db_rows(db, "SELECT id, version FROM tables WHERE chat_id = ?", group.id)
         for op in ("ai", "opts", "opt:quarters", "start", "join", "cancel"):
             press = await answered(fake, await mallory.press_data(mine, f"lb:{victim}:{op}" +
@@ -129,17 +118,17 @@ async def test_item2_forged_lobby_presses_from_another_chat_change_nothing(fake,
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_item3_a_stranger_cannot_join_by_deep_link(fake, tmp_path):
-    db = tmp_path / "k.sqlite3"
+async def test_item3_a_stranger_cannot_join_by_deep_link(fake, run_bot, db):
     ann = fake.user(first_name="Ann")
     eve = fake.user(first_name="Eve")  # a member who never opened the bot
     stranger = fake.user(first_name="Stranger")  # not in the group
     gone = fake.user(first_name="Gone")
     group = fake.group("Secret club", members=[eve, gone], creator=ann)
-    async with running_bot(fake, db) as app:
+    async with run_bot() as app:  # the fake's errors are read once it stopped
         await ann.start_bot()
         await settle(fake, app)
-        lobby = await _lobby(fake, app, group, ann, "/new carnival")
+        lobby = (await open_table_in(fake, app, "carnival", [ann], group=group, begin=False)).lobby
+        await settle(fake, app)
         (table_id,), = db_rows(db, "SELECT id FROM tables")
         press = await answered(fake, await eve.press(lobby, "✋ Join"))
         payload = press.url.split("start=", 1)[1]
@@ -158,21 +147,18 @@ async def test_item3_a_stranger_cannot_join_by_deep_link(fake, tmp_path):
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_item5_a_stale_press_strips_no_keyboard_but_the_pressers_own(fake, tmp_path):
-    db = tmp_path / "k.sqlite3"
+async def test_item5_a_stale_press_strips_no_keyboard_but_the_pressers_own(fake, run_bot, db):
     ann, mallory = fake.user(first_name="Ann"), fake.user(first_name="Mallory")
     group = fake.group("Cards", members=[mallory], creator=ann)
     other = fake.group("Other", members=[mallory], creator=ann)
-    async with running_bot(fake, db, KOZYR_AI_DELAY=0.0) as app:
+    async with run_bot() as app:  # the fake's errors are read once it stopped
         for user in (ann, mallory):
             await user.start_bot()
         await settle(fake, app)
-        lobby = await _lobby(fake, app, group, ann, "/new carnival")
-        await answered(fake, await mallory.press(lobby, "✋ Join"))
-        await answered(fake, await ann.press(lobby, "🤖 Add AI"))
-        await answered(fake, await ann.press(lobby, "▶️ Start"))
+        lobby = (await open_table_in(fake, app, "carnival", [ann, mallory], ais=1, group=group)).lobby
         await settle(fake, app)
-        victim = await _lobby(fake, app, other, ann, "/new oh_hell")
+        victim = (await open_table_in(fake, app, "oh_hell", [ann], group=other, begin=False)).lobby
+        await settle(fake, app)
         (table_id,), = db_rows(db, "SELECT id FROM tables WHERE chat_id = ?", group.id)
         buttons = list(victim.buttons)
         hello = next(m for m in mallory.inbox() if not m.buttons)  # a DM message with no keyboard
@@ -185,20 +171,16 @@ async def test_item5_a_stale_press_strips_no_keyboard_but_the_pressers_own(fake,
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_item6_direction_overrides_and_invisible_characters_in_names_are_neutralised(fake, tmp_path):
-    db = tmp_path / "k.sqlite3"
+async def test_item6_direction_overrides_and_invisible_characters_in_names_are_neutralised(fake, run_bot, db):
     nasty = "Ann\u202eevil\u200b\u2066x\u2069\u200f"
     ann = fake.user(first_name=nasty)
     bob = fake.user(first_name="\u200b\u200d\u202e")  # nothing visible at all
     group = fake.group("Cards\u202e", members=[bob], creator=ann)
-    async with running_bot(fake, db) as app:
+    async with run_bot() as app:  # the stored table is read once it stopped
         for user in (ann, bob):
             await user.start_bot()
         await settle(fake, app)
-        lobby = await _lobby(fake, app, group, ann, "/new carnival")
-        await answered(fake, await bob.press(lobby, "✋ Join"))
-        await answered(fake, await ann.press(lobby, "🤖 Add AI"))
-        await answered(fake, await ann.press(lobby, "▶️ Start"))
+        lobby = (await open_table_in(fake, app, "carnival", [ann, bob], ais=1, group=group)).lobby
         await settle(fake, app)
         sent = [m.content for chat in (group, ann.dm, bob.dm) for m in chat.messages()]
         controls = ("\u202e", "\u200b", "\u2066", "\u2069", "\u200f", "\u200d")
@@ -213,13 +195,12 @@ async def test_item6_direction_overrides_and_invisible_characters_in_names_are_n
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_item11_anonymous_admins_and_channels_are_answered_not_crashed(fake, tmp_path, caplog):
+async def test_item11_anonymous_admins_and_channels_are_answered_not_crashed(fake, run_bot, db, caplog):
     caplog.set_level(logging.ERROR)
-    db = tmp_path / "k.sqlite3"
     ann = fake.user(first_name="Ann")
     group = fake.supergroup("Cards", creator=ann)
     channel = FakeChat(fake, -1009999000001, "channel", title="News")  # Ann posts as her channel
-    async with running_bot(fake, db) as app:
+    async with run_bot() as app:  # the log is read once it stopped
         await ann.start_bot()
         await settle(fake, app)
         for text, as_chat in (("/new carnival", None), ("/begin", None), ("/score", channel), ("/join", channel)):

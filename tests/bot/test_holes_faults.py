@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.bot.harness import live_hand, open_table_in, play_buttons, running_bot, settle
+from tests.bot.harness import live_hand, open_table_in, play_buttons, settle
 from tests.bot.helpers import answered, db_rows, not_modified_only
 from tests.fakebot.ratelimit import RateLimits
 
@@ -34,14 +34,13 @@ async def _press_any(fake, user):
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_item9_an_outside_write_lock_stalls_nothing_and_the_ai_moves_after_it(fake, tmp_path):
+async def test_item9_an_outside_write_lock_stalls_nothing_and_the_ai_moves_after_it(fake, run_bot, db):
     """Another process holds the write lock for 6 s (longer than the old 5 s busy timeout): the event
     loop stays free, the player's move is applied once the lock goes, the AI seats then move, and no
     outbox row is marked failed."""
-    db = tmp_path / "k.sqlite3"
     ann = fake.user(first_name="Ann")
     group = fake.group("Cards", creator=ann)
-    async with running_bot(fake, db, KOZYR_AI_DELAY=0.05) as app:
+    async with run_bot(KOZYR_AI_DELAY=0.05) as app:  # the fake's errors are read once it stopped
         await ann.start_bot()
         await settle(fake, app)
         await _carnival_with_two_ai(fake, app, group, ann)
@@ -76,11 +75,10 @@ async def test_item9_an_outside_write_lock_stalls_nothing_and_the_ai_moves_after
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_item12_a_kicked_bot_pauses_the_table_and_resumes_when_added_back(fake, tmp_path):
-    db = tmp_path / "k.sqlite3"
+async def test_item12_a_kicked_bot_pauses_the_table_and_resumes_when_added_back(fake, run_bot, db):
     ann, bob = fake.user(first_name="Ann"), fake.user(first_name="Bob")
     group = fake.group("Cards", members=[bob], creator=ann)
-    async with running_bot(fake, db, KOZYR_AI_DELAY=0.05) as app:
+    async with run_bot(KOZYR_AI_DELAY=0.05) as app:  # the fake's errors are read once it stopped
         await open_table_in(fake, app, "carnival", [ann, bob], ais=1, options="quarters=1", group=group)
         await settle(fake, app)
         group.kick_bot(by=ann)
@@ -111,13 +109,12 @@ async def test_item12_a_kicked_bot_pauses_the_table_and_resumes_when_added_back(
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_item13_a_wall_clock_jump_plays_nothing_and_downtime_catches_up_one_move(fake, tmp_path, monkeypatch):
-    db = tmp_path / "k.sqlite3"
+@pytest.mark.bot(KOZYR_AUTOPLAY_AFTER=3600)
+async def test_item13_a_wall_clock_jump_plays_nothing_and_downtime_catches_up_one_move(fake, run_bot, db, monkeypatch):
     real_time = time.time
     ann = fake.user(first_name="Ann")
     group = fake.group("Cards", creator=ann)
-    hour = {"KOZYR_AUTOPLAY_AFTER": 3600}
-    async with running_bot(fake, db, **hour) as app:
+    async with run_bot() as app:
         await ann.start_bot()
         await settle(fake, app)
         await _carnival_with_two_ai(fake, app, group, ann)
@@ -135,7 +132,7 @@ async def test_item13_a_wall_clock_jump_plays_nothing_and_downtime_catches_up_on
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE clocks SET turn_start = turn_start - 2 * 86400, deadline = deadline - 2 * 86400, "
                      "due = due - 2 * 86400")
-    async with running_bot(fake, db, **hour) as app:
+    async with run_bot() as app:  # the same database, after two days down
         await fake.wait_until(lambda: _moves(db) > moves, timeout=20, what="the catch-up move")
         await settle(fake, app)
         away = [m for m in group.messages() if "while I was down" in m.content]
@@ -154,11 +151,10 @@ async def test_item13_a_wall_clock_jump_plays_nothing_and_downtime_catches_up_on
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_item14_an_error_reply_is_capped_and_delivered(fake, tmp_path):
-    db = tmp_path / "k.sqlite3"
+async def test_item14_an_error_reply_is_capped_and_delivered(fake, run_bot, db):
     ann = fake.user(first_name="Ann")
     group = fake.group("Cards", creator=ann)
-    async with running_bot(fake, db) as app:
+    async with run_bot() as app:  # the fake's errors are read once it stopped
         await ann.start_bot()
         await settle(fake, app)
         bogus = " ".join(f"o{i}=&" for i in range(580))

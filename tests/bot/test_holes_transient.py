@@ -4,8 +4,10 @@ WEBHOOK_SECRET is refused at the start."""
 
 from __future__ import annotations
 
-from tests.bot.harness import running_bot, settle
-from tests.bot.helpers import answered, db_rows
+import pytest
+
+from tests.bot.harness import settle
+from tests.bot.helpers import db_rows
 from tests.bot.procs import ROOT, BotProcess
 from tests.fakebot.errors import ApiError
 from tests.fakebot.methods_msg import HANDLERS
@@ -13,9 +15,9 @@ from tests.fakebot.ratelimit import RateLimits
 from tests.fakebot.server import FakeTelegram
 
 
-async def test_begin_survives_getchatmember_answering_429(tmp_path, monkeypatch):
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_begin_survives_getchatmember_answering_429(fake, app, db, open_table, monkeypatch):
     """getChatMember answers 429 twice while the admin sends /begin: the table starts once it answers again."""
-    db = tmp_path / "k.sqlite3"
     member = HANDLERS["getChatMember"]
     refusals = {"left": 2}
 
@@ -25,26 +27,18 @@ async def test_begin_survives_getchatmember_answering_429(tmp_path, monkeypatch)
             raise ApiError(429, "Too Many Requests: retry after 1", {"retry_after": 1})
         return await member(fake_, params)
 
-    async with FakeTelegram(limits=RateLimits.loose()) as fake:
-        ann, bob = fake.user(first_name="Ann"), fake.user(first_name="Bob")
-        group = fake.group("Cards", members=[bob], creator=ann)
-        async with running_bot(fake, db) as app:
-            for user in (ann, bob):
-                await user.start_bot()
-            await settle(fake, app)
-            await ann.send(group, "/new carnival")
-            lobby = await fake.wait_for_message(group, lambda m: "✋ Join" in m.button_texts, timeout=10)
-            await answered(fake, await bob.press(lobby, "✋ Join"))
-            await answered(fake, await ann.press(lobby, "🤖 Add AI"))
-            await settle(fake, app)
-            monkeypatch.setitem(HANDLERS, "getChatMember", busy_member)
-            await ann.send(group, "/begin")
-            await fake.wait_until(lambda: db_rows(db, "SELECT status FROM tables") == [("playing",)], timeout=20,
-                                  what="the table started after the 429s")
-            await settle(fake, app)
-            assert refusals["left"] == 0
-            assert db_rows(db, "SELECT COUNT(*) FROM inbox") == [(0,)]
-            assert not any("already started" in m.content for m in group.messages())
+    ann, bob = fake.user(first_name="Ann"), fake.user(first_name="Bob")
+    group = fake.group("Cards", members=[bob], creator=ann)
+    await open_table("carnival", [ann, bob], ais=1, group=group, begin=False)
+    await settle(fake, app)
+    monkeypatch.setitem(HANDLERS, "getChatMember", busy_member)
+    await ann.send(group, "/begin")
+    await fake.wait_until(lambda: db_rows(db, "SELECT status FROM tables") == [("playing",)], timeout=20,
+                          what="the table started after the 429s")
+    await settle(fake, app)
+    assert refusals["left"] == 0
+    assert db_rows(db, "SELECT COUNT(*) FROM inbox") == [(0,)]
+    assert not any("already started" in m.content for m in group.messages())
 
 
 async def test_postgres_webhook_without_a_secret_stops_the_start_with_one_line(tmp_path):

@@ -73,6 +73,7 @@ def _typed(value: Any) -> Any:
 
 
 async def test_json_calls_reach_telegram_as_the_form_calls_do():
+    # Two fakes built here, not the fixture: the same calls through each session, each in a fresh world.
     async with FakeTelegram(limits=RateLimits.off()) as fake:
         form = await _calls(fake, AiohttpSession(api=fake.api_server))
     async with FakeTelegram(limits=RateLimits.off()) as fake:

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from bot.ui.callbacks import Cap
-from engine.core import State, get_game
-from tests.bot.harness import open_table_in, settle
+from engine.core import State
+from tests.bot.harness import design_deal, open_table_in, settle
 from tests.bot.helpers import answered, db_rows
 from tests.fakebot.ratelimit import RateLimits
 from tests.fakebot.server import FakeTelegram
@@ -25,19 +25,9 @@ DEAL = {"dealer": 1, "hands": [["J11", "2C", "3C", "5S"], ["J15", "KD", "KC", "Q
 async def _designed_table(fake: FakeTelegram, app: Any, ann: FakeUser, boris: FakeUser) -> int:
     """A running two-player table, its state replaced by the designed deal after Ann trails J11."""
     group = fake.group("Fishers", members=[ann, boris], creator=ann)
-    await open_table_in(fake, app, "karusele", [ann, boris], group=group)
+    table = await open_table_in(fake, app, "karusele", [ann, boris], group=group)
     await settle(fake, app)
-    async with app.store.transaction() as tx:
-        row = await tx.last_table(group.id, 0)
-        state = get_game("karusele").new(2, seed=row.seed, deals=[DEAL])
-        state.act(0, "trail J11")
-        row.state = state.to_json()
-        row.version += 1
-        await tx.save_table(row)
-    app.services.core.forget(row.id)
-    await app.services.people.resend_hands(boris.id)
-    await settle(fake, app)
-    return row.id
+    return await design_deal(fake, app, table, DEAL, moves=[(0, "trail J11")], hands_for=boris)
 
 
 def _hand(user: FakeUser) -> Any:
@@ -151,3 +141,67 @@ def test_describe_en_ru():
     assert describe("build AS (5C+AH)", "ru") == "A♠ на (5♣+A♥): сборка 7"
     assert describe("trail 6S") == "6♠ to the table"
     assert describe("sweep BR", "ru") == "🧹 сметает весь стол"
+
+
+@pytest.mark.fake(limits=RateLimits.loose())
+@pytest.mark.bot(KOZYR_PICTURES=False)
+async def test_a_card_marked_no_cannot_be_chosen_and_nothing_chosen_takes_nothing(fake, app, db):
+    """A card marked 🚫 leaves no way to finish the capture: pressing it explains so and chooses nothing (it
+    used to be ticked, and "Take (2)" then refused). With nothing chosen there is no "Take (0)". Alerts
+    read as sentences, in the player's language."""
+    ann = fake.user(first_name="Ann", language_code="en")
+    boris = fake.user(first_name="Boris", language_code="en")
+    table_id = await _designed_table(fake, app, ann, boris)
+    await answered(fake, await boris.press(_hand(boris), "J15 …"))
+    await settle(fake, app)
+    await answered(fake, await boris.press(_hand(boris), lambda b: b["callback_data"].startswith("cp:")))
+    await settle(fake, app)
+    builder = _hand(boris)
+    labels = _labels(builder)
+    assert "🚫 8♦" in labels
+    assert not any(label.startswith(("Take", "✔️ Take")) for label in labels), f"a take of nothing: {labels}"
+    version = db_rows(db, "SELECT version FROM tables WHERE id = ?", table_id)[0][0]
+
+    refused = await answered(fake, await boris.press(builder, "🚫 8♦"))
+    await settle(fake, app)
+    assert refused.show_alert and refused.answer_text == ("That card leaves no way to finish this capture "
+                                                          "(it is marked 🚫).")
+    assert _labels(_hand(boris)) == labels, "nothing was chosen"
+
+    await answered(fake, await boris.press(_hand(boris), "J11"))
+    await settle(fake, app)
+    builder = _hand(boris)
+    assert "🚫 A♥" in _labels(builder) and "Take (1)" in _labels(builder)
+    refused = await answered(fake, await boris.press(builder, "🚫 A♥"))
+    await settle(fake, app)
+    assert refused.show_alert and "🚫" in (refused.answer_text or "")
+    assert "✅ A♥" not in _labels(_hand(boris)) and "Take (1)" in _labels(_hand(boris))
+
+    # A submit of nothing, forged: the engine's reason, as a sentence. The untick is always allowed.
+    nothing = Cap(t=table_id, v=version, c="J15", m=0, go=1).pack()
+    forged = await answered(fake, await boris.press_data(builder, nothing))
+    assert forged.show_alert and (forged.answer_text or "")[:1].isupper(), forged.answer_text
+    await answered(fake, await boris.press(_hand(boris), "✅ J11"))
+    await settle(fake, app)
+    assert "🚫 8♦" in _labels(_hand(boris)) and not any(label.startswith("Take") for label in _labels(_hand(boris)))
+    assert db_rows(db, "SELECT version FROM tables WHERE id = ?", table_id)[0][0] == version
+    assert not fake.unanswered_callbacks()
+
+
+@pytest.mark.fake(limits=RateLimits.loose())
+@pytest.mark.bot(KOZYR_PICTURES=False)
+async def test_builder_alerts_read_as_sentences_in_russian(fake, app, db):
+    ann = fake.user(first_name="Ann", language_code="en")
+    boris = fake.user(first_name="Boris", language_code="ru")
+    table_id = await _designed_table(fake, app, ann, boris)
+    version = db_rows(db, "SELECT version FROM tables WHERE id = ?", table_id)[0][0]
+    hand = _hand(boris)
+    submit = Cap(t=table_id, v=version, c="J15", m=0, go=1).pack()
+    nothing = await answered(fake, await boris.press_data(hand, submit))
+    assert nothing.show_alert and nothing.answer_text == "Укажите карты со стола, которые берёт J15"
+    await answered(fake, await boris.press(hand, "J15 …"))
+    await settle(fake, app)
+    await answered(fake, await boris.press(_hand(boris), lambda b: b["callback_data"].startswith("cp:")))
+    await settle(fake, app)
+    dead = await answered(fake, await boris.press(_hand(boris), "🚫 8♦"))
+    assert dead.answer_text == "С этой картой взятку не собрать (она помечена 🚫)."

@@ -10,7 +10,7 @@ import pytest
 
 from bot.league import clock
 from bot.league.recompute import check
-from tests.bot.harness import last_id, live_hand, open_table_in, play_buttons, running_bot, settle
+from tests.bot.harness import last_id, live_hand, messages_after, open_table_in, play_buttons, settle
 from tests.bot.helpers import answered, db_rows
 from tests.fakebot.ratelimit import RateLimits
 
@@ -24,10 +24,6 @@ def now():
     clock.set_source(lambda: at[0])
     yield at
     clock.set_source(None)
-
-
-def newest(chat, after: int = 0):
-    return [m for m in chat.messages() if m.message_id > after]
 
 
 async def play_table(fake, app, group, creator, others, ais: int = 0, options: str = "max_rounds=6") -> None:
@@ -46,18 +42,18 @@ async def ask(fake, app, user, chat, text: str):
     # Wait for the answer itself: a settle alone can slip in before the update reaches a handler.
     await fake.wait_for_message(chat, lambda m: m.message_id > before, timeout=30)
     await settle(fake, app)
-    return newest(chat, before)
+    return messages_after(chat, before)
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_league_commands_pictures_admin_tools_and_isolation(fake, tmp_path, now):
+@pytest.mark.bot(KOZYR_PICTURES=True)
+async def test_league_commands_pictures_admin_tools_and_isolation(fake, now, run_bot, db):
     ann = fake.user(first_name="Ann", username="ann_k")
     bob = fake.user(first_name="\u202eBob<b>", username="bob_k")  # a bidi override and HTML in the name
     cid = fake.user(first_name="Сидор 🃏", username="cid_k")
     group = fake.group("Cards", members=[bob, cid], creator=ann)
     other = fake.group("Elsewhere", members=[bob], creator=cid)
-    db = tmp_path / "k.sqlite3"
-    async with running_bot(fake, db, KOZYR_PICTURES=True) as app:
+    async with run_bot() as app:  # the fake's errors are read once the bot stopped
         for user in (ann, bob, cid):
             await user.start_bot()
         await settle(fake, app)
@@ -158,7 +154,8 @@ async def test_league_commands_pictures_admin_tools_and_isolation(fake, tmp_path
 
 @pytest.mark.fake(limits=RateLimits.loose())
 @pytest.mark.bot(KOZYR_PICTURES=True)
-async def test_a_table_across_the_season_boundary_counts_where_it_ended_and_the_season_closes(fake, app, db, now):
+async def test_a_table_across_the_season_boundary_counts_where_it_ended_and_the_season_closes(fake, now, app, db,
+                                                                                             open_table):
     ann = fake.user(first_name="Ann", username="ann_k")
     bob = fake.user(first_name="Bob", username="bob_k")
     group = fake.group("Cards", members=[bob], creator=ann)
@@ -170,18 +167,13 @@ async def test_a_table_across_the_season_boundary_counts_where_it_ended_and_the_
     # A table with Flip buttons starts on 30 November just before midnight...
     now[0] = 1796083140.0  # 2026-11-30 23:59 UTC
     before = last_id(group)
-    await ann.send(group, "/new pyanitsa max_rounds=4 flip=button")
-    lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons) and m.message_id > before)
-    await settle(fake, app)
-    await bob.press(lobby, "✋ Join")
-    await settle(fake, app)
-    await ann.press(lobby, "▶️ Start")
+    await open_table("pyanitsa", [ann, bob], options="max_rounds=4 flip=button", group=group)
     await settle(fake, app)
     # ...and ends in December.
     now[0] = 1796083260.0  # 2026-12-01 00:01 UTC
     assert db_rows(db, "SELECT status FROM tables ORDER BY id DESC LIMIT 1") == [("playing",)]
     for _ in range(200):  # press Flip until the game ends
-        if any("🏁" in m.content for m in newest(group, before)):
+        if any("🏁" in m.content for m in messages_after(group, before)):
             break
         found = live_hand([ann, bob])
         assert found is not None, "nobody can move but the game is not over"

@@ -37,7 +37,7 @@ async def lobby_of_three(fake: FakeTelegram, db):
     for user in (ann, bob, cat):
         await user.start_bot()
     await caught_up(fake, db)
-    await ann.send(group, "/new carnival quarters=1")
+    await ann.send(group, "/new carnival quarters=1")  # by hand: the bot is another process
     lobby = await fake.wait_for_message(group, lambda m: "✋ Join" in m.button_texts, timeout=30)
     for user in (bob, cat):
         await answered(fake, await user.press(lobby, "✋ Join"), timeout=30)

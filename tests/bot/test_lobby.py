@@ -7,7 +7,7 @@ import random
 import pytest
 
 from bot.services.reports import rules_text
-from tests.bot.harness import find, last_id, live_hand, play_buttons, play_out, running_bot, settle
+from tests.bot.harness import find, last_id, live_hand, messages_after, open_table_in, play_buttons, play_out, settle
 from tests.bot.helpers import (
     answered,
     db_rows,
@@ -23,16 +23,17 @@ from tests.fakebot.ratelimit import RateLimits
 
 def newest(chat, after: int = 0) -> str:
     """Text of the bot's messages in ``chat`` newer than message id ``after``."""
-    return "\n".join(m.content for m in chat.messages() if m.message_id > after)
+    return "\n".join(m.content for m in messages_after(chat, after))
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_bad_commands_and_lobby_buttons(fake, tmp_path):
+async def test_bad_commands_and_lobby_buttons(fake, run_bot, db):
+    # /new and the lobby's buttons by hand: they are what this test is about.
     ann = fake.user(first_name="Ann")
     bob = fake.user(first_name="Bob")
     dan = fake.user(first_name="Dan")  # a chat admin who does not play
     group = fake.group("Cards", members=[bob], admins=[dan], creator=ann)
-    async with running_bot(fake, tmp_path / "k.sqlite3") as app:
+    async with run_bot() as app:  # the fake's errors are read once it stopped
         for user in (ann, bob, dan):
             await user.start_bot()
         await settle(fake, app)
@@ -52,7 +53,7 @@ async def test_bad_commands_and_lobby_buttons(fake, tmp_path):
         assert "/new carnival" in await say(ann, "/new")
         assert "no table here" in await say(ann, "/begin")
         assert "no table here" in await say(bob, "/join")
-        assert db_rows(tmp_path / "k.sqlite3", "SELECT COUNT(*) FROM tables")[0][0] == 0
+        assert db_rows(db, "SELECT COUNT(*) FROM tables")[0][0] == 0
 
         await say(ann, "/new carnival quarters=1")
         lobby = find(group, "new table")
@@ -101,10 +102,10 @@ async def test_bad_commands_and_lobby_buttons(fake, tmp_path):
         await settle(fake, app)
 
         assert "creator or an admin" in await say(bob, "/cancel")
-        version = table_facts(tmp_path / "k.sqlite3")[0]
-        assert table_facts(tmp_path / "k.sqlite3")[2] == "lobby"
+        version = table_facts(db)[0]
+        assert table_facts(db)[2] == "lobby"
         assert await say(dan, "/cancel") == "The table was cancelled."  # once: no "Cancelled." besides
-        assert table_facts(tmp_path / "k.sqlite3") == (version + 1, 0, "cancelled")
+        assert table_facts(db) == (version + 1, 0, "cancelled")
         assert "cancelled" in lobby.content and not lobby.buttons
         late = await answered(fake, await bob.press_data(lobby, lobby_data := f"lb:{1}:join:"))
         assert late.answer_text and lobby_data
@@ -131,15 +132,12 @@ async def test_bad_commands_and_lobby_buttons(fake, tmp_path):
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_join_link_for_a_user_who_never_opened_the_bot(fake, tmp_path):
+async def test_join_link_for_a_user_who_never_opened_the_bot(fake, run_bot, db):
     ann = fake.user(first_name="Ann")
     eve = fake.user(first_name="Eve")  # never opened the bot's DM
     group = fake.group("Cards", members=[eve], creator=ann)
-    async with running_bot(fake, tmp_path / "k.sqlite3") as app:
-        await ann.start_bot()
-        await settle(fake, app)
-        await ann.send(group, "/new carnival")
-        lobby = await fake.wait_for_message(group, lambda m: "✋ Join" in m.button_texts, timeout=10)
+    async with run_bot() as app:  # the fake's errors are read once it stopped
+        lobby = (await open_table_in(fake, app, "carnival", [ann], group=group, begin=False)).lobby
         await settle(fake, app)
         press = await answered(fake, await eve.press(lobby, "✋ Join"))
         assert press.url is not None and press.url.startswith(fake.deep_link("j"))
@@ -159,21 +157,12 @@ async def test_join_link_for_a_user_who_never_opened_the_bot(fake, tmp_path):
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_blocked_dm_mid_game_is_told_in_the_group_and_play_resumes(fake, tmp_path):
-    db = tmp_path / "k.sqlite3"
+async def test_blocked_dm_mid_game_is_told_in_the_group_and_play_resumes(fake, run_bot, db):
     ann = fake.user(first_name="Ann")
     bob = fake.user(first_name="Bob")
     group = fake.group("Cards", members=[bob], creator=ann)
-    async with running_bot(fake, db) as app:
-        for user in (ann, bob):
-            await user.start_bot()
-        await settle(fake, app)
-        await ann.send(group, "/new carnival quarters=1")
-        lobby = await fake.wait_for_message(group, lambda m: "✋ Join" in m.button_texts, timeout=10)
-        await answered(fake, await bob.press(lobby, "✋ Join"))
-        await answered(fake, await ann.press(lobby, "🤖 Add AI"))
-        await settle(fake, app)
-        await answered(fake, await ann.press(lobby, "▶️ Start"))
+    async with run_bot() as app:  # the fake's errors are read once it stopped
+        await open_table_in(fake, app, "carnival", [ann, bob], ais=1, options="quarters=1", group=group)
         await settle(fake, app)
 
         # Play until it is Bob's turn, then Bob blocks the bot.
@@ -208,19 +197,18 @@ async def test_blocked_dm_mid_game_is_told_in_the_group_and_play_resumes(fake, t
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_group_upgraded_to_supergroup_mid_lobby_and_mid_game(fake, tmp_path):
-    db = tmp_path / "k.sqlite3"
+async def test_group_upgraded_to_supergroup_mid_lobby_and_mid_game(fake, run_bot, db):
     ann = fake.user(first_name="Ann")
     bob = fake.user(first_name="Bob")
     lobby_group = fake.group("Lobby group", members=[bob], creator=ann)
     game_group = fake.group("Game group", members=[bob], creator=ann)
-    async with running_bot(fake, db) as app:
+    async with run_bot() as app:  # the fake's errors are read once it stopped
         for user in (ann, bob):
             await user.start_bot()
         await settle(fake, app)
 
         # Mid-lobby: the table follows the chat to its new id.
-        await ann.send(lobby_group, "/new carnival quarters=1")
+        await ann.send(lobby_group, "/new carnival quarters=1")  # by hand: /join in the upgraded chat seats Bob
         await settle(fake, app)
         upgraded = lobby_group.migrate_to_supergroup(by=ann)
         await settle(fake, app)
@@ -233,11 +221,7 @@ async def test_group_upgraded_to_supergroup_mid_lobby_and_mid_game(fake, tmp_pat
         assert "cancelled" in lobby.content
 
         # Mid-game: one human and two AI seats; the rest of the game is shown in the supergroup.
-        await ann.send(game_group, "/new carnival quarters=1")
-        lobby = await fake.wait_for_message(game_group, lambda m: "✋ Join" in m.button_texts, timeout=10)
-        for _ in range(2):
-            await answered(fake, await ann.press(lobby, "🤖 Add AI"))
-        await answered(fake, await ann.press(lobby, "▶️ Start"))
+        await open_table_in(fake, app, "carnival", [ann], ais=2, options="quarters=1", group=game_group)
         await settle(fake, app)
         for _ in range(4):
             _, hand = live_hand([ann])
@@ -267,11 +251,11 @@ async def test_group_upgraded_to_supergroup_mid_lobby_and_mid_game(fake, tmp_pat
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_settings_switch_the_dm_language_and_the_chat_language(fake, tmp_path):
+async def test_settings_switch_the_dm_language_and_the_chat_language(fake, run_bot, db):
     ann = fake.user(first_name="Ann", language_code="en")
     bob = fake.user(first_name="Bob", language_code="en")
     group = fake.group("Cards", members=[bob], creator=ann)
-    async with running_bot(fake, tmp_path / "k.sqlite3") as app:
+    async with run_bot() as app:  # the fake's errors are read once it stopped
         for user in (ann, bob):
             await user.start_bot()
         await settle(fake, app)
@@ -295,7 +279,7 @@ async def test_settings_switch_the_dm_language_and_the_chat_language(fake, tmp_p
         refused = await answered(fake, await bob.press(chat_menu, "Русский"))
         assert refused.show_alert and group.last() is chat_menu
         await answered(fake, await ann.press(chat_menu, "Русский"))
-        await bob.send(group, "/new carnival quarters=1")
+        await bob.send(group, "/new carnival quarters=1")  # by hand: the lobby in the chat's new language
         await settle(fake, app)
         assert "Карнавал" in group.last().content
 
@@ -339,7 +323,7 @@ async def test_the_rummies_have_a_table_in_the_chat(fake, app, db):
     listing = await say("/games")
     for game in ("carousel", "machiavelli", "tahiti", "guadalupe", "vatican", "shanghai", "manipulation"):
         assert game in listing
-    reply = await say("/new machiavelli")
+    reply = await say("/new machiavelli")  # by hand: the command's reply is checked
     assert "Machiavelli" in reply and "cannot be played" not in reply
     assert db_rows(db, "SELECT game FROM tables") == [("machiavelli",)]
     lobby = group.messages()[-1]

@@ -20,18 +20,18 @@ import pytest
 from bot.app import App
 from bot.store.migrate import SchemaTooNew, latest, migrations
 from bot.store.sqlite import Store
-from tests.bot.harness import find, free_port, running_bot, settings_for, settle
+from tests.bot.harness import find, free_port, open_table_in, settings_for, settle
 from tests.bot.procs import ROOT
 from tests.fakebot.ratelimit import RateLimits
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_webhook_refuses_requests_without_the_secret_and_serves_healthz(fake, tmp_path):
+async def test_webhook_refuses_requests_without_the_secret_and_serves_healthz(fake, db):
     port = free_port()
     ann = fake.user(first_name="Ann")
     group = fake.group("Cards", creator=ann)
-    app = App(settings_for(fake, tmp_path / "k.sqlite3", WEBHOOK_URL="https://kozyr.example/hook/",
-                           WEBHOOK_PORT=port))
+    # The App by hand, not run_bot: it serves a webhook (app.serve()) instead of polling.
+    app = App(settings_for(fake, db, WEBHOOK_URL="https://kozyr.example/hook/", WEBHOOK_PORT=port))
     serving = asyncio.create_task(app.serve())
     try:
         await fake.wait_until(lambda: fake.calls_of("setWebhook"), timeout=60, what="setWebhook")
@@ -76,25 +76,20 @@ async def test_webhook_refuses_requests_without_the_secret_and_serves_healthz(fa
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_status_for_the_owner_the_menu_in_russian_and_a_log_line_per_game_event(fake, tmp_path, caplog):
+async def test_status_for_the_owner_the_menu_in_russian_and_a_log_line_per_game_event(fake, run_bot, caplog):
     caplog.set_level(logging.INFO, logger="bot.events")
     olga = fake.user(first_name="Olga<b>", language_code="ru")
     eve = fake.user(first_name="Eve")
     group = fake.group("Cards", members=[eve], creator=olga)
-    async with running_bot(fake, tmp_path / "k.sqlite3", BOT_OWNER_ID=olga.id) as app:
+    async with run_bot(BOT_OWNER_ID=olga.id) as app:  # the menus are read once it stopped
         for user in (olga, eve):
             await user.start_bot()
         await settle(fake, app)
         # A game that plays itself (Pyanitsa's moves are forced), to its end; then one cancelled.
-        await olga.send(group, "/new pyanitsa max_rounds=8")
-        lobby = await fake.wait_for_message(group, lambda m: bool(m.buttons), timeout=30)
-        await settle(fake, app)
-        await olga.press(lobby, "🤖 Добавить бота")
-        await settle(fake, app)
-        await olga.press(lobby, "▶️ Начать")
+        await open_table_in(fake, app, "pyanitsa", [olga], ais=1, options="max_rounds=8", group=group)
         await fake.wait_until(lambda: find(group, "🏁"), timeout=120, what="the end of the game")
         await settle(fake, app)
-        await olga.send(group, "/new carnival")
+        await open_table_in(fake, app, "carnival", [olga], group=group, begin=False)
         await settle(fake, app)
         await olga.send(group, "/cancel")
         await settle(fake, app)
@@ -128,13 +123,11 @@ async def test_status_for_the_owner_the_menu_in_russian_and_a_log_line_per_game_
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_backup_while_the_bot_runs_is_a_complete_database(fake, tmp_path):
-    db = tmp_path / "k.sqlite3"
+async def test_backup_while_the_bot_runs_is_a_complete_database(fake, run_bot, db, tmp_path):
     ann = fake.user(first_name="Ann")
     group = fake.group("Cards", creator=ann)
-    async with running_bot(fake, db) as app:
-        await ann.start_bot()
-        await ann.send(group, "/new carnival")
+    async with run_bot() as app:  # the backup is checked once it stopped
+        await open_table_in(fake, app, "carnival", [ann], group=group, begin=False)
         await settle(fake, app)
         target = tmp_path / "backups"
         target.mkdir()

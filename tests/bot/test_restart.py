@@ -134,7 +134,7 @@ async def test_sigkill_mid_game_loses_nothing_and_applies_nothing_twice(fake, tm
             for user in users:
                 await user.start_bot()
             await quiet(fake, db)
-            await ann.send(group, "/new carnival quarters=1")
+            await ann.send(group, "/new carnival quarters=1")  # by hand: the bot is another process
             lobby = await fake.wait_for_message(group, lambda m: "✋ Join" in m.button_texts, timeout=20)
             for user in (bob, cat):
                 await answered(fake, await user.press(lobby, "✋ Join"), timeout=20)

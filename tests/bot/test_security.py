@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from tests.bot.harness import find, live_hand, open_table_in, play_buttons, play_out, running_bot, settle
+from tests.bot.harness import find, live_hand, open_table_in, play_buttons, play_out, settle
 from tests.bot.helpers import (
     answered,
     db_rows,
@@ -22,15 +22,14 @@ NASTY = ("<b>&Co", "<script>alert(1)</script>", "a&amp;b <i>")
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_forged_stale_and_repeated_presses_change_nothing(fake, tmp_path):
-    db = tmp_path / "k.sqlite3"
+async def test_forged_stale_and_repeated_presses_change_nothing(fake, run_bot, db):
     ann = fake.user(first_name=NASTY[0], language_code="en", started=True)
     bob = fake.user(first_name=NASTY[1], language_code="ru", started=True)
     cat = fake.user(first_name=NASTY[2], started=True)
     eve = fake.user(first_name="Eve", started=True)  # in the group, not seated
     group = fake.group("<i>R&D</i> cards", members=[ann, bob, cat, eve], creator=ann)
     players = [ann, bob, cat]
-    async with running_bot(fake, db) as app:
+    async with run_bot() as app:  # what the bot sent is checked once it stopped
         for user in (ann, bob, cat, eve):  # started=True already: /start gets each a DM all the same
             await user.start_bot()
         await settle(fake, app)

@@ -9,6 +9,7 @@ import asyncio
 import logging
 
 from bot.app import Services, build_services
+from bot.services.ai_seats import AiSeats
 from bot.services.core import TableCore
 from bot.services.outbox import Outbox, RateLimiter
 from bot.services.types import Actor, Where
@@ -22,7 +23,8 @@ WHERE = Where(GROUP, 0, "Cards", "en")
 async def _tables(path) -> tuple[Store, Services]:
     store = await Store(path).open()
     outbox = Outbox(store, None, RateLimiter(0, 1, 1))  # type: ignore[arg-type]  # never started: no bot needed
-    return store, build_services(store, outbox, "kozyr_test_bot", ai_delay=0.0, timed=False)
+    return store, build_services(store, outbox, "kozyr_test_bot", ai_delay=0.0, timed=False,
+                                 ai=AiSeats(think_ms=5.0))  # the AI searches briefly, as the harness's bots do
 
 
 async def _quiet(tables: Services) -> None:

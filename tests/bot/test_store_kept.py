@@ -17,7 +17,7 @@ from bot.app import App
 from bot.store import batch as bookkeeping
 from bot.store.batch import Batch
 from bot.store.sqlite import Store
-from tests.bot.harness import live_hand, opened_store, play_first_move, running_bot, settle, start_carnival
+from tests.bot.harness import live_hand, opened_store, play_first_move, settle, start_carnival
 from tests.bot.helpers import answered
 from tests.fakebot.models import StoredMessage
 from tests.fakebot.ratelimit import RateLimits
@@ -48,61 +48,59 @@ async def choose_russian(fake: FakeTelegram, app: App, user: FakeUser, chat: Fak
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_a_player_who_changes_language_gets_the_very_next_hand_message_in_it(fake, tmp_path: Path) -> None:
+async def test_a_player_who_changes_language_gets_the_very_next_hand_message_in_it(fake, app) -> None:
     """The players' languages are kept in memory once read; choosing another in /settings mid-game drops
     the kept one, so the first hand message that changes afterwards is in the new language (and the others'
     stay in theirs)."""
     users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
     group = fake.group("People", members=users[1:], creator=users[0])
-    async with running_bot(fake, tmp_path / "l.sqlite3") as app:
-        await start_carnival(fake, app, users, group)
-        for _ in range(2):  # every player's hand was written with their language read (and kept)
-            await play_first_move(fake, app, users)
-        live = live_hand(users)
-        assert live is not None
-        switcher = next(u for u in users if u is not live[0])
-        assert switcher.id in app.store.known.users, "the language was kept: this is what the test is about"
-        before = hands(switcher)
-        assert before and not any(CYRILLIC.search(text) for text in before.values())
-        await choose_russian(fake, app, switcher)
-        assert switcher.id not in app.store.known.users
-        for _ in range(12):
-            await play_first_move(fake, app, users)
-            changed = {i: text for i, text in hands(switcher).items() if before.get(i) != text}
-            if changed:
-                break
-        assert changed, "the switcher's hand changed within a dozen moves"
-        assert all("Ваши карты" in text for text in changed.values()), changed
-        others = [text for u in users if u is not switcher for text in hands(u).values()]
-        assert others and not any(CYRILLIC.search(text) for text in others)
+    await start_carnival(fake, app, users, group)
+    for _ in range(2):  # every player's hand was written with their language read (and kept)
+        await play_first_move(fake, app, users)
+    live = live_hand(users)
+    assert live is not None
+    switcher = next(u for u in users if u is not live[0])
+    assert switcher.id in app.store.known.users, "the language was kept: this is what the test is about"
+    before = hands(switcher)
+    assert before and not any(CYRILLIC.search(text) for text in before.values())
+    await choose_russian(fake, app, switcher)
+    assert switcher.id not in app.store.known.users
+    for _ in range(12):
+        await play_first_move(fake, app, users)
+        changed = {i: text for i, text in hands(switcher).items() if before.get(i) != text}
+        if changed:
+            break
+    assert changed, "the switcher's hand changed within a dozen moves"
+    assert all("Ваши карты" in text for text in changed.values()), changed
+    others = [text for u in users if u is not switcher for text in hands(u).values()]
+    assert others and not any(CYRILLIC.search(text) for text in others)
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_a_group_language_and_title_changed_reach_the_next_messages(fake, tmp_path: Path) -> None:
+async def test_a_group_language_and_title_changed_reach_the_next_messages(fake, app) -> None:
     """The group's language and title are kept once read; an admin's /settings choice drops the kept
     language (the next table message is in it), and the title a newcomer's message brings drops the kept
     title (the next hand messages name the group by it)."""
     users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
     group = fake.group("People", members=users[1:], creator=users[0])
-    async with running_bot(fake, tmp_path / "g.sqlite3") as app:
-        await start_carnival(fake, app, users, group)
-        await play_first_move(fake, app, users)
-        assert group.id in app.store.known.chats
-        table = [m for m in group.messages() if "Ann" in m.content and "Bob" in m.content][-1]
-        assert not CYRILLIC.search(table.content)
-        await choose_russian(fake, app, users[0], group)
-        await play_first_move(fake, app, users)
-        table = [m for m in group.messages() if "Ann" in m.content and "Bob" in m.content][-1]
-        assert CYRILLIC.search(table.content), table.content
+    await start_carnival(fake, app, users, group)
+    await play_first_move(fake, app, users)
+    assert group.id in app.store.known.chats
+    table = [m for m in group.messages() if "Ann" in m.content and "Bob" in m.content][-1]
+    assert not CYRILLIC.search(table.content)
+    await choose_russian(fake, app, users[0], group)
+    await play_first_move(fake, app, users)
+    table = [m for m in group.messages() if "Ann" in m.content and "Bob" in m.content][-1]
+    assert CYRILLIC.search(table.content), table.content
 
-        group.title = "Renamed"
-        dan = fake.user(first_name="Dan")
-        group.add_member(dan)
-        await dan.send(group, "/help")  # a newcomer: the bot records the group (and its title) again
-        await settle(fake, app)
-        mover = await play_first_move(fake, app, users)
-        latest = hands(mover)[max(hands(mover))]
-        assert "Renamed" in latest and "People" not in latest, latest
+    group.title = "Renamed"
+    dan = fake.user(first_name="Dan")
+    group.add_member(dan)
+    await dan.send(group, "/help")  # a newcomer: the bot records the group (and its title) again
+    await settle(fake, app)
+    mover = await play_first_move(fake, app, users)
+    latest = hands(mover)[max(hands(mover))]
+    assert "Renamed" in latest and "People" not in latest, latest
 
 
 async def test_a_change_rolled_back_is_never_kept(tmp_path: Path) -> None:
@@ -211,24 +209,23 @@ async def test_updates_taken_in_are_not_asked_about_again_unless_the_taking_roll
 
 
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_an_update_delivered_twice_is_handled_once(fake, tmp_path: Path) -> None:
+async def test_an_update_delivered_twice_is_handled_once(fake, app) -> None:
     """Through the bot: an update taken in is checked by the Dedup middleware without a second query (the id
     leaves ``admitted``); the same update fed again after it was handled is dropped, Dedup asking the database."""
     from aiogram.types import Update
 
     ann = fake.user(first_name="Ann")
-    async with running_bot(fake, tmp_path / "d.sqlite3") as app:
-        await ann.start_bot()
-        await settle(fake, app)
-        assert app.store.admitted == set()
-        replies = len(ann.inbox())
-        person = {"id": ann.id, "is_bot": False, "first_name": "Ann"}
-        again = Update.model_validate({"update_id": fake.updates.next_id - 1, "message": {
-            "message_id": 999, "date": 0, "chat": {**person, "type": "private"}, "from": person,
-            "text": "/start"}}, context={"bot": app.bot})
-        await app.dispatcher.feed_update(app.bot, again)
-        await settle(fake, app)
-        assert len(ann.inbox()) == replies
+    await ann.start_bot()
+    await settle(fake, app)
+    assert app.store.admitted == set()
+    replies = len(ann.inbox())
+    person = {"id": ann.id, "is_bot": False, "first_name": "Ann"}
+    again = Update.model_validate({"update_id": fake.updates.next_id - 1, "message": {
+        "message_id": 999, "date": 0, "chat": {**person, "type": "private"}, "from": person,
+        "text": "/start"}}, context={"bot": app.bot})
+    await app.dispatcher.feed_update(app.bot, again)
+    await settle(fake, app)
+    assert len(ann.inbox()) == replies
 
 
 async def test_bookkeeping_rides_along_in_a_transaction_that_happens_anyway(tmp_path: Path) -> None:

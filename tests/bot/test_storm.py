@@ -11,7 +11,7 @@ import pytest
 
 from bot.presentation.registry import presentation
 from bot.ui import words
-from tests.bot.harness import find, open_table_in, play_out, running_bot, settle
+from tests.bot.harness import find, open_table_in, play_out, settle
 from tests.bot.helpers import db_rows, group_text, log_lines, plain, replay_log
 from tests.fakebot.ratelimit import RateLimits
 
@@ -21,13 +21,12 @@ STORM = RateLimits(per_chat_per_second=2.0, per_chat_burst=2, group_per_window=1
 
 @pytest.mark.slow
 @pytest.mark.fake(limits=STORM)
-async def test_a_game_through_a_429_storm_loses_nothing(fake, tmp_path):
-    db = tmp_path / "k.sqlite3"
+async def test_a_game_through_a_429_storm_loses_nothing(fake, run_bot, db):
     began = time.monotonic()
     ann = fake.user(first_name="Ann")
     group = fake.group("Storm", creator=ann)
     # The bot's own pacing is off (harness defaults): only Telegram's 429s slow it down.
-    async with running_bot(fake, db) as app:
+    async with run_bot() as app:  # the whole run, its stop included, is timed
         await open_table_in(fake, app, "carnival", [ann], ais=2, options="quarters=1", group=group)
         await play_out(fake, app, group, [ann], random.Random(2))
         await settle(fake, app, timeout=60)

@@ -47,12 +47,12 @@ async def test_every_handler_and_filter_parameter_is_provided(tmp_path: Path) ->
         await store.close()
 
 
-async def test_a_finished_table_reaches_the_league_through_the_play_service_s_subscribers(tmp_path: Path) -> None:
+async def test_a_finished_table_reaches_the_league_and_tournaments_through_play_s_subscribers(tmp_path: Path) -> None:
     store = await Store(tmp_path / "k.sqlite3").open()
     try:
         services = build_services(store, Outbox(store, None, RateLimiter(0, 1, 1)), "kozyr_test_bot",  # type: ignore[arg-type]
                                   ai_delay=0.0, timed=False)
-        assert services.play.finished == (services.league.table_finished,)
+        assert services.play.finished == (services.league.table_finished, services.tournaments.table_finished)
         assert services.clocks is None and services.clock.service is None  # no clocks: an empty plug
         assert isinstance(services.clock, Plug)
         await services.stop()

@@ -236,3 +236,19 @@ async def get_file(fake: FakeTelegram, p: dict[str, Any]) -> dict[str, Any]:
         raise bad("wrong file_id or the file is temporarily unavailable")
     return {"file_id": f.file_id, "file_unique_id": f.file_unique_id, "file_size": len(f.data),
             "file_path": f.file_path}
+
+
+@handler("createForumTopic")
+async def create_forum_topic(fake: FakeTelegram, p: dict[str, Any]) -> dict[str, Any]:
+    """A forum topic: its id is the id of the service message that opens it (threads are not kept)."""
+    chat = fake.chat_for(p["chat_id"], sending=False)
+    if not getattr(chat, "is_forum", False):
+        raise bad("the chat is not a forum")
+    if chat.bot_status != "administrator":
+        raise bad("not enough rights to create a topic")
+    name = str(p.get("name", ""))
+    if not 1 <= len(name) <= 128:
+        raise bad("topic name is invalid")
+    thread = chat.new_message_id()
+    fake.changed()
+    return {"message_thread_id": thread, "name": name, "icon_color": int(p.get("icon_color", 7322096))}

@@ -142,34 +142,30 @@ async def test_html_parsing_and_length_limits(fake: FakeTelegram, fake_bot: Bot)
         await fake_bot.send_message(ann.id, "1.5", parse_mode="MarkdownV2")
 
 
-async def test_rate_limits_surface_as_retry_after() -> None:
-    fake = FakeTelegram(limits=RateLimits(per_chat_per_second=1.0, per_chat_burst=2, group_per_window=3,
-                                          group_window=60.0, global_per_second=None))
-    async with fake:
-        bot = fake.make_bot()
-        try:
-            ann = fake.user(started=True)
-            await bot.send_message(ann.id, "1")
-            await bot.send_message(ann.id, "2")
-            with pytest.raises(TelegramRetryAfter) as exc:
-                await bot.send_message(ann.id, "3")
-            assert exc.value.retry_after >= 1
-            assert fake.stats["rate_limited"] == 1 and len(ann.inbox()) == 2
-            # edits count toward the per-chat limit too
-            with pytest.raises(TelegramRetryAfter):
-                await bot.edit_message_text("2b", chat_id=ann.id, message_id=ann.inbox()[1].message_id)
+@pytest.mark.fake(limits=RateLimits(per_chat_per_second=1.0, per_chat_burst=2, group_per_window=3, group_window=60.0,
+                                     global_per_second=None))
+async def test_rate_limits_surface_as_retry_after(fake: FakeTelegram, fake_bot: Bot) -> None:
+    bot = fake_bot
+    ann = fake.user(started=True)
+    await bot.send_message(ann.id, "1")
+    await bot.send_message(ann.id, "2")
+    with pytest.raises(TelegramRetryAfter) as exc:
+        await bot.send_message(ann.id, "3")
+    assert exc.value.retry_after >= 1
+    assert fake.stats["rate_limited"] == 1 and len(ann.inbox()) == 2
+    # edits count toward the per-chat limit too
+    with pytest.raises(TelegramRetryAfter):
+        await bot.edit_message_text("2b", chat_id=ann.id, message_id=ann.inbox()[1].message_id)
 
-            fake.limiter.limits.per_chat_per_second = None
-            g = fake.group("G", members=[ann])
-            for i in range(3):
-                await bot.send_message(g.id, f"g{i}")
-            with pytest.raises(TelegramRetryAfter) as exc:
-                await bot.send_message(g.id, "g3")
-            assert 55 <= exc.value.retry_after <= 60
-            assert fake.stats["rate_limited"] == 3
-            assert fake.stats["rate_limited_by_chat"] == {ann.id: 2, g.id: 1}
-        finally:
-            await bot.session.close()
+    fake.limiter.limits.per_chat_per_second = None
+    g = fake.group("G", members=[ann])
+    for i in range(3):
+        await bot.send_message(g.id, f"g{i}")
+    with pytest.raises(TelegramRetryAfter) as exc:
+        await bot.send_message(g.id, "g3")
+    assert 55 <= exc.value.retry_after <= 60
+    assert fake.stats["rate_limited"] == 3
+    assert fake.stats["rate_limited_by_chat"] == {ann.id: 2, g.id: 1}
 
 
 @pytest.mark.fake(limits=RateLimits(per_chat_per_second=1.0, per_chat_burst=1, group_per_window=2, group_window=60.0,

@@ -1,5 +1,6 @@
 """Both stores as pytest fixtures: SQLite in a temporary file, PostgreSQL in a schema of its own per test
-(tests/conftest.py loads this module as a pytest plugin: the ``store`` fixture is every test's).
+(tests/conftest.py loads this module as a pytest plugin: the ``store`` fixture, and ``pg_url`` for a bot on
+PostgreSQL, are every test's).
 
 PostgreSQL is found at KOZYR_TEST_PG_URL (default postgresql://postgres@127.0.0.1:5432/test); where it
 does not answer, or asyncpg is not installed, the PostgreSQL cases skip with a message saying so.
@@ -89,3 +90,19 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
     """An open, migrated, empty store of each kind in turn (the PostgreSQL case skips where there is none)."""
     async with opened(request.param, tmp_path) as opened_store:
         yield opened_store
+
+
+@pytest.fixture
+async def pg_url() -> AsyncIterator[str]:
+    """A DATABASE_URL for a bot on PostgreSQL, in a schema of its own (dropped after the test)."""
+    need_postgres()
+    import asyncpg
+
+    schema = fresh_schema()
+    conn = await asyncpg.connect(PG_URL)
+    await conn.execute(f'CREATE SCHEMA "{schema}"')
+    await conn.close()
+    sep = "&" if "?" in PG_URL else "?"
+    yield f"{PG_URL}{sep}search_path={schema}"
+    await drop_schema(schema)
+

@@ -11,44 +11,21 @@ import pytest
 from bot.app import App
 from bot.store.lock import AlreadyRunning
 from engine.record import replay
-from tests.bot.harness import find, live_hand, play_out, running_bot, settings_for, settle
+from tests.bot.harness import find, live_hand, open_table_in, play_out, settings_for, settle
 from tests.fakebot.ratelimit import RateLimits
-from tests.store.backends import PG_URL, drop_schema, fresh_schema, need_postgres
-
-
-@pytest.fixture
-async def pg_url():
-    need_postgres()
-    import asyncpg
-
-    schema = fresh_schema()
-    conn = await asyncpg.connect(PG_URL)
-    await conn.execute(f'CREATE SCHEMA "{schema}"')
-    await conn.close()
-    sep = "&" if "?" in PG_URL else "?"
-    yield f"{PG_URL}{sep}search_path={schema}"
-    await drop_schema(schema)
 
 
 @pytest.mark.slow
 @pytest.mark.fake(limits=RateLimits.loose())
-async def test_a_carnival_game_on_postgres_to_the_end_with_record_and_league(fake, tmp_path, pg_url, monkeypatch):
+async def test_a_carnival_game_on_postgres_to_the_end_with_record_and_league(fake, run_bot, db, tmp_path, pg_url,
+                                                                            monkeypatch):
     monkeypatch.chdir(tmp_path)  # the heartbeat file (data/postgres.alive)
     (tmp_path / "data").mkdir()
     alice, bob, carol = fake.user(first_name="Alice"), fake.user(first_name="<b>&Co"), fake.user(first_name="Carol")
     group = fake.group("Cards", members=[alice, bob, carol], creator=alice)
-    async with running_bot(fake, tmp_path / "unused.sqlite3", DATABASE_URL=pg_url) as app:
+    async with run_bot(DATABASE_URL=pg_url) as app:  # run_bot: the database is the pg_url fixture's
         assert type(app.store).__name__ == "PgStore"
-        for user in (alice, bob, carol):
-            await user.start_bot()
-        await settle(fake, app)
-        await alice.send(group, "/new carnival quarters=1")
-        lobby = await fake.wait_for_message(group, lambda m: "Join" in " ".join(m.button_texts), timeout=10)
-        await settle(fake, app)
-        for user in (bob, carol):
-            await user.press(lobby, "✋ Join")
-            await settle(fake, app)
-        await alice.press(lobby, "▶️ Start")
+        await open_table_in(fake, app, "carnival", [alice, bob, carol], options="quarters=1", group=group)
         # settle() may look between getUpdates and the inbox commit (a network round trip on PostgreSQL)
         await fake.wait_until(lambda: live_hand([alice, bob, carol]), timeout=20, what="the first hand")
         async with app.store.read() as tx:  # the game's clock is stored (bot/store/queries.py on PostgreSQL)
@@ -69,13 +46,14 @@ async def test_a_carnival_game_on_postgres_to_the_end_with_record_and_league(fak
         top = await fake.wait_for_message(group, lambda m: "League" in m.content or "лиги" in m.content)
         assert "Alice" in top.content and "Carol" in top.content
         assert (await app.retention.run_once()) is not None  # retention's queries run on PostgreSQL too
-    assert not tmp_path.joinpath("unused.sqlite3").exists()
+    assert not db.exists(), "the SQLite file is not used"
 
 
-async def test_a_second_worker_without_webhook_and_redis_is_refused(fake, tmp_path, pg_url, monkeypatch):
+async def test_a_second_worker_without_webhook_and_redis_is_refused(fake, run_bot, db, tmp_path, pg_url, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    async with running_bot(fake, tmp_path / "x.sqlite3", DATABASE_URL=pg_url):
-        second = App(settings_for(fake, tmp_path / "x.sqlite3", DATABASE_URL=pg_url))
+    async with run_bot(DATABASE_URL=pg_url):
+        # The second App by hand, not run_bot: its start() is what must fail (and its session be closed).
+        second = App(settings_for(fake, db, DATABASE_URL=pg_url))
         with pytest.raises(AlreadyRunning, match="WEBHOOK_URL .* REDIS_URL"):
             await second.start()
         await second.bot.session.close()

@@ -19,8 +19,7 @@ import pytest
 from tests.bot.harness import free_port, live_hand, play_buttons
 from tests.bot.procs import BotProcess, bot_env
 from tests.fakebot.server import FakeTelegram
-from tests.store.backends import REDIS_URL, drop_schema, fresh_schema, need_postgres, need_redis
-from tests.store.test_bot_on_postgres import PG_URL
+from tests.store.backends import PG_URL, REDIS_URL, drop_schema, fresh_schema, need_postgres, need_redis
 
 pytestmark = pytest.mark.slow
 SECRET = "kozyr-test-secret"
@@ -82,7 +81,7 @@ async def caught_up(fake: FakeTelegram, url: str, timeout: float = 90) -> None:
         await asyncio.sleep(0.1)
 
 
-async def test_two_webhook_workers_one_killed_mid_game_nothing_lost_or_doubled(tmp_path):
+async def test_two_webhook_workers_one_killed_mid_game_nothing_lost_or_doubled(fake, tmp_path):  # Telegram's limits
     need_postgres()
     need_redis()
     import asyncpg
@@ -93,67 +92,66 @@ async def test_two_webhook_workers_one_killed_mid_game_nothing_lost_or_doubled(t
     await conn.close()
     url = f"{PG_URL}?search_path={schema}"
     workers: list[BotProcess] = []
-    async with FakeTelegram() as fake:  # Telegram's limits, strict
-        alice, bob, carol = (fake.user(first_name=n) for n in ("Alice", "Bob", "Carol"))
-        group = fake.group("Cards", members=[alice, bob, carol], creator=alice)
-        ports = [free_port(), free_port()]
-        balancer = Balancer(fake, ports)
-        try:
-            for n, port in enumerate(ports):
-                env = bot_env(fake, tmp_path / "unused.sqlite3", DATABASE_URL=url, REDIS_URL=REDIS_URL,
-                              WEBHOOK_URL=f"http://127.0.0.1:{port}", WEBHOOK_PORT=str(port),
-                              WEBHOOK_SECRET=SECRET, KOZYR_PER_CHAT_INTERVAL="1.05", KOZYR_GROUP_PER_MINUTE="20",
-                              KOZYR_GLOBAL_PER_SECOND="30")
-                (tmp_path / f"w{n}").mkdir()
-                workers.append(await BotProcess.spawn(env, tmp_path / f"w{n}.log", cwd=tmp_path / f"w{n}"))
-            await fake.wait_until(lambda: len(fake.calls_of("setWebhook")) >= 2, timeout=120, what="two workers")
-            for user in (alice, bob, carol):
-                await user.start_bot()
-            await alice.send(group, "/new carnival quarters=1")
-            lobby = await fake.wait_for_message(group, lambda m: "Join" in " ".join(m.button_texts), timeout=60)
+    alice, bob, carol = (fake.user(first_name=n) for n in ("Alice", "Bob", "Carol"))
+    group = fake.group("Cards", members=[alice, bob, carol], creator=alice)
+    ports = [free_port(), free_port()]
+    balancer = Balancer(fake, ports)
+    try:
+        for n, port in enumerate(ports):
+            env = bot_env(fake, tmp_path / "unused.sqlite3", DATABASE_URL=url, REDIS_URL=REDIS_URL,
+                          WEBHOOK_URL=f"http://127.0.0.1:{port}", WEBHOOK_PORT=str(port),
+                          WEBHOOK_SECRET=SECRET, KOZYR_PER_CHAT_INTERVAL="1.05", KOZYR_GROUP_PER_MINUTE="20",
+                          KOZYR_GLOBAL_PER_SECOND="30")
+            (tmp_path / f"w{n}").mkdir()
+            workers.append(await BotProcess.spawn(env, tmp_path / f"w{n}.log", cwd=tmp_path / f"w{n}"))
+        await fake.wait_until(lambda: len(fake.calls_of("setWebhook")) >= 2, timeout=120, what="two workers")
+        for user in (alice, bob, carol):
+            await user.start_bot()
+        await alice.send(group, "/new carnival quarters=1")  # by hand: the bot is two other processes
+        lobby = await fake.wait_for_message(group, lambda m: "Join" in " ".join(m.button_texts), timeout=60)
+        await caught_up(fake, url)
+        for user in (bob, carol):
+            await user.press(lobby, "✋ Join")
             await caught_up(fake, url)
-            for user in (bob, carol):
-                await user.press(lobby, "✋ Join")
-                await caught_up(fake, url)
-            await alice.press(lobby, "▶️ Start")
-            rng = random.Random(5)
-            presses = 0
+        await alice.press(lobby, "▶️ Start")
+        rng = random.Random(5)
+        presses = 0
 
-            async def press_one() -> None:
-                nonlocal presses
-                found = await fake.wait_until(lambda: live_hand([alice, bob, carol]), timeout=60, what="a hand")
-                user, message = found
-                button = rng.choice(play_buttons(message))
-                await user.press(message, lambda b, d=button["callback_data"]: b.get("callback_data") == d)
-                presses += 1
+        async def press_one() -> None:
+            nonlocal presses
+            found = await fake.wait_until(lambda: live_hand([alice, bob, carol]), timeout=60, what="a hand")
+            user, message = found
+            button = rng.choice(play_buttons(message))
+            await user.press(message, lambda b, d=button["callback_data"]: b.get("callback_data") == d)
+            presses += 1
 
-            for _ in range(4):
-                await press_one()
-                await caught_up(fake, url)
-            before = await _db(url, "SELECT COUNT(*) FROM actions")
+        for _ in range(4):
             await press_one()
-            await asyncio.sleep(0.05)  # the press is on its way to (or in) a worker
-            await workers[0].kill()
-            balancer.ports = [ports[1]]
-            for _ in range(4):
-                await caught_up(fake, url)
-                await press_one()
             await caught_up(fake, url)
-            after = await _db(url, "SELECT COUNT(*) FROM actions")
-        finally:
-            await balancer.stop()
-            for w in workers:
-                await w.kill()
-        logs = "\n".join(w.output()[-2000:] for w in workers)
-        # nothing lost: every update Telegram sent was handled (its id is recorded), the game went on
-        handled = await _db(url, "SELECT COUNT(*) FROM updates")
-        assert handled == fake.updates.next_id - 1, logs
-        assert after > before >= 4, logs
-        idx = await _db(url, "SELECT array_agg(idx ORDER BY idx) FROM actions")
-        assert list(idx) == list(range(len(idx)))
-        # nothing doubled: no message sent twice in a row to a chat, every press answered once
-        sends = [(c.params.get("chat_id"), c.params.get("text")) for c in fake.calls_of("sendMessage") if c.ok]
-        assert not [a for a, b in zip(sends, sends[1:], strict=False) if a == b], sends
-        assert not fake.unanswered_callbacks()
-        assert fake.limiter.served_429 == 0 and not fake.errors, [(c.method, c.description) for c in fake.errors]
+        before = await _db(url, "SELECT COUNT(*) FROM actions")
+        await press_one()
+        await asyncio.sleep(0.05)  # the press is on its way to (or in) a worker
+        await workers[0].kill()
+        balancer.ports = [ports[1]]
+        for _ in range(4):
+            await caught_up(fake, url)
+            await press_one()
+        await caught_up(fake, url)
+        after = await _db(url, "SELECT COUNT(*) FROM actions")
+    finally:
+        await balancer.stop()
+        for w in workers:
+            await w.kill()
+    logs = "\n".join(w.output()[-2000:] for w in workers)
+    # nothing lost: every update Telegram sent was handled (its id is recorded), the game went on
+    handled = await _db(url, "SELECT COUNT(*) FROM updates")
+    assert handled == fake.updates.next_id - 1, logs
+    assert after > before >= 4, logs
+    idx = await _db(url, "SELECT array_agg(idx ORDER BY idx) FROM actions")
+    assert list(idx) == list(range(len(idx)))
+    # nothing doubled: no message sent twice in a row to a chat, every press answered once
+    sends = [(c.params.get("chat_id"), c.params.get("text")) for c in fake.calls_of("sendMessage") if c.ok]
+    assert not [a for a, b in zip(sends, sends[1:], strict=False) if a == b], sends
+    assert not fake.unanswered_callbacks()
+    assert fake.limiter.served_429 == 0 and not fake.errors, [(c.method, c.description) for c in fake.errors]
     await drop_schema(schema)

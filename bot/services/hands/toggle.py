@@ -21,7 +21,7 @@ from bot.services import outbox as out
 from bot.services.core import TableCore
 from bot.services.hands import in_group, jokers, selection
 from bot.services.hands.selection import Proposal, Selection
-from bot.services.hands.toggle_hand import toggle_hand
+from bot.services.hands.toggle_hand import toggle_hand, under_way
 from bot.services.hands.toggle_keyboard import PAGE, joker_keyboard, proposal_keyboard
 from bot.services.publish import Publisher, mark_pressed
 from bot.services.types import Actor, Answer
@@ -149,6 +149,8 @@ class ToggleTurns:
         # op == "do": a verb
         verbs = present.toggle_verbs
         if not 0 <= arg < len(verbs) or not state.is_legal(seat, verbs[arg]):
+            return _not_available(lang), False
+        if verbs[arg] in present.takeback_verbs and not under_way(sel):  # never offered: nothing to give up
             return _not_available(lang), False
         if sel.proposal is not None:
             await out.clear_keyboard(tx, user.user_id or 0, proposal_slot(row, seat, sel))

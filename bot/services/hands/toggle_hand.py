@@ -37,8 +37,11 @@ async def toggle_hand(tx: Tx, row: TableRow, seat: SeatRow, state: State, names:
         text += "\n" + line  # the table's time control and the time left
     markup = None
     if live:
-        markup = out.markup_data(hand_keyboard(shown, row.id, row.version, view.get("hand") or [], sel,
-                                 legal_verbs(row, state, seat.seat, shown.toggle_verbs), state.may_lay(), lang))
+        verbs = legal_verbs(row, state, seat.seat, shown.toggle_verbs)
+        if not under_way(sel):  # nothing to give up
+            verbs = [v for v in verbs if v not in shown.takeback_verbs]
+        markup = out.markup_data(hand_keyboard(shown, row.id, row.version, view.get("hand") or [], sel, verbs,
+                                               state.may_lay(), lang))
     if app is not None and not state.over:
         markup = with_button(markup, app.dm_button(row.id, lang))
     slot = hand_slot(row, seat.seat)
@@ -50,6 +53,12 @@ async def toggle_hand(tx: Tx, row: TableRow, seat: SeatRow, state: State, names:
     else:
         await out.edit_text(tx, seat.user_id, slot, text, markup, priority=priority)
     await in_group.mirror(tx, row, seat, text, markup, live)
+
+
+def under_way(sel: selection.Selection) -> bool:
+    """Whether the player has a lay-down in progress (cards chosen, or a proposal shown): only then is there
+    something a take-back verb gives up."""
+    return bool(sel.chosen) or sel.proposal is not None
 
 
 def legal_verbs(row: TableRow, state: RummyState, seat: int, verbs: tuple[str, ...]) -> list[str]:
