@@ -37,7 +37,7 @@ COMMANDS = (
     ("h2h", "head to head: /h2h @a @b"),
     ("league", "league seasons and admin tools"),
     ("tournament", "a tournament: /tournament carnival rounds=3 (admins open it)"),
-    ("settings", "language; in the DM also time zone and quiet hours"),
+    ("settings", "language (in a group also where hands are shown); in the DM also time zone and quiet hours"),
     ("mytables", "my tables in every chat, whose turn, time left"),
     ("hand", "send my hand again"),
     ("pause", "vote to pause the table's clock"),
