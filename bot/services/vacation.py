@@ -63,8 +63,9 @@ class Vacations:
         if away and away[1] > now:
             lines.append(t(lang, "🏖 You are on vacation for {left} more; /vacation off to come back.",
                            left=span(away[1] - now, lang)))
+        days_left = f"{left:g}"  # formatted outside the call: the catalog extractor skips f-strings inside it
         lines.append(t(lang, "Vacation days left this year: {left} of {total}. /vacation DAYS stops your clocks "
-                             "for that many days.", left=f"{left:g}", total=self.days_per_year))
+                             "for that many days.", left=days_left, total=self.days_per_year))
         return "\n".join(lines)
 
     async def start(self, user_id: int, days: int, lang: str) -> str:
@@ -85,8 +86,9 @@ class Vacations:
             await tx.set_away(user_id, now, until)
             await tx.add_vacation_days(user_id, year, taken)
             await self._shift(tx, user_id, until - now)
+        days_taken = f"{taken:g}"  # formatted outside the call, as above
         return t(lang, "🏖 Your clocks stop for {days} days, until you are back or send /vacation off.",
-                 days=f"{taken:g}")
+                 days=days_taken)
 
     async def end(self, user_id: int, lang: str) -> str:
         """Back early: the unused days are given back and the running turns' time starts again now."""
