@@ -8,8 +8,9 @@ A position is a random table of 30..90 cards laid as valid melds from the varian
 one card swapped), see engine/melds/positions.py. Targets: p99 <= 150 ms and
 mean <= 20 ms per solve (since ``solve`` looks for the layout that changes the fewest melds on the table,
 engine/melds/least_change.py, it costs 5-8 times the first layout it finds: a press's answer stays far
-under a second, and the table a player sees keeps its melds), best_subset p99 <= 200 ms; ``--selfplay K`` (default 5) also plays K
-random 4-player Machiavelli games (target: each under 2 s), so every target's number prints
+under a second, and the table a player sees keeps its melds), best_subset p99 <= 200 ms;
+``--selfplay K`` (default 5) also plays K random 4-player Machiavelli games (target: each under 2 s), so
+every target's number prints
 from one run; ``--worst`` also prints the slowest position of each variant (to study it). The
 load average prints last (timings on a busy machine are high). Prints numbers; asserts nothing.
 """

@@ -11,9 +11,9 @@ import pytest
 
 from bot.presentation.registry import presentation
 from bot.ui.callbacks import Toggle
-from engine.core import State, get_game
+from engine.core import State
 from engine.rummy.base import RummyState
-from tests.bot.harness import open_table_in, settle
+from tests.bot.harness import design_deal, open_table_in, settle
 from tests.bot.helpers import answered, db_rows
 from tests.bot.rummy_driver import rum_buttons
 from tests.fakebot.ratelimit import RateLimits
@@ -26,20 +26,12 @@ GIVE_UP = {"en": "Give up the lay-down (draw 3)", "ru": "Отказаться о
 
 
 async def _table(fake: FakeTelegram, app: Any, ann: FakeUser, boris: FakeUser) -> tuple[Any, int]:
-    group = fake.group("Machiavelli", members=[ann, boris], creator=ann)
-    await open_table_in(fake, app, "machiavelli", [ann, boris], group=group)
+    """Ann and Boris at Machiavelli, the designed deal dealt, Ann to play: the group and the table's id."""
+    table = await open_table_in(fake, app, "machiavelli", [ann, boris],
+                                group=fake.group("Machiavelli", members=[ann, boris], creator=ann))
     await settle(fake, app)
-    async with app.store.transaction() as tx:
-        row = await tx.last_table(group.id, 0)
-        state = get_game("machiavelli").new(2, seed=row.seed, options=row.options,
-                                            deals=[{"dealer": 1, "hands": [ANN, BORIS]}])
-        row.state = state.to_json()
-        row.version += 1
-        await tx.save_table(row)
-    app.services.core.forget(row.id)
-    await app.services.people.resend_hands(ann.id)
-    await settle(fake, app)
-    return group, row.id
+    table_id = await design_deal(fake, app, table, {"dealer": 1, "hands": [ANN, BORIS]}, hands_for=ann)
+    return table.group, table_id
 
 
 def _hand(user: FakeUser) -> Any:

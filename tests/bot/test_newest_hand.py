@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from engine.core import get_game
-from tests.bot.harness import open_table_in, settle
+from tests.bot.harness import design_deal, open_table_in, settle
 from tests.bot.helpers import answered
 from tests.bot.rummy_driver import rum_buttons
 from tests.fakebot.ratelimit import RateLimits
@@ -21,19 +20,10 @@ BORIS = ["7S", "8S", "9S", "6H", "6D", "6C", "KD", "QC", "2H", "3C", "4D", "JS",
 
 async def _machiavelli(fake: FakeTelegram, app: Any, ann: FakeUser, boris: FakeUser) -> None:
     """Ann and Boris at Machiavelli, the designed deal dealt, Ann to play."""
-    group = fake.group("Rummy", members=[ann, boris], creator=ann)
-    await open_table_in(fake, app, "machiavelli", [ann, boris], group=group)
+    table = await open_table_in(fake, app, "machiavelli", [ann, boris],
+                                group=fake.group("Rummy", members=[ann, boris], creator=ann))
     await settle(fake, app)
-    async with app.store.transaction() as tx:
-        row = await tx.last_table(group.id, 0)
-        state = get_game("machiavelli").new(2, seed=row.seed, options=row.options,
-                                            deals=[{"dealer": 1, "hands": [ANN, BORIS]}])
-        row.state = state.to_json()
-        row.version += 1
-        await tx.save_table(row)
-    app.services.core.forget(row.id)
-    await app.services.people.resend_hands(ann.id)
-    await settle(fake, app)
+    await design_deal(fake, app, table, {"dealer": 1, "hands": [ANN, BORIS]}, hands_for=ann)
 
 
 def _live_hand(user: FakeUser) -> Any:
