@@ -139,6 +139,12 @@ class TableApp:
         return web.json_response({"ok": False, "error": reason, "text": refusal(reason, lang)},
                                  status=status, headers={"Cache-Control": "no-store"})
 
+    def _refusal(self, request: web.Request, exc: Refused) -> web.Response:
+        """A request turned away before its visitor is known: in the language its initData claims (only words
+        are chosen by it), 404 for a table that is not there, 401 for the rest."""
+        lang = claimed_lang(request.headers.get(INIT_HEADER, ""))
+        return self._refused(exc.reason, lang, 404 if exc.reason == "no table" else 401)
+
     def _table_id(self, token: Any) -> int:
         table_id = self.links.table_of(token) if isinstance(token, str) else None
         if table_id is None:
@@ -186,8 +192,7 @@ class TableApp:
             visitor, proof = await self.gate.open(request.headers.get(INIT_HEADER, ""))
             table_id = self._table_id(body.get("t") or visitor.start_param)
         except Refused as exc:
-            return self._refused(exc.reason, claimed_lang(request.headers.get(INIT_HEADER, "")),
-                                 404 if exc.reason == "no table" else 401)
+            return self._refusal(request, exc)
         view = await self._view(table_id, visitor.user_id)
         if view is None:
             return self._refused("no table", visitor.lang, 404)
@@ -198,8 +203,7 @@ class TableApp:
             visitor = self._visitor(request)
             table_id = self._table_id(request.query.get("t"))
         except Refused as exc:
-            return self._refused(exc.reason, claimed_lang(request.headers.get(INIT_HEADER, "")),
-                                 404 if exc.reason == "no table" else 401)
+            return self._refusal(request, exc)
         view = await self._view(table_id, visitor.user_id)
         if view is None:
             return self._refused("no table", visitor.lang, 404)
@@ -210,8 +214,7 @@ class TableApp:
             visitor = self._visitor(request)
             table_id = self._table_id(request.query.get("t"))
         except Refused as exc:
-            return self._refused(exc.reason, claimed_lang(request.headers.get(INIT_HEADER, "")),
-                                 404 if exc.reason == "no table" else 401)
+            return self._refusal(request, exc)
         sub = self.hub.subscribe(table_id, visitor.user_id)  # first: a change while reading is pushed too
         if sub is None:
             return self._refused("too many", visitor.lang, 429)
@@ -254,8 +257,7 @@ class TableApp:
             body = await self._body(request)
             table_id = self._table_id(body.get("t"))
         except Refused as exc:
-            return self._refused(exc.reason, claimed_lang(request.headers.get(INIT_HEADER, "")),
-                                 404 if exc.reason == "no table" else 401)
+            return self._refusal(request, exc)
         version, req = body.get("version"), body.get("request")
         if not isinstance(version, int) or not isinstance(req, str) or not 8 <= len(req) <= 64:
             raise web.HTTPBadRequest(text="version (int) and request (8-64 characters) are required")
@@ -299,8 +301,7 @@ class TableApp:
             body = await self._body(request)
             table_id = self._table_id(body.get("t"))
         except Refused as exc:
-            return self._refused(exc.reason, claimed_lang(request.headers.get(INIT_HEADER, "")),
-                                 404 if exc.reason == "no table" else 401)
+            return self._refusal(request, exc)
         cards = body.get("cards")
         if not isinstance(cards, list) or not all(isinstance(c, str) and len(c) <= 8 for c in cards) \
                 or len(cards) > 120:
