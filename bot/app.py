@@ -34,7 +34,7 @@ from bot.logs import last_error
 from bot.retry import Backoff, EveryMinute
 from bot.services.ai_seats import AiSeats
 from bot.services.app_moves import AppMoves
-from bot.services.clocks import ClockService
+from bot.services.clocks import LATE, ClockService
 from bot.services.core import TableCore
 from bot.services.deadlines import Clock
 from bot.services.hands.capture import CaptureBuilder
@@ -130,7 +130,7 @@ class Services:
 def build_services(store: Store, outbox: Outbox, bot_username: str, *, ai_delay: float = 1.0,
                    pictures: Pictures | None = None, ai: AiSeats | None = None, ping_after: float = 20.0,
                    timed: bool = True, clock: Clock | None = None, default_per_move: float = 86400.0,
-                   vacation_days: int = 14, app: AppLinks | None = None) -> Services:
+                   vacation_days: int = 14, app: AppLinks | None = None, paused_after: float = LATE) -> Services:
     """Build the services once, each given the ports of exactly what it uses.
 
     Moves keep the clocks' deadlines and the clocks play a move at a deadline: that one loop is closed
@@ -151,7 +151,7 @@ def build_services(store: Store, outbox: Outbox, bot_username: str, *, ai_delay:
     people = People(core, publisher)
     lobby = LobbyService(core, publisher, play, turn_clock, bot_username)
     seated.plug(lobby)
-    clocks = ClockService(core, play, lobby, publisher, clock, default_per_move) if timed else None
+    clocks = ClockService(core, play, lobby, publisher, clock, default_per_move, paused_after) if timed else None
     turn_clock.plug(clocks)
     vacations = Vacations(core, clocks.clock, clocks.scheduler.nudge, vacation_days) if clocks is not None else None
     toggles = ToggleTurns(core, play, publisher)
@@ -240,7 +240,8 @@ class App:
         services = self.services = build_services(
             self.store, self.outbox, username, ai_delay=self.settings.ai_delay,
             pictures=self.pictures, ai=ai, ping_after=self.settings.ping_after,
-            default_per_move=self.settings.autoplay_after, app=links, vacation_days=self.settings.vacation_days)
+            default_per_move=self.settings.autoplay_after, app=links, vacation_days=self.settings.vacation_days,
+            paused_after=self.settings.paused_after)
         if self.settings.deal_seed is not None:
             services.lobby.seed_deals(self.settings.deal_seed)
         self.outbox.on_unreachable = services.people.user_unreachable
