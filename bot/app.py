@@ -40,13 +40,14 @@ from bot.services.deadlines import Clock
 from bot.services.hands.capture import CaptureBuilder
 from bot.services.hands.in_group import GroupHands
 from bot.services.hands.toggle import ToggleTurns, toggle_forced
+from bot.services.here import TablesHere
 from bot.services.hints import Hints
 from bot.services.lobby import LobbyService
 from bot.services.outbox import Outbox, RateLimiter
 from bot.services.people import People
 from bot.services.pictures import Pictures
 from bot.services.play import Play
-from bot.services.ports import Plug, SeatedTables, TurnClock
+from bot.services.ports import Plug, SeatedTables, SeatLeaver, TurnClock
 from bot.services.presence import PresenceService
 from bot.services.publish import Publisher
 from bot.services.reports import Reports
@@ -98,6 +99,7 @@ class Services:
     people: People
     lobby: LobbyService
     seats: SeatService
+    here: TablesHere
     presence: PresenceService
     reports: Reports
     hints: Hints
@@ -114,7 +116,8 @@ class Services:
     def workflow_data(self) -> dict[str, Any]:
         """The names handlers ask for (aiogram injects a handler's parameters by name)."""
         return {"replies": self.core, "play": self.play, "people": self.people, "lobby": self.lobby,
-                "seats": self.seats, "presence": self.presence, "reports": self.reports, "hints": self.hints,
+                "seats": self.seats, "here": self.here, "presence": self.presence, "reports": self.reports,
+                "hints": self.hints,
                 "builder": self.builder, "toggles": self.toggles, "league": self.league, "clocks": self.clocks,
                 "tournaments": self.tournaments, "vacations": self.vacations, "group_hands": self.group_hands}
 
@@ -144,13 +147,16 @@ def build_services(store: Store, outbox: Outbox, bot_username: str, *, ai_delay:
     forced = (toggle_forced,)  # moves the table plays by itself: played by Play, not asked of anybody by Publisher
     publisher = Publisher(core, turn_clock, pictures, ping_after, app, forced)
     seated: Plug[SeatedTables] = Plug()  # the lobby opens a tournament's tables; it needs the play service
+    leaver: Plug[SeatLeaver] = Plug()  # the seats service hands a withdrawn player's tables to the AI
     tournaments = Tournaments(core, seated, turn_clock, league.tournament_result, bot_username, pictures is not None,
-                              default_per_move)
+                              default_per_move, leaver=leaver)
     play = Play(core, publisher, ai or AiSeats(), turn_clock, ai_delay, forced=forced,
                 finished=(league.table_finished, tournaments.table_finished))
     people = People(core, publisher)
     lobby = LobbyService(core, publisher, play, turn_clock, bot_username)
     seated.plug(lobby)
+    seats = SeatService(core, publisher, play, bot_username)
+    leaver.plug(seats)
     clocks = ClockService(core, play, lobby, publisher, clock, default_per_move, paused_after) if timed else None
     turn_clock.plug(clocks)
     vacations = Vacations(core, clocks.clock, clocks.scheduler.nudge, vacation_days) if clocks is not None else None
@@ -159,7 +165,7 @@ def build_services(store: Store, outbox: Outbox, bot_username: str, *, ai_delay:
     outbox.on_ephemeral = group_hands.delivered  # the outcome of each hand shown in a group
     return Services(
         core=core, publisher=publisher, play=play, people=people, lobby=lobby,
-        seats=SeatService(core, publisher, play, bot_username),
+        seats=seats, here=TablesHere(core),
         presence=PresenceService(core, play),
         reports=Reports(core, publisher, lobby, people),
         hints=Hints(core, play.ai),
