@@ -354,7 +354,8 @@ class LobbyService:
         row.status = "playing"
         row.version += 1
         row.state = state.to_json()
-        row.ui = TableUi(ai_levels=row.ui.ai_levels)  # the lobby's keys go; the AI levels stay
+        tour = {TOURNAMENT: row.ui.extra[TOURNAMENT]} if TOURNAMENT in row.ui.extra else {}
+        row.ui = TableUi(ai_levels=row.ui.ai_levels, extra=tour)  # the lobby's keys go; AI levels, a tournament stay
         if (clock := self.clock.service) is not None:  # the first turn's deadline
             await clock.moved(tx, row, seats, state)
         await tx.save_table(row)
