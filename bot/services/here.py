@@ -39,8 +39,8 @@ class Running:
         game = words.title(self.table.game, lang)
         if self.board is None:
             return t(lang, "#{id} {game}: {names}", id=self.table.id, game=game, names=names)
-        return t(lang, "#{id} round {r}, table {n}: {names}", id=self.table.id, r=self.board.round + 1,
-                 n=self.board.board + 1, names=names)
+        return t(lang, "#{id} {game}, round {r}, table {n}: {names}", id=self.table.id, game=game,
+                 r=self.board.round + 1, n=self.board.board + 1, names=names)
 
 
 @dataclass

@@ -111,7 +111,7 @@ async def test_swiss_tables_are_named_chosen_scored_and_left_from_the_group(fake
         chooser = await fake.wait_for_message(group, lambda m: "Several tables are running here" in m.content,
                                               after=mark, timeout=10)
         labels = [b["text"] for b in chooser.buttons]
-        assert len(labels) == 2 and labels[1].startswith(f"#{boards[1][3]} round 1, table 2: ")
+        assert len(labels) == 2 and labels[1].startswith(f"#{boards[1][3]} Carnival, round 1, table 2: ")
         assert all(name in labels[1] for name in table2)
         mark = last_id(group)
         assert not (await answered(fake, await bob.press(chooser, labels[1]))).show_alert
