@@ -5,6 +5,7 @@ Run from the repository root (about 10 minutes; use ``nice``, the machine may be
 
     nice -n 10 python bench/hotpath.py
     nice -n 10 python bench/hotpath.py --quick      # 50 and 500 tables, a smoke run
+    nice -n 10 python bench/hotpath.py --vacation   # only the vacation read's cost per move (below)
 
 What it runs, all with the real bot against the fake Bot API (bench/bot.py; pictures off unless said):
 
@@ -14,6 +15,12 @@ What it runs, all with the real bot against the fake Bot API (bench/bot.py; pict
    traced with tracemalloc (the fake server's and the simulated players' allocations left out), as the growth
    from 20 to 100 tables.
 4. Pictures: CPU p95 and size of every kind of picture (bench/render.py).
+
+``--vacation`` measures one read of the clock update alone: every human turn's clock asks the store whether
+the player is away (``tx.away``, a primary-key read; bot/services/vacation.py). It times that read directly
+(CPU per call on a store of 2,000 users, some away), counts the calls per move during play, and plays the
+same run (the size of run 1) with the read and with it answered without the store, alternately, so the
+machine's drift falls on both.
 
 By default (``--split``, bench/bot.py) the fake server and the simulated players run in a child process
 and the bot long-polls it over HTTP, as it does Telegram: CPU per move is then the bot's process's own CPU
@@ -107,6 +114,81 @@ def held_by(tables: int) -> float:
     return held["bytes"]
 
 
+async def away_read_cpu(calls: int) -> float:
+    """CPU microseconds per ``tx.away`` call in a read transaction, on a store of 2,000 users (one in ten
+    away): the read the clock update makes on every human turn."""
+    import tempfile
+    import time
+
+    from bot.store.sqlite import Store
+
+    with tempfile.TemporaryDirectory() as folder:
+        store = await Store(Path(folder) / "k.sqlite3").open()
+        try:
+            async with store.transaction() as tx:
+                for user in range(1, 2001):
+                    await tx.upsert_user(user, f"P{user}", None, "en")
+                    if user % 10 == 0:
+                        await tx.set_away(user, 0.0, 1e10)
+            start = time.process_time()
+            for i in range(calls):
+                async with store.read() as tx:
+                    await tx.away(1 + i % 2000)
+            with_read = time.process_time() - start
+            start = time.process_time()
+            for _ in range(calls):  # the same transactions without the read: what the read itself adds
+                async with store.read() as tx:
+                    pass
+            bare = time.process_time() - start
+        finally:
+            await store.close()
+    return (with_read - bare) / calls * 1e6
+
+
+def vacation(tables: int, moves: int, pairs: int, split: bool) -> None:
+    """The vacation read's cost per move: measured directly, and as the difference of runs with and without."""
+    from bot.store.queries import SharedQueries
+
+    load0 = os.getloadavg()
+    per_call = asyncio.run(away_read_cpu(20000))
+    original = SharedQueries.away
+    calls = {"n": 0}
+
+    async def counted(self: Any, user_id: int) -> tuple[float, float] | None:
+        calls["n"] += 1
+        return await original(self, user_id)
+
+    async def skipped(self: Any, user_id: int) -> tuple[float, float] | None:
+        calls["n"] += 1
+        return None  # nobody is away in the bench: the same answer, without the store
+
+    runs: dict[str, list[dict[str, Any]]] = {"with": [], "without": []}
+    counts: dict[str, list[int]] = {"with": [], "without": []}
+    try:
+        for _ in range(pairs):
+            for mode, patch in (("with", counted), ("without", skipped)):
+                SharedQueries.away = patch  # type: ignore[method-assign]
+                calls["n"] = 0
+                runs[mode].append(play(tables, moves, 2000.0, split))
+                counts[mode].append(calls["n"])
+    finally:
+        SharedQueries.away = original  # type: ignore[method-assign]
+    print(f"\n== the vacation read in the clock update; load average before {' '.join(f'{x:.2f}' for x in load0)}, "
+          f"after {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} CPUs)")
+    print(f"tx.away alone: {per_call:.1f} us CPU per call (20,000 calls, SQLite inline, 2,000 users)")
+    for mode in ("with", "without"):
+        cpu = [r["cpu_ms_per_move"] for r in runs[mode]]
+        moved = [r["moves"] for r in runs[mode]]
+        shown = " ".join(f"{c:.3f}" for c in cpu)
+        print(f"{mode:>7} the read: CPU per move {shown} ms (mean {sum(cpu) / len(cpu):.3f}); "
+              f"moves {moved}; away() calls {counts[mode]}")
+    per_move = sum(counts["with"]) / max(1, sum(r["moves"] for r in runs["with"]))
+    diff = sum(a["cpu_ms_per_move"] - b["cpu_ms_per_move"] for a, b in zip(runs["with"], runs["without"], strict=True))
+    diff /= pairs
+    print(f"away() calls per move {per_move:.2f}: the read's share by its own cost {per_call * per_move / 1000:.4f} ms "
+          f"per move; the runs' difference {diff:+.3f} ms per move (CPU time of the bot's process)")
+
+
 def verdict(ok: bool) -> str:
     return "PASS" if ok else "MISS"
 
@@ -117,9 +199,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--runs", type=int, default=40, help="renders per picture kind")
     p.add_argument("--one-process", action="store_true",
                    help="the fake server and the players in the bot's process (the old measurement)")
+    p.add_argument("--vacation", action="store_true", help="only the vacation read's cost per move")
+    p.add_argument("--pairs", type=int, default=3, help="--vacation: runs with and without the read, alternately")
     a = p.parse_args(argv)
     small, large = (50, 500) if a.quick else (200, 2000)
     split = not a.one_process
+    if a.vacation:
+        vacation(small, 8 if a.quick else 20, a.pairs, split)
+        return 0
     load0 = os.getloadavg()
     r1 = play(small, 8 if a.quick else 20, 2000.0, split)
     print(bot_bench.report(r1), flush=True)

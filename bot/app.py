@@ -34,19 +34,20 @@ from bot.logs import last_error
 from bot.retry import Backoff, EveryMinute
 from bot.services.ai_seats import AiSeats
 from bot.services.app_moves import AppMoves
-from bot.services.clocks import ClockService
+from bot.services.clocks import LATE, ClockService
 from bot.services.core import TableCore
 from bot.services.deadlines import Clock
 from bot.services.hands.capture import CaptureBuilder
 from bot.services.hands.in_group import GroupHands
 from bot.services.hands.toggle import ToggleTurns, toggle_forced
+from bot.services.here import TablesHere
 from bot.services.hints import Hints
 from bot.services.lobby import LobbyService
 from bot.services.outbox import Outbox, RateLimiter
 from bot.services.people import People
 from bot.services.pictures import Pictures
 from bot.services.play import Play
-from bot.services.ports import Plug, SeatedTables, TurnClock
+from bot.services.ports import Plug, SeatedTables, SeatLeaver, TurnClock
 from bot.services.presence import PresenceService
 from bot.services.publish import Publisher
 from bot.services.reports import Reports
@@ -98,6 +99,7 @@ class Services:
     people: People
     lobby: LobbyService
     seats: SeatService
+    here: TablesHere
     presence: PresenceService
     reports: Reports
     hints: Hints
@@ -114,7 +116,8 @@ class Services:
     def workflow_data(self) -> dict[str, Any]:
         """The names handlers ask for (aiogram injects a handler's parameters by name)."""
         return {"replies": self.core, "play": self.play, "people": self.people, "lobby": self.lobby,
-                "seats": self.seats, "presence": self.presence, "reports": self.reports, "hints": self.hints,
+                "seats": self.seats, "here": self.here, "presence": self.presence, "reports": self.reports,
+                "hints": self.hints,
                 "builder": self.builder, "toggles": self.toggles, "league": self.league, "clocks": self.clocks,
                 "tournaments": self.tournaments, "vacations": self.vacations, "group_hands": self.group_hands}
 
@@ -130,7 +133,7 @@ class Services:
 def build_services(store: Store, outbox: Outbox, bot_username: str, *, ai_delay: float = 1.0,
                    pictures: Pictures | None = None, ai: AiSeats | None = None, ping_after: float = 20.0,
                    timed: bool = True, clock: Clock | None = None, default_per_move: float = 86400.0,
-                   vacation_days: int = 14, app: AppLinks | None = None) -> Services:
+                   vacation_days: int = 14, app: AppLinks | None = None, paused_after: float = LATE) -> Services:
     """Build the services once, each given the ports of exactly what it uses.
 
     Moves keep the clocks' deadlines and the clocks play a move at a deadline: that one loop is closed
@@ -144,14 +147,17 @@ def build_services(store: Store, outbox: Outbox, bot_username: str, *, ai_delay:
     forced = (toggle_forced,)  # moves the table plays by itself: played by Play, not asked of anybody by Publisher
     publisher = Publisher(core, turn_clock, pictures, ping_after, app, forced)
     seated: Plug[SeatedTables] = Plug()  # the lobby opens a tournament's tables; it needs the play service
+    leaver: Plug[SeatLeaver] = Plug()  # the seats service hands a withdrawn player's tables to the AI
     tournaments = Tournaments(core, seated, turn_clock, league.tournament_result, bot_username, pictures is not None,
-                              default_per_move)
+                              default_per_move, leaver=leaver)
     play = Play(core, publisher, ai or AiSeats(), turn_clock, ai_delay, forced=forced,
                 finished=(league.table_finished, tournaments.table_finished))
     people = People(core, publisher)
     lobby = LobbyService(core, publisher, play, turn_clock, bot_username)
     seated.plug(lobby)
-    clocks = ClockService(core, play, lobby, publisher, clock, default_per_move) if timed else None
+    seats = SeatService(core, publisher, play, bot_username)
+    leaver.plug(seats)
+    clocks = ClockService(core, play, lobby, publisher, clock, default_per_move, paused_after) if timed else None
     turn_clock.plug(clocks)
     vacations = Vacations(core, clocks.clock, clocks.scheduler.nudge, vacation_days) if clocks is not None else None
     toggles = ToggleTurns(core, play, publisher)
@@ -159,7 +165,7 @@ def build_services(store: Store, outbox: Outbox, bot_username: str, *, ai_delay:
     outbox.on_ephemeral = group_hands.delivered  # the outcome of each hand shown in a group
     return Services(
         core=core, publisher=publisher, play=play, people=people, lobby=lobby,
-        seats=SeatService(core, publisher, play, bot_username),
+        seats=seats, here=TablesHere(core),
         presence=PresenceService(core, play),
         reports=Reports(core, publisher, lobby, people),
         hints=Hints(core, play.ai),
@@ -240,7 +246,8 @@ class App:
         services = self.services = build_services(
             self.store, self.outbox, username, ai_delay=self.settings.ai_delay,
             pictures=self.pictures, ai=ai, ping_after=self.settings.ping_after,
-            default_per_move=self.settings.autoplay_after, app=links, vacation_days=self.settings.vacation_days)
+            default_per_move=self.settings.autoplay_after, app=links, vacation_days=self.settings.vacation_days,
+            paused_after=self.settings.paused_after)
         if self.settings.deal_seed is not None:
             services.lobby.seed_deals(self.settings.deal_seed)
         self.outbox.on_unreachable = services.people.user_unreachable

@@ -79,6 +79,9 @@ class Settings(BaseSettings):
                                   description="a new table's seconds per move (0: no clock)")
     vacation_days: int = Field(default=14, alias="KOZYR_VACATION_DAYS", ge=0, le=366,
                                description="days a year a player may take off with /vacation (their clocks stop)")
+    paused_after: float = Field(default=120.0, alias="KOZYR_PAUSED_AFTER", ge=1,
+                                description="seconds a deadline may be handled late before the bot counts as having "
+                                            "been paused (down, or its host suspended): such a deadline is no strike")
     pictures: bool = Field(default=True, alias="KOZYR_PICTURES", description="draw the table as pictures (1/0)")
     # A player who acted at the table this recently gets their turn as an edit, not a new (notifying) message.
     ping_after: float = Field(default=20.0, alias="KOZYR_PING_AFTER", ge=0,

@@ -7,10 +7,23 @@ parameters (``lobby: LobbyService``, ``replies: Replies``...)."""
 
 from aiogram import Router
 
-from bot.handlers import clocks, group_hands, help, hint, league, lobby, membership, play, settings, status, tournament
+from bot.handlers import (
+    chosen,
+    clocks,
+    group_hands,
+    help,
+    hint,
+    league,
+    lobby,
+    membership,
+    play,
+    settings,
+    status,
+    tournament,
+)
 
 
 def routers() -> list[Router]:
     """Every router, in the order the dispatcher tries them (/status first: the owner's, in the DM)."""
     return [status.router(), lobby.router(), play.router(), group_hands.router(), clocks.router(), settings.router(),
-            membership.router(), tournament.router(), hint.router(), help.router(), league.router()]
+            membership.router(), tournament.router(), chosen.router(), hint.router(), help.router(), league.router()]

@@ -8,8 +8,10 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.handlers.context import is_admin
+from bot.handlers.here import pick_or_ask
 from bot.handlers.lobby import _answer_press
 from bot.services.clocks import ClockService
+from bot.services.here import TablesHere
 from bot.services.lobby import LobbyService
 from bot.services.ports import Replies
 from bot.services.quiet import parse_hours, prefs_line, zone
@@ -66,35 +68,42 @@ async def hand_button(query: CallbackQuery, callback_data: Hand, clocks: ClockSe
                                                             alert=True))
 
 
-async def _group_table(lobby: LobbyService, replies: Replies, where: Where) -> int | None:
-    table_id = await lobby.open_table_id(where)
-    if table_id is None:
+async def _group_table(here: TablesHere, replies: Replies, where: Where, arg: str, op: str) -> int | None:
+    """The table the command names (``/pause 2``: a tournament's table 2), or the only one here; None when
+    answered already (the choice among several, or no table)."""
+    picked = await pick_or_ask(here, replies, where, arg, op)
+    if picked is None:
+        return None
+    if picked.table is None:
         await replies.say(where, t(where.lang, "There is no table here. Open one with /new carnival."))
-    return table_id
+        return None
+    return picked.table.table.id
 
 
-async def pause(message: Message, clocks: ClockService, lobby: LobbyService, replies: Replies, actor: Actor,
-                where: Where) -> None:
-    await _vote(message, clocks, lobby, replies, actor, where, True)
+async def pause(message: Message, command: CommandObject, clocks: ClockService, here: TablesHere, replies: Replies,
+                actor: Actor, where: Where) -> None:
+    await _vote(command, clocks, here, replies, actor, where, True)
 
 
-async def resume(message: Message, clocks: ClockService, lobby: LobbyService, replies: Replies, actor: Actor,
-                 where: Where) -> None:
-    await _vote(message, clocks, lobby, replies, actor, where, False)
+async def resume(message: Message, command: CommandObject, clocks: ClockService, here: TablesHere, replies: Replies,
+                 actor: Actor, where: Where) -> None:
+    await _vote(command, clocks, here, replies, actor, where, False)
 
 
-async def _vote(message: Message, clocks: ClockService, lobby: LobbyService, replies: Replies, actor: Actor,
+async def _vote(command: CommandObject, clocks: ClockService, here: TablesHere, replies: Replies, actor: Actor,
                 where: Where, pausing: bool) -> None:
-    table_id = await _group_table(lobby, replies, where)
+    """A seated player's vote (a majority of the table's seated humans pauses or resumes its clock)."""
+    table_id = await _group_table(here, replies, where, command.args or "", "pa" if pausing else "re")
     if table_id is not None:
         answer = await clocks.vote(table_id, actor, pausing, where.lang)
         if answer.alert:
             await replies.say(where, f"{name(actor.name)}: {answer.text}")
 
 
-async def extend(message: Message, clocks: ClockService, lobby: LobbyService, replies: Replies, actor: Actor,
-                 where: Where) -> None:
-    table_id = await _group_table(lobby, replies, where)
+async def extend(message: Message, command: CommandObject, clocks: ClockService, here: TablesHere,
+                 replies: Replies, actor: Actor, where: Where) -> None:
+    """The table's creator (a tournament's table: the organizer) gives the move one more period, once."""
+    table_id = await _group_table(here, replies, where, command.args or "", "ex")
     if table_id is not None:
         answer = await clocks.extend(table_id, actor, where.lang)
         if answer.alert:

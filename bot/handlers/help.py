@@ -8,10 +8,12 @@ from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
 from bot.handlers import clocks as clock_handlers
 from bot.handlers.context import is_member
+from bot.handlers.here import pick_or_ask
 from bot.handlers.lobby import _answer_press
 from bot.league.service import league_note, league_rules
 from bot.services.catalog import table_games
 from bot.services.clocks import ClockService
+from bot.services.here import TablesHere
 from bot.services.people import People
 from bot.services.ports import Replies
 from bot.services.reports import Reports, rules_text
@@ -111,8 +113,13 @@ async def rules(message: Message, command: CommandObject, replies: Replies, acto
     await _say(replies, message, actor, where, text)
 
 
-async def score(message: Message, reports: Reports, where: Where) -> None:
-    await reports.score(where)
+async def score(message: Message, command: CommandObject, reports: Reports, here: TablesHere, replies: Replies,
+                where: Where) -> None:
+    """The score sheet of the table here; ``/score 2`` of a tournament's table 2 (``3.2``: round 3, ``#41``:
+    the table's id); with several running and none named, the choice."""
+    picked = await pick_or_ask(here, replies, where, command.args or "", "sc")
+    if picked is not None:
+        await reports.score(where, picked.table.table.id if picked.table is not None else None)
 
 
 async def record(message: Message, reports: Reports, where: Where) -> None:

@@ -11,11 +11,14 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.handlers import members
 from bot.handlers.context import is_admin
+from bot.handlers.here import pick_or_ask
 from bot.services.hands.in_group import GroupHands
+from bot.services.here import TablesHere
 from bot.services.lobby import LobbyService
 from bot.services.ports import Replies
 from bot.services.seats import SeatService
 from bot.services.types import Actor, Answer, Where
+from bot.tournaments.service import Tournaments
 from bot.ui.callbacks import Lobby
 from bot.ui.clip import clip_plain
 from bot.ui.i18n import t
@@ -77,10 +80,13 @@ async def join(message: Message, lobby: LobbyService, replies: Replies, actor: A
 
 
 async def leave(message: Message, command: CommandObject, lobby: LobbyService, replies: Replies, seats: SeatService,
-                actor: Actor, where: Where) -> None:
+                tournaments: Tournaments, actor: Actor, where: Where) -> None:
     """Before the start: stand up. During the game: confirm, and an AI takes the seat (the creator or an
-    admin may do it for an absent player: ``/leave 2`` or ``/leave Name``)."""
+    admin may do it for an absent player: ``/leave 2`` or ``/leave Name``). A player of the running
+    tournament here who is not at the ordinary table: confirm withdrawing from the tournament."""
     arg = (command.args or "").strip()
+    if not arg and await tournaments.ask_withdraw(where, actor):  # a running tournament's player: withdraw
+        return
     admin = bool(arg) and await is_admin(message, actor.user_id)
     if await seats.ask_leave(where, actor, arg, admin):
         return
@@ -99,12 +105,19 @@ async def begin(message: Message, lobby: LobbyService, replies: Replies, actor: 
             await replies.say(where, answer.text)
 
 
-async def cancel(message: Message, lobby: LobbyService, replies: Replies, actor: Actor, where: Where) -> None:
-    table_id = await _table_or_say(lobby, replies, where)
-    if table_id is not None:
-        answer = await lobby.cancel(table_id, actor, where.lang, await is_admin(message, actor.user_id))
-        if answer.alert:  # done: the group was told by the cancel itself ("The table was cancelled.")
-            await replies.say(where, answer.text)
+async def cancel(message: Message, command: CommandObject, lobby: LobbyService, here: TablesHere, replies: Replies,
+                 actor: Actor, where: Where) -> None:
+    """The creator or an admin ends the table here (``/cancel 2``: names one of several; a running
+    tournament's table is refused by the service, which says why)."""
+    picked = await pick_or_ask(here, replies, where, command.args or "", "ca")
+    if picked is None:
+        return
+    if picked.table is None:
+        await replies.say(where, t(where.lang, "There is no table here. Open one with /new carnival."))
+        return
+    answer = await lobby.cancel(picked.table.table.id, actor, where.lang, await is_admin(message, actor.user_id))
+    if answer.alert:  # done: the group was told by the cancel itself ("The table was cancelled.")
+        await replies.say(where, answer.text)
 
 
 async def lobby_button(query: CallbackQuery, callback_data: Lobby, lobby: LobbyService, seats: SeatService,

@@ -80,6 +80,15 @@ async def button(query: CallbackQuery, callback_data: Tour, tournaments: Tournam
     row = None if where is None else await tournaments.belongs(callback_data.t, where)
     if row is None:  # forged data naming another chat's tournament: act only where the button was pressed
         answer = Answer(t(lang, "This button is not valid."), alert=True)
+    elif callback_data.op in ("wd", "stay"):
+        message = query.message
+        if message is None or not await tournaments.is_prompt(row.id, actor.user_id, message.message_id):
+            answer = Answer(t(lang, "This button is not for you."), alert=True)  # someone else's prompt
+        elif callback_data.op == "stay":
+            await tournaments.close_prompt(message.chat.id, message.message_id)
+            answer = Answer()
+        else:
+            answer = await tournaments.withdraw(row.id, actor, lang, message.message_id)
     else:
         op = callback_data.op
         admin = op in ("start", "cancel") and actor.user_id != row.creator_id and await is_admin(query, actor.user_id)

@@ -42,7 +42,8 @@ from bot.ui.names import plain_name
 from engine.core import State
 
 log = logging.getLogger(__name__)
-LATE = 120.0  # seconds a deadline may be handled late before the bot counts as having been paused
+LATE = 120.0  # the default of KOZYR_PAUSED_AFTER: seconds a deadline may be handled late before the bot
+# counts as having been paused
 SELF_MOVED = "self_moved"  # TableUi.extra: the seats that made a move themselves (not at a deadline)
 
 
@@ -66,7 +67,7 @@ class ClockService:
     play a move at a deadline (``play``), redraw the lobby (``lobby``) and send hands (``publisher``)."""
 
     def __init__(self, core: TableCore, play: Mover, lobby: LobbyShow, publisher: HandPublisher,
-                 clock: Clock | None = None, default_per_move: float = 86400.0) -> None:
+                 clock: Clock | None = None, default_per_move: float = 86400.0, paused_after: float = LATE) -> None:
         self.core = core
         self.play = play
         self.lobby = lobby
@@ -74,6 +75,7 @@ class ClockService:
         self.store = core.store
         self.clock = clock or Clock()
         self.default_per_move = default_per_move
+        self.paused_after = paused_after  # a deadline handled later than this fell while the bot was stopped
         self.scheduler = Deadlines(self.store, self.clock, self.fire)
         self._by_deadline: set[int] = set()
 
@@ -240,7 +242,7 @@ class ClockService:
         catch_up = c.deadline < self.clock.started
         # Nobody is to blame for a deadline that fell while the bot was down (before this process
         # started) or paused (the scheduler woke long after it: a stopped process, a suspended host).
-        forgiven = catch_up or now - c.deadline > LATE
+        forgiven = catch_up or now - c.deadline > self.paused_after
         action, by_ai = deadline_move(state, seat_no, row.seed ^ row.version)
         who = mention(seat.user_id, seat.name)
         if by_ai:

@@ -16,6 +16,7 @@ from bot.services.clock_lines import lobby_clock_line
 from bot.services.core import TableCore
 from bot.services.hands import in_group
 from bot.services.ports import AiScheduler, Plug, TablePublisher, TurnClock
+from bot.services.slots import TOURNAMENT
 from bot.services.types import Actor, Answer, Where
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import ClockRow, ClockUi, SeatRow, TableRow, TableUi
@@ -288,11 +289,20 @@ class LobbyService:
         return Answer()
 
     async def cancel(self, table_id: int, actor: Actor, lang: str, is_admin: bool) -> Answer:
+        """The table's creator or an admin ends it. Never a tournament's table, not even for the organizer:
+        a cancelled board would score nothing for players who were winning it, and the round's standings
+        would be made of unequal rounds. A player who cannot go on leaves (/leave: the AI plays the seat),
+        and the organizer ends the whole tournament with /tournament cancel, whose tables then play on
+        as ordinary games (and can then be cancelled)."""
         async with self.core.lock(table_id), self.core.store.transaction() as tx:
             loaded = await self.core.load(tx, table_id)
             if loaded is None or loaded.row.status not in ("lobby", "playing"):
                 return Answer(t(lang, "There is no table to cancel."), alert=True)
             row = loaded.row
+            if await _in_running_tournament(tx, row):
+                return Answer(t(lang, "A tournament's table cannot be cancelled: a player leaves with /leave "
+                                      "(the AI plays on for them), and the organizer may end the whole "
+                                      "tournament with /tournament cancel."), alert=True)
             if actor.user_id != row.creator_id and not is_admin:
                 return Answer(t(lang, "Only the table's creator or an admin can cancel it."), alert=True)
             was_playing = row.status == "playing"
@@ -344,7 +354,8 @@ class LobbyService:
         row.status = "playing"
         row.version += 1
         row.state = state.to_json()
-        row.ui = TableUi(ai_levels=row.ui.ai_levels)  # the lobby's keys go; the AI levels stay
+        tour = {TOURNAMENT: row.ui.extra[TOURNAMENT]} if TOURNAMENT in row.ui.extra else {}
+        row.ui = TableUi(ai_levels=row.ui.ai_levels, extra=tour)  # the lobby's keys go; AI levels, a tournament stay
         if (clock := self.clock.service) is not None:  # the first turn's deadline
             await clock.moved(tx, row, seats, state)
         await tx.save_table(row)
@@ -378,7 +389,16 @@ class LobbyService:
             await tx.save_clock(clock)
         row = await tx.table(table_id)
         assert row is not None
+        row.ui.extra[TOURNAMENT] = tournament_id  # its group message gets a Score button (a chat may hold several)
         state = get_game(game_id).new(len(seats), seed=row.seed, options=row.options)  # checked at /tournament
         await self._begin(tx, row, seats, state, from_lobby=False)
         game_log.opened(table_id, chat_id, game_id)
         return row, state
+
+
+async def _in_running_tournament(tx: Tx, row: TableRow) -> bool:
+    board = await tx.board_of_table(row.id)
+    if board is None:
+        return False
+    tour = await tx.tournament(board.tournament_id)
+    return tour is not None and tour.status == "running"

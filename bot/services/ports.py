@@ -103,6 +103,13 @@ class SeatedTables(Protocol):
     def began(self, row: TableRow, seats: list[SeatRow], state: State) -> None: ...
 
 
+class SeatLeaver(Protocol):
+    """Hands a player's seat at a table in play to an AI for good (bot/services/seats.py): a tournament's
+    withdrawal leaves every table the player still plays."""
+
+    async def quit_seat(self, table_id: int, user_id: int) -> bool: ...
+
+
 class TournamentResult(Protocol):
     """Told, in the transaction that ends a tournament, its final ranking (user id, name, points), best
     first: the league keeps it."""

@@ -25,10 +25,17 @@ class Reports:
         self.lobby = lobby
         self.people = people
 
-    async def score(self, where: Where) -> None:
+    async def score(self, where: Where, table_id: int | None = None) -> None:
+        """The sheet of ``table_id`` (one of a tournament's tables here, named or chosen), else of the
+        table here or the last one played here. Only a table of this chat and topic is ever shown."""
         async with self.core.store.read() as tx:
-            row = await tx.open_table(where.chat_id, where.thread_id) or await tx.last_table(where.chat_id,
-                                                                                                where.thread_id)
+            if table_id is not None:
+                row = await tx.table(table_id)
+                if row is not None and (row.chat_id, row.thread_id) != (where.chat_id, where.thread_id):
+                    row = None
+            else:
+                row = await tx.open_table(where.chat_id, where.thread_id) or await tx.last_table(where.chat_id,
+                                                                                                    where.thread_id)
             seats = await tx.seats(row.id) if row else []
         if row is None or row.state is None:
             await self.core.say(where, t(where.lang, "No game has been played here yet."))

@@ -100,34 +100,55 @@ class SeatService:
                 return Answer(t(lang, "Only the player, the table's creator or an admin can do this."), alert=True)
             if prompt_id is not None:  # the question is answered: its buttons go
                 await tx.enqueue(chat_id, "clear_markup", {"message_id": prompt_id}, priority=out.REPLY)
-            name = ai_name({s.name for s in seats})
-            chat_lang = await tx.chat_lang(row.chat_id)
-            assert leaver.user_id is not None
-            user_lang = await tx.user_lang(leaver.user_id)
-            await out.edit_text(tx, leaver.user_id, hand_slot(row, seat),
-                                t(user_lang, "You left the game at {chat}; {ai} plays your seat.",
-                                  chat=words.name(await tx.chat_title(row.chat_id)), ai=words.name(name)),
-                                None, priority=out.REPLY)
-            seats[seat] = SeatRow(seat, None, name)
-            await tx.set_seats(row.id, seats)
-            await drop_vote(tx, row.id, leaver.user_id)
-            row.version += 1  # every keyboard of the old version is stale now
-            await tx.save_table(row)
-            await out.log_line(tx, row.chat_id, "🚪 " + t(chat_lang, "{who} left the game; {ai} plays the seat.",
-                                                         who=words.name(leaver.name), ai=words.name(name)),
-                               row.thread_id)
-            if offer:  # the AI plays the seat until someone from the group takes it
-                row.ui.offered.append(seat)
-                await out.send_text(tx, row.chat_id, t(chat_lang, "{ai} plays the seat of {who} until someone takes "
-                                                                 "it: press the button to play on from here.",
-                                                       ai=words.name(name), who=words.name(leaver.name)),
-                                    take_seat_keyboard(row.id, seat, chat_lang), slot=f"offer:{row.id}:{seat}",
-                                    thread_id=row.thread_id)
-                await tx.save_table(row, touch=False)
-            await self._after_seat_change(tx, row, seats)
+            await self._hand_over(tx, row, seats, seat, offer)
         self.core.outbox.wake()
         self.play.schedule_ai(table_id)
         return Answer(t(lang, "Done: an AI player took the seat."))
+
+    async def quit_seat(self, table_id: int, user_id: int) -> bool:
+        """Hand ``user_id``'s seat at this table to an AI for good: a tournament's withdrawal decided it (the
+        player's own, or the no-move rule), so no rights are checked here. False when they do not play there."""
+        async with self.core.lock(table_id), self.core.store.transaction() as tx:
+            loaded = await self.core.load(tx, table_id)
+            if loaded is None or loaded.row.status != "playing":
+                return False
+            seat = next((s.seat for s in loaded.seats if s.user_id == user_id), None)
+            if seat is None:
+                return False
+            await self._hand_over(tx, loaded.row, loaded.seats, seat, False)
+        self.core.outbox.wake()
+        self.play.schedule_ai(table_id)
+        return True
+
+    async def _hand_over(self, tx: Tx, row: TableRow, seats: list[SeatRow], seat: int, offer: bool) -> None:
+        """An AI takes the seat (in the caller's transaction): the leaver's hand message says so, the group
+        is told, and with ``offer`` someone from the group may take the seat later."""
+        leaver = seats[seat]
+        name = ai_name({s.name for s in seats})
+        chat_lang = await tx.chat_lang(row.chat_id)
+        assert leaver.user_id is not None
+        user_lang = await tx.user_lang(leaver.user_id)
+        await out.edit_text(tx, leaver.user_id, hand_slot(row, seat),
+                            t(user_lang, "You left the game at {chat}; {ai} plays your seat.",
+                              chat=words.name(await tx.chat_title(row.chat_id)), ai=words.name(name)),
+                            None, priority=out.REPLY)
+        seats[seat] = SeatRow(seat, None, name)
+        await tx.set_seats(row.id, seats)
+        await drop_vote(tx, row.id, leaver.user_id)
+        row.version += 1  # every keyboard of the old version is stale now
+        await tx.save_table(row)
+        await out.log_line(tx, row.chat_id, "🚪 " + t(chat_lang, "{who} left the game; {ai} plays the seat.",
+                                                     who=words.name(leaver.name), ai=words.name(name)),
+                           row.thread_id)
+        if offer:  # the AI plays the seat until someone from the group takes it
+            row.ui.offered.append(seat)
+            await out.send_text(tx, row.chat_id, t(chat_lang, "{ai} plays the seat of {who} until someone takes "
+                                                             "it: press the button to play on from here.",
+                                                   ai=words.name(name), who=words.name(leaver.name)),
+                                take_seat_keyboard(row.id, seat, chat_lang), slot=f"offer:{row.id}:{seat}",
+                                thread_id=row.thread_id)
+            await tx.save_table(row, touch=False)
+        await self._after_seat_change(tx, row, seats)
 
     async def take_seat(self, table_id: int, seat: int, actor: Actor, lang: str, chat_id: int) -> Answer:
         """Someone from the group takes a seat that was offered: they play it on from now."""

@@ -23,7 +23,8 @@ from bot.services.clocks import SELF_MOVED
 from bot.services.core import TableCore
 from bot.services.lobby import parse_option_args
 from bot.services.periodic import Periodic
-from bot.services.ports import Plug, SeatedTables, TournamentResult, TurnClock
+from bot.services.ports import Plug, SeatedTables, SeatLeaver, TournamentResult, TurnClock
+from bot.services.slots import withdraw_prompt_slot
 from bot.services.types import Actor, Answer, Where
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import BoardRow, ClockRow, EntrantRow, SeatRow, TableRow, TournamentRow
@@ -31,12 +32,12 @@ from bot.tournaments import rounds as plan
 from bot.tournaments.pairing import Pairing
 from bot.tournaments.pictures import format_name, points_text, standings_picture
 from bot.tournaments.settings import TournamentSettings, parse
-from bot.tournaments.standings import Standing
+from bot.tournaments.standings import Standing, forfeit
 from bot.ui import words
 from bot.ui.clip import clip_plain
 from bot.ui.clock_words import span
 from bot.ui.i18n import t
-from bot.ui.keyboards import tournament_keyboard
+from bot.ui.keyboards import tournament_keyboard, withdraw_keyboard
 from engine.core import GameError, OptionsError, State
 
 log = logging.getLogger(__name__)
@@ -53,10 +54,12 @@ class Tournaments:
     """Every tournament of the bot; one per process (bot/app.py builds it)."""
 
     def __init__(self, core: TableCore, tables: Plug[SeatedTables], clock: Plug[TurnClock], result: TournamentResult,
-                 bot_username: str, pictures: bool, default_per_move: float = 86400.0, tick: float = TICK) -> None:
+                 bot_username: str, pictures: bool, default_per_move: float = 86400.0, tick: float = TICK,
+                 leaver: Plug[SeatLeaver] | None = None) -> None:
         self.core = core
         self.store = core.store
         self._tables = tables  # the lobby, built after the play service that tells this one of results
+        self._leaver = leaver or Plug()  # the seats service: a withdrawn player's tables go to the AI
         self.clock = clock
         self.result = result
         self.bot_username = bot_username
@@ -324,6 +327,90 @@ class Tournaments:
         self.core.outbox.wake()
         return Answer(t(lang, "The tournament begins!"))
 
+    # -- withdrawal --------------------------------------------------------------------------------
+    async def ask_withdraw(self, where: Where, actor: Actor) -> bool:
+        """``/leave`` in a group with a running tournament the actor plays in: ask to confirm withdrawing
+        (a button). False when it is not theirs to leave (no such tournament, not in it, already out):
+        the ordinary table's /leave applies then."""
+        async with self.store.read() as tx:
+            row = await tx.open_tournament(where.chat_id, where.thread_id)
+            if row is None or row.status != "running":
+                return False
+            ordinary = await tx.open_table(where.chat_id, where.thread_id)
+            if ordinary is not None and any(s.user_id == actor.user_id for s in await tx.seats(ordinary.id)):
+                return False  # seated at the ordinary table here too: /leave is about that one
+            entrant = next((e for e in await tx.entrants(row.id) if e.user_id == actor.user_id), None)
+        if entrant is None or entrant.withdrawn is not None:
+            return False
+        lang = where.lang
+        async with self.store.transaction() as tx:
+            await out.send_text(tx, where.chat_id, t(
+                lang, "{who}: withdraw from the tournament? An AI plays your seats at the tables still on, and "
+                      "those games count as lost for you; you are paired no more.", who=words.name(actor.name)),
+                withdraw_keyboard(row.id, lang), slot=withdraw_prompt_slot(row.id, actor.user_id),
+                thread_id=where.thread_id, priority=out.REPLY)
+        self.core.outbox.wake()
+        return True
+
+    async def is_prompt(self, tid: int, user_id: int, message_id: int) -> bool:
+        """Whether ``message_id`` is the withdrawal prompt ``user_id`` asked for (its buttons are theirs)."""
+        async with self.store.read() as tx:
+            return await tx.slot_message(withdraw_prompt_slot(tid, user_id)) == message_id
+
+    async def withdraw(self, tid: int, actor: Actor, lang: str, prompt_id: int | None = None) -> Answer:
+        """The player leaves the tournament: out of the standings' later rounds (marked ✖), and every
+        table of it they still play goes to the AI, counted as lost for them (``forfeit``)."""
+        async with self._lock(tid), self.store.transaction() as tx:
+            row = await tx.tournament(tid)
+            if row is None or row.status != "running":
+                return Answer(t(lang, "This tournament is not running."), alert=True)
+            if prompt_id is not None:
+                await tx.enqueue(row.chat_id, "clear_markup", {"message_id": prompt_id}, priority=out.REPLY)
+            entrant = next((e for e in await tx.entrants(tid) if e.user_id == actor.user_id), None)
+            if entrant is None or entrant.withdrawn is not None:
+                return Answer(t(lang, "You are not playing in this tournament."), alert=True)
+            chat_lang = await tx.chat_lang(row.chat_id)
+            tables = await self._withdraw(tx, row, actor.user_id, "🏆 " + t(
+                chat_lang, "{who} withdraws from the tournament: the AI plays their seats at the tables still on, "
+                           "and those games count as lost for them.", who=words.name(entrant.name)))
+        self.core.outbox.wake()
+        await self._leave_tables(tables, actor.user_id)
+        self.soon(tid)  # a round left with only byes for them moves on
+        return Answer(t(lang, "You withdrew from the tournament."))
+
+    async def _withdraw(self, tx: Tx, row: TournamentRow, player: int, line: str) -> list[int]:
+        """Mark the player out from the next round on (the group told ``line``); the tournament's tables
+        they still play, for the caller to hand to the AI once this transaction is over."""
+        if not await tx.withdraw_entrant(row.id, player, row.round):
+            return []
+        await out.send_text(tx, row.chat_id, line, thread_id=row.thread_id)
+        live = []
+        for b in await tx.boards(row.id):
+            if b.kind == "table" and b.table_id is not None and player in b.players:
+                table = await tx.table(b.table_id)
+                if table is not None and table.status == "playing":
+                    live.append(b.table_id)
+        return live
+
+    async def _leave_tables(self, tables: list[int], player: int) -> None:
+        leaver = self._leaver.service
+        if leaver is None:  # no seats service (a test without one): the clocks' strikes hand them over
+            return
+        for table_id in tables:
+            await leaver.quit_seat(table_id, player)
+
+    async def close_prompt(self, chat_id: int, message_id: int) -> None:
+        """"No, stay": the prompt's buttons go."""
+        async with self.store.transaction() as tx:
+            await tx.enqueue(chat_id, "clear_markup", {"message_id": message_id}, priority=out.REPLY)
+        self.core.outbox.wake()
+
+    def _later(self, tables: list[int], player: int) -> None:
+        """Hand the tables over after the caller's transaction (each under its own table's lock)."""
+        task = asyncio.create_task(self._leave_tables(tables, player), name=f"withdrawn-{player}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     # -- rounds ------------------------------------------------------------------------------------
     async def _open_round(self, tx: Tx, row: TournamentRow, pairing: Pairing, number: int,
                           lang: str) -> list[tuple[TableRow, list[SeatRow], State]]:
@@ -372,16 +459,27 @@ class Tournaments:
         team_of = {seat: i for i, team in enumerate(teams) for seat in team}
         team_place = competition_places([max(scores[s] for s in team) for team in teams])
         places = {player: team_place[team_of[i]] for i, player in enumerate(board.players)}
+        entrants = await tx.entrants(row.id)
+        out_now = {e.user_id for e in entrants if e.withdrawn is not None}
+        places = forfeit(places, out_now)  # withdrawn before this table ended: the AI's play is not theirs
         if not await tx.add_board_results(row.id, board.round, board.board, places):
             return
         s = TournamentSettings.from_json(row.settings)
-        if not s.withdraw or row.format == "robin":
+        if not s.withdraw:
             return
         moved = set(table.ui.extra.get(SELF_MOVED, []))
         lang = await tx.chat_lang(row.chat_id)
-        names = {e.user_id: e.name for e in await tx.entrants(row.id)}
+        names = {e.user_id: e.name for e in entrants}
         for i, player in enumerate(board.players):
-            if i not in moved and await tx.withdraw_entrant(row.id, player, board.round + 1):
+            if i in moved or player in out_now:
+                continue
+            if row.format == "robin":  # every round is on at once: out of all their tables still playing
+                tables = await self._withdraw(tx, row, player, "🏆 " + t(
+                    lang, "{who} did not make a single move at a table and is withdrawn from the tournament: "
+                          "the AI plays their tables still on, which count as lost for them.",
+                    who=words.name(names.get(player, "?"))))
+                self._later([x for x in tables if x != table.id], player)
+            elif await tx.withdraw_entrant(row.id, player, board.round + 1):
                 await out.send_text(tx, row.chat_id, "🏆 " + t(
                     lang, "{who} did not make a single move this round and is withdrawn from the tournament.",
                     who=words.name(names.get(player, "?"))), thread_id=row.thread_id)

@@ -40,6 +40,20 @@ def place_points(places: dict[int, int], points: Sequence[float]) -> dict[int, f
     return out
 
 
+def forfeit(places: dict[int, int], out: set[int]) -> dict[int, int]:
+    """A table's places when some of its players had withdrawn before it ended (the AI played their seat):
+    they take the table's last place (no points, shared or not), whatever the AI made of it, and the others
+    are ranked among themselves as the game placed them, as if the withdrawn seats had lost to everyone.
+    The opponents lose nothing by someone's leaving, and the one who left gains nothing from the AI's play."""
+    gone = out & places.keys()
+    if not gone:
+        return places
+    kept = {p: q for p, q in places.items() if p not in gone}
+    ranked = {p: 1 + sum(1 for r in kept.values() if r < q) for p, q in kept.items()}
+    last = len(places)
+    return {**ranked, **{p: last for p in gone}}
+
+
 @dataclass(frozen=True)
 class Entry:
     id: int

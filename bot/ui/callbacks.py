@@ -32,9 +32,17 @@ class Lobby(CallbackData, prefix="lb"):
 
 
 class Tour(CallbackData, prefix="tn"):
-    """A tournament's registration message: join | leave | start | cancel."""
+    """A tournament's registration message: join | leave | start | cancel; a withdrawal's prompt: wd | stay."""
 
     t: Id  # tournament id
+    op: Word
+
+
+class Here(CallbackData, prefix="th"):
+    """One of a chat's several tables, chosen for a command: sc (/score) | pa (/pause) | re (/resume) |
+    ex (/extend) | ca (/cancel); the round's tables carry ``sc`` under their group message."""
+
+    t: Id  # table id
     op: Word
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.ui.callbacks import Hands, Lang, Lobby, Tour
+from bot.ui.callbacks import Hands, Here, Lang, Lobby, Tour
 from bot.ui.clock_keyboards import clock_button
 from bot.ui.i18n import t
 
@@ -84,6 +84,22 @@ def tournament_keyboard(tournament_id: int, lang: str) -> InlineKeyboardMarkup:
         [b("✋ " + t(lang, "Join"), "join"), b(t(lang, "Leave"), "leave")],
         [b("▶️ " + t(lang, "Start now"), "start"), b("✖️ " + t(lang, "Cancel"), "cancel")],
     ])
+
+
+def withdraw_keyboard(tournament_id: int, lang: str) -> InlineKeyboardMarkup:
+    """Confirm withdrawing from a running tournament (the prompt's buttons are its asker's alone)."""
+    def b(text: str, op: str) -> InlineKeyboardButton:
+        return InlineKeyboardButton(text=text, callback_data=Tour(t=tournament_id, op=op).pack())
+
+    return InlineKeyboardMarkup(inline_keyboard=[[b("🚪 " + t(lang, "Yes, withdraw"), "wd"),
+                                                  b(t(lang, "No, stay"), "stay")]])
+
+
+def choose_table_keyboard(op: str, choices: list[tuple[int, str]]) -> InlineKeyboardMarkup:
+    """One button per table (its id and a label): the press does ``op`` to that table."""
+    return InlineKeyboardMarkup(inline_keyboard=[
+        [InlineKeyboardButton(text=label[:64], callback_data=Here(t=table_id, op=op).pack())]
+        for table_id, label in choices])
 
 
 def hands_keyboard(lang: str) -> InlineKeyboardMarkup:

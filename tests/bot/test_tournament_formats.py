@@ -68,7 +68,7 @@ async def test_oh_hell_round_robin_for_six_in_threes_meets_the_balance_and_finis
     people = [Actor(100 + i, f"P{i}", "en") for i in range(6)]
     try:
         await services.tournaments.open(WHERE, people[0], ["oh_hell", "format=robin", "size=3", "clock=1h",
-                                                           "hand_sizes=2,1"])
+                                                           "hand_sizes=2,1", "withdraw=off"])
         row = await services.tournaments.here(WHERE)
         assert row is not None and row.format == "robin"
         await _enter(services, row.id, people[1:])

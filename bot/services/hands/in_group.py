@@ -24,11 +24,11 @@ from typing import Any
 from bot.services import outbox as out
 from bot.services.core import TableCore
 from bot.services.ports import HandPublisher
-from bot.services.slots import hand_slot
+from bot.services.slots import TOURNAMENT, hand_slot
 from bot.services.types import Actor, Answer
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import OutboxRow, SeatRow, TableRow
-from bot.ui.callbacks import MyHand
+from bot.ui.callbacks import Here, MyHand
 from bot.ui.clip import TEXT_LIMIT, clip_html
 from bot.ui.i18n import t
 
@@ -69,9 +69,14 @@ def for_group(markup: out.Markup) -> dict[str, Any] | None:
 
 
 async def table_keyboard(tx: Tx, row: TableRow, lang: str) -> dict[str, Any] | None:
-    """The table message's keyboard: "My hand" where the chat shows hands in the group, else none."""
+    """The table message's keyboard: "My hand" where the chat shows hands in the group; and at a
+    tournament's table "📊 Score" (a round's tables share the chat: a press names this one)."""
     hands, _ = await tx.chat_hands(row.chat_id)
-    return hand_button(row.id, lang) if hands == "group" else None
+    mine = hand_button(row.id, lang) if hands == "group" else None
+    if row.ui.extra.get(TOURNAMENT) is None:
+        return mine
+    score = {"inline_keyboard": [[{"text": "📊 " + t(lang, "Score"), "callback_data": Here(t=row.id, op="sc").pack()}]]}
+    return with_rows(mine, score)
 
 
 async def rights_line(tx: Tx, chat_id: int, lang: str) -> str:
