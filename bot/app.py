@@ -43,6 +43,7 @@ from bot.services.hands.toggle import ToggleTurns, toggle_forced
 from bot.services.hints import Hints
 from bot.services.lobby import LobbyService
 from bot.services.outbox import Outbox, RateLimiter
+from bot.services.paid import store_budget
 from bot.services.people import People
 from bot.services.pictures import Pictures
 from bot.services.play import Play
@@ -188,7 +189,8 @@ class App:
                 bot.session.middleware(SharedLimitMiddleware(RedisLimiter(self.redis)))
         limiter = RateLimiter(settings.per_chat_interval, settings.group_per_minute, settings.global_per_second)
         self.pictures = Pictures() if settings.pictures else None
-        self.outbox = Outbox(self.store, self.outbox_bot, limiter, Pictures.render)
+        paid = store_budget(self.store, settings.paid_broadcast_stars_per_hour)  # off at 0 (bot/services/paid.py)
+        self.outbox = Outbox(self.store, self.outbox_bot, limiter, Pictures.render, paid=paid)
         # No handler keeps a conversation state: the FSM middleware would build a context for every update.
         self.dispatcher = Dispatcher(disable_fsm=True)
         self.services: Services | None = None

@@ -12,6 +12,11 @@ so that cap + rate * window stays within the limit over a window 10% longer than
 ``outbox.RateLimiter`` keeps too): per chat 1/s with no burst; per group cap 4 + 15/min (4 + 15.25 in 61 s,
 under 20); global cap 5 + 22/s (5 + 24.2 in 1.1 s, under 30). Without the margin two workers under CPU
 load were refused 2-3 of 72 sends (tests/store/test_shared_limits.py).
+
+A paid broadcast (``allow_paid_broadcast``, bot/services/paid.py) takes its global token from a bucket of its
+own, Telegram's 1000 a second with the same margin (cap 50 + 850/s: 985 in 1.1 s), not from the free one;
+the per-chat and per-group buckets hold for it as for any message. What each worker may spend is counted
+in the database (``paid_spend``), shared by every worker already.
 """
 
 from __future__ import annotations
@@ -66,6 +71,7 @@ class SharedLimits:
     per_chat: Bucket = Bucket(1.0, 1.0)
     per_group: Bucket = Bucket(15 / 60, 4.0)
     overall: Bucket = Bucket(22.0, 5.0)
+    paid: Bucket = Bucket(850.0, 50.0)
 
 
 class RedisLimiter:
@@ -78,22 +84,25 @@ class RedisLimiter:
         self._take = redis.register_script(TAKE)
         self.waited = 0  # how many sends had to wait (for /status and the bench)
 
-    def _buckets(self, chat_id: int) -> tuple[list[str], list[float]]:
+    def _buckets(self, chat_id: int, paid: bool = False) -> tuple[list[str], list[float]]:
         chosen = [(f"{self.prefix}:chat:{chat_id}", self.limits.per_chat)]
         if chat_id < 0:
             chosen.append((f"{self.prefix}:group:{chat_id}", self.limits.per_group))
-        chosen.append((f"{self.prefix}:global", self.limits.overall))
+        if paid:
+            chosen.append((f"{self.prefix}:paid", self.limits.paid))
+        else:
+            chosen.append((f"{self.prefix}:global", self.limits.overall))
         keys = [k for k, _ in chosen]
         args = [x for _, b in chosen for x in (b.rate, b.cap)]
         return keys, args
 
-    async def try_take(self, chat_id: int) -> float:
+    async def try_take(self, chat_id: int, paid: bool = False) -> float:
         """Take the tokens if all are there (0.0), else take nothing and return the seconds to wait."""
-        keys, args = self._buckets(chat_id)
+        keys, args = self._buckets(chat_id, paid)
         return int(await self._take(keys=keys, args=args)) / 1000
 
-    async def take(self, chat_id: int) -> None:
-        while (wait := await self.try_take(chat_id)) > 0:
+    async def take(self, chat_id: int, paid: bool = False) -> None:
+        while (wait := await self.try_take(chat_id, paid)) > 0:
             self.waited += 1
             await asyncio.sleep(wait)
 
@@ -112,7 +121,7 @@ class SharedLimitMiddleware(BaseRequestMiddleware):
         chat_id = getattr(method, "chat_id", None)
         name = type(method).__name__.lower()
         if isinstance(chat_id, int) and name.startswith(COUNTED):
-            await self.limiter.take(chat_id)
+            await self.limiter.take(chat_id, bool(getattr(method, "allow_paid_broadcast", None)))
         return await make_request(bot, method)
 
 
