@@ -24,7 +24,10 @@ pytestmark = pytest.mark.slow  # a few seconds of paced sends
 STARS = 10.0  # 100 paid messages an hour, for both workers together
 
 
-async def test_two_workers_paying_for_sends_never_deliver_a_row_twice(fake: FakeTelegram):
+@pytest.mark.parametrize("local", [15, 1000])
+async def test_two_workers_paying_for_sends_never_deliver_a_row_twice(fake: FakeTelegram, local: int):
+    """``local``: each worker's own free rate; at 15 a second each outbox pays past its own count, at 1000
+    only the shared free bucket (22 a second for both) fills, and the outbox Bot's middleware pays."""
     need_postgres()
     need_redis()
     import redis.asyncio as aioredis
@@ -35,6 +38,7 @@ async def test_two_workers_paying_for_sends_never_deliver_a_row_twice(fake: Fake
     schema, prefix = fresh_schema(), f"kozyr-test:{uuid.uuid4().hex}"
     stores = [PgStore(PG_URL, schema=schema) for _ in range(2)]
     workers: list[tuple[Outbox, object]] = []
+    middlewares: list[SharedLimitMiddleware] = []
     client = aioredis.from_url(REDIS_URL)
     try:
         for store in stores:
@@ -46,8 +50,10 @@ async def test_two_workers_paying_for_sends_never_deliver_a_row_twice(fake: Fake
                 await out.log_line(tx, user.id, f"{user.id} c")
         for store in stores:
             bot = fake.make_bot(default=DefaultBotProperties(parse_mode=ParseMode.HTML))
-            bot.session.middleware(SharedLimitMiddleware(RedisLimiter(client, prefix=prefix)))
-            outbox = Outbox(store, bot, RateLimiter(0.0, 100000, 15), paid=store_budget(store, STARS))
+            budget = store_budget(store, STARS)
+            middlewares.append(SharedLimitMiddleware(RedisLimiter(client, prefix=prefix), budget))
+            bot.session.middleware(middlewares[-1])
+            outbox = Outbox(store, bot, RateLimiter(0.0, 100000, local), paid=budget)
             workers.append((outbox, bot))
         for outbox, _ in workers:
             outbox.start()
@@ -74,3 +80,5 @@ async def test_two_workers_paying_for_sends_never_deliver_a_row_twice(fake: Fake
     assert fake.limiter.paid_messages == sum(paid) > 0  # both workers were past the free rate
     assert fake.limiter.paid_messages <= STARS * 10 and fake.limiter.stars_charged <= STARS
     assert fake.limiter.served_429 == 0
+    if local > 100:  # the outboxes never saw their own free rate full: the shared one made them pay
+        assert sum(m.made_paid for m in middlewares) > 0
