@@ -9,6 +9,14 @@ Run from the repository root::
     python bench/bot.py --split          # the fake and the players in a child process: the bot's own CPU
     python bench/bot.py --split --sample FILE   # ... and where the bot's CPU goes (bench/sampler.py FILE)
     python bench/bot.py --split --stages        # ... and where a press's time goes, stage by stage (bench/stages.py)
+    python bench/bot.py --split --telegram --paid 1000   # Telegram's limits, sends past the free 30/s paid
+
+Every run prints Telegram's ceiling for one bot token at the calls a move made (bench/ceiling.py): moves a
+second with the free 30 messages a second, and with paid broadcasts (sends only). ``--telegram`` runs at
+Telegram's limits (the fake's and the bot's pacing); with many tables the moves then exceed the free rate,
+and ``--paid STARS`` (KOZYR_PAID_BROADCAST_STARS_PER_HOUR) shows what paying for sends changes, with the Stars
+it spent. ``--ping-after`` is KOZYR_PING_AFTER (20 s: a player back at their turn within it gets their hand
+edited, later a new message, a turn ping).
 
 What runs: the real ``bot.app.App`` (dispatcher, middlewares, the services, Outbox, Store on a SQLite file in a temp
 dir, WAL) with a real aiogram ``Bot`` talking HTTP to the fake Bot API server of ``tests/fakebot`` (rate limits
@@ -86,6 +94,7 @@ from tests.fakebot.server import FakeTelegram  # noqa: E402
 from tests.fakebot.users import FakeChat, FakeUser  # noqa: E402
 
 sys.path.append(str(Path(__file__).resolve().parent))  # after the root: bench/bot.py is not the bot
+from ceiling import report as ceiling_report  # noqa: E402
 from sampler import Sampler  # noqa: E402
 from stages import Stages  # noqa: E402
 
@@ -116,6 +125,8 @@ class Config:
     sample: str | None = None  # split mode: CPU samples of the bot's process during play to this file
     sql: bool = False  # count the SQL statements the bot runs during play (a trace callback: costs CPU)
     stages: bool = False  # split mode: where a press's time goes, stage by stage (bench/stages.py)
+    paid: float = 0.0  # KOZYR_PAID_BROADCAST_STARS_PER_HOUR: sends past the free global rate go paid
+    ping_after: float | None = None  # KOZYR_PING_AFTER (None: the bot's default)
 
 
 # One clock for both processes (CLOCK_MONOTONIC is system-wide on Linux): the child stamps the update,
@@ -272,6 +283,8 @@ class Bench:
             for user in users:
                 fake.watchers[user.id] = run.changed
             runs.append(run)
+        # Someone added the bot to each group: Telegram tells the bot (my_chat_member), as in production.
+        await asyncio.gather(*(self.deliver(_added(fake, r.group, r.users[0])) for r in runs))
         await asyncio.gather(*(self.deliver(u.start_bot()) for r in runs for u in r.users))
         await self.settle()
         await asyncio.gather(*(self.deliver(r.users[0].send(r.group, "/new carnival")) for r in runs))
@@ -364,6 +377,10 @@ class Bench:
         return self.commits.pop(update_id)
 
 
+async def _added(fake: BenchFake, group: FakeChat, by: FakeUser) -> None:
+    fake.emit_my_chat_member(group, by, "left", group.bot_status)
+
+
 def _lobby(group: FakeChat) -> StoredMessage:
     for message in group.messages():
         if any(str(b.get("callback_data", "")).startswith("lb:") for b in message.buttons):
@@ -419,8 +436,10 @@ def _settings(config: Config, fake: Any, db: Path) -> Any:
     """The bot's settings against ``fake`` (anything with ``token`` and ``base_url``)."""
     pacing = {"KOZYR_PER_CHAT_INTERVAL": 1.05, "KOZYR_GROUP_PER_MINUTE": 20,
               "KOZYR_GLOBAL_PER_SECOND": 30} if config.telegram else {}
+    if config.ping_after is not None:
+        pacing["KOZYR_PING_AFTER"] = config.ping_after
     return settings_for(fake, db, KOZYR_POLLING_TIMEOUT=1, KOZYR_SQLITE_DRIVER=config.driver,
-                        KOZYR_PICTURES=config.pictures, **pacing)
+                        KOZYR_PICTURES=config.pictures, KOZYR_PAID_BROADCAST_STARS_PER_HOUR=config.paid, **pacing)
 
 
 _LITERAL = re.compile(r"'(?:[^']|'')*'|x'[0-9a-fA-F]*'|(?<![\w.])-?\d+(?:\.\d+)?(?:e[+-]?\d+)?")
@@ -480,6 +499,7 @@ class FakeMarks:
         self.fake = fake
         self.calls = len(fake.calls)
         self.served_429 = fake.limiter.served_429
+        self.paid = fake.limiter.paid_messages
         self.handle = fake.handle_seconds
         self.callbacks = len(fake.callbacks)
 
@@ -502,6 +522,8 @@ class FakeMarks:
             "group_calls_per_move": per_move(sum(1 for c in calls if c.method in MESSAGE_METHODS and _chat(c) < 0)),
             "dm_calls_per_move": per_move(sum(1 for c in calls if c.method in MESSAGE_METHODS and _chat(c) > 0)),
             "by_method": dict(by_method.most_common()), "errors": dict(errors.most_common()),
+            "served_by_method": dict(Counter(c.method for c in calls if c.ok)),
+            "paid_messages": fake.limiter.paid_messages - self.paid, "count_edits": fake.limiter.limits.count_edits,
             "late_answers": sum(1 for c in list(fake.callbacks.values())[self.callbacks:] if c.late),
             "unanswered_callbacks": len(fake.unanswered_callbacks()),
             "setup_get_chat_member": sum(1 for c in fake.calls[:self.calls] if c.method == "getChatMember"),
@@ -858,6 +880,12 @@ def report(r: dict[str, Any]) -> str:
     lines.append(f"429 Too Many Requests served: {r['served_429']}"
                  + (" (Telegram's limits on, bot pacing at production values)" if cfg.get("telegram") else
                     " (limits off)"))
+    lines += ceiling_report(r["served_by_method"], moves, r["count_edits"])
+    if cfg.get("paid"):
+        stars = r["paid_messages"] / 10
+        lines.append(f"paid broadcasts (budget {cfg['paid']:g} Stars an hour): {r['paid_messages']} messages, "
+                     f"{stars:g} Stars in {r['play_s']} s of play = {stars * 3600 / max(r['play_s'], 1e-9):,.0f} "
+                     f"Stars an hour at this rate")
     if r.get("sql"):
         total = sum(r["sql"].values())
         lines.append(f"SQL statements {total} = {total / moves:.1f} per move:")
@@ -906,6 +934,10 @@ def parse_args(argv: list[str] | None) -> tuple[Config, bool]:
                    "(bench/sampler.py, collapsed stacks) into FILE; `python bench/sampler.py FILE` prints the top")
     p.add_argument("--telegram", action="store_true",
                    help="Telegram's rate limits in the fake server and the bot's pacing at production values")
+    p.add_argument("--paid", type=float, default=0.0, metavar="STARS",
+                   help="KOZYR_PAID_BROADCAST_STARS_PER_HOUR: sends past the free 30/s go paid (with --telegram)")
+    p.add_argument("--ping-after", type=float, metavar="S",
+                   help="KOZYR_PING_AFTER: seconds after a player's press within which their turn edits the hand")
     p.add_argument("--backlog", type=int, default=0,
                    help="queue this many outbox rows for one extra, rate-limited chat before play (e.g. 200000)")
     a = p.parse_args(argv)
@@ -913,7 +945,7 @@ def parse_args(argv: list[str] | None) -> tuple[Config, bool]:
                     warmup=a.warmup, think_ms=a.think, feed=a.feed, seed=a.seed, timeout=a.timeout,
                     pictures=a.pictures, driver=a.driver, profile=a.profile, backlog=a.backlog,
                     telegram=a.telegram, split=a.split, sample=a.sample, sql=a.sql,
-                    stages=a.stages)
+                    stages=a.stages, paid=a.paid, ping_after=a.ping_after)
     if a.split:
         config.feed = "polling"
     return config, a.json

@@ -44,6 +44,7 @@ from bot.services.here import TablesHere
 from bot.services.hints import Hints
 from bot.services.lobby import LobbyService
 from bot.services.outbox import Outbox, RateLimiter
+from bot.services.paid import store_budget
 from bot.services.people import People
 from bot.services.pictures import Pictures
 from bot.services.play import Play
@@ -186,15 +187,17 @@ class App:
         # every connection and a press's answerCallbackQuery would queue behind them until too old.
         self.outbox_bot = self._make_bot(settings)
         self.redis: Any = None
+        paid = store_budget(self.store, settings.paid_broadcast_stars_per_hour)  # off at 0 (bot/services/paid.py)
         if settings.redis_url:  # several workers: Telegram's limits shared through Redis (bot/shared_limits.py)
             import redis.asyncio as aioredis
 
             self.redis = aioredis.from_url(settings.redis_url)
-            for bot in (self.bot, self.outbox_bot):
-                bot.session.middleware(SharedLimitMiddleware(RedisLimiter(self.redis)))
+            self.bot.session.middleware(SharedLimitMiddleware(RedisLimiter(self.redis)))
+            # The outbox's sends may go paid when the workers' shared free rate is used up.
+            self.outbox_bot.session.middleware(SharedLimitMiddleware(RedisLimiter(self.redis), paid))
         limiter = RateLimiter(settings.per_chat_interval, settings.group_per_minute, settings.global_per_second)
         self.pictures = Pictures() if settings.pictures else None
-        self.outbox = Outbox(self.store, self.outbox_bot, limiter, Pictures.render)
+        self.outbox = Outbox(self.store, self.outbox_bot, limiter, Pictures.render, paid=paid)
         # No handler keeps a conversation state: the FSM middleware would build a context for every update.
         self.dispatcher = Dispatcher(disable_fsm=True)
         self.services: Services | None = None

@@ -65,6 +65,10 @@ class Settings(BaseSettings):
                                   description="messages a minute to one group")
     global_per_second: int = Field(default=30, alias="KOZYR_GLOBAL_PER_SECOND", ge=1,
                                    description="messages a second in all")
+    paid_broadcast_stars_per_hour: float = Field(
+        default=0.0, alias="KOZYR_PAID_BROADCAST_STARS_PER_HOUR", ge=0,
+        description="Telegram Stars an hour the bot may spend on paid broadcasts (0.1 Star a new message sent "
+                    "past the free 30 a second instead of waiting; edits always wait); 0: off")
     ai_delay: float = Field(default=1.0, alias="KOZYR_AI_DELAY", ge=0,
                             description="seconds an AI seat waits before moving")
     ai_level: str = Field(default="normal", alias="KOZYR_AI_LEVEL",

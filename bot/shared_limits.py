@@ -12,6 +12,14 @@ so that cap + rate * window stays within the limit over a window 10% longer than
 ``outbox.RateLimiter`` keeps too): per chat 1/s with no burst; per group cap 4 + 15/min (4 + 15.25 in 61 s,
 under 20); global cap 5 + 22/s (5 + 24.2 in 1.1 s, under 30). Without the margin two workers under CPU
 load were refused 2-3 of 72 sends (tests/store/test_shared_limits.py).
+
+A paid broadcast (``allow_paid_broadcast``, bot/services/paid.py) takes its global token from a bucket of its
+own, Telegram's 1000 a second with the same margin (cap 50 + 850/s: 985 in 1.1 s), not from the free one;
+the per-chat and per-group buckets hold for it as for any message. What each worker may spend is counted
+in the database (``paid_spend``), shared by every worker already. A worker's outbox pays when its own
+count of the free rate is full; with several workers the shared free bucket fills first, so the
+middleware of the outbox's Bot (given the budget) also makes a send paid when the shared free bucket has
+no token but the paid one has.
 """
 
 from __future__ import annotations
@@ -23,6 +31,8 @@ from typing import Any
 from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextRequestMiddlewareType
 from aiogram.methods import TelegramMethod
 from aiogram.methods.base import TelegramType
+
+from bot.services.paid import PaidBudget
 
 # KEYS: the buckets; ARGV: rate_1, cap_1, rate_2, cap_2, ... (tokens a second, bucket size).
 # Returns 0 when a token was taken from every bucket, else the milliseconds until one can be.
@@ -66,6 +76,7 @@ class SharedLimits:
     per_chat: Bucket = Bucket(1.0, 1.0)
     per_group: Bucket = Bucket(15 / 60, 4.0)
     overall: Bucket = Bucket(22.0, 5.0)
+    paid: Bucket = Bucket(850.0, 50.0)
 
 
 class RedisLimiter:
@@ -78,22 +89,25 @@ class RedisLimiter:
         self._take = redis.register_script(TAKE)
         self.waited = 0  # how many sends had to wait (for /status and the bench)
 
-    def _buckets(self, chat_id: int) -> tuple[list[str], list[float]]:
+    def _buckets(self, chat_id: int, paid: bool = False) -> tuple[list[str], list[float]]:
         chosen = [(f"{self.prefix}:chat:{chat_id}", self.limits.per_chat)]
         if chat_id < 0:
             chosen.append((f"{self.prefix}:group:{chat_id}", self.limits.per_group))
-        chosen.append((f"{self.prefix}:global", self.limits.overall))
+        if paid:
+            chosen.append((f"{self.prefix}:paid", self.limits.paid))
+        else:
+            chosen.append((f"{self.prefix}:global", self.limits.overall))
         keys = [k for k, _ in chosen]
         args = [x for _, b in chosen for x in (b.rate, b.cap)]
         return keys, args
 
-    async def try_take(self, chat_id: int) -> float:
+    async def try_take(self, chat_id: int, paid: bool = False) -> float:
         """Take the tokens if all are there (0.0), else take nothing and return the seconds to wait."""
-        keys, args = self._buckets(chat_id)
+        keys, args = self._buckets(chat_id, paid)
         return int(await self._take(keys=keys, args=args)) / 1000
 
-    async def take(self, chat_id: int) -> None:
-        while (wait := await self.try_take(chat_id)) > 0:
+    async def take(self, chat_id: int, paid: bool = False) -> None:
+        while (wait := await self.try_take(chat_id, paid)) > 0:
             self.waited += 1
             await asyncio.sleep(wait)
 
@@ -102,18 +116,37 @@ COUNTED = ("send", "edit", "copy", "forward")  # the calls Telegram's flood limi
 
 
 class SharedLimitMiddleware(BaseRequestMiddleware):
-    """Every counted call to a chat waits for its tokens (``bot.session.middleware(SharedLimitMiddleware(l))``)."""
+    """Every counted call to a chat waits for its tokens (``bot.session.middleware(SharedLimitMiddleware(l))``);
+    with ``paid`` (the outbox's budget), a send that would wait for the shared free rate goes paid instead."""
 
-    def __init__(self, limiter: RedisLimiter) -> None:
+    def __init__(self, limiter: RedisLimiter, paid: PaidBudget | None = None) -> None:
         self.limiter = limiter
+        self.paid = paid if paid is not None and paid.on else None
+        self.made_paid = 0  # sends this middleware made paid (the shared free rate was used up)
 
     async def __call__(self, make_request: NextRequestMiddlewareType[TelegramType], bot: Any,
                        method: TelegramMethod[TelegramType]) -> Any:
         chat_id = getattr(method, "chat_id", None)
         name = type(method).__name__.lower()
         if isinstance(chat_id, int) and name.startswith(COUNTED):
-            await self.limiter.take(chat_id)
+            paid = bool(getattr(method, "allow_paid_broadcast", None))
+            if paid or not await self._paid_instead(chat_id, method):
+                await self.limiter.take(chat_id, paid)
         return await make_request(bot, method)
+
+    async def _paid_instead(self, chat_id: int, method: Any) -> bool:
+        """Take a free token, or else make the send paid (True: its tokens are taken, it is marked paid)."""
+        if self.paid is None or "allow_paid_broadcast" not in type(method).model_fields or self.paid.spent():
+            return False
+        if await self.limiter.try_take(chat_id) == 0:
+            return True  # a free token: sent as it is
+        if await self.limiter.try_take(chat_id, paid=True) > 0:
+            return False  # the chat's own bucket is empty too: paying would not send it sooner
+        if await self.paid.take():
+            method.allow_paid_broadcast = True
+            self.made_paid += 1
+            return True
+        return False  # the budget ran out: it waits for a free token (the chat's token was taken twice)
 
 
 def workers_allowed(workers: int, redis_url: str | None) -> str | None:

@@ -46,9 +46,12 @@ async def new(message: Message, command: CommandObject, lobby: LobbyService, rep
     if not args:
         await replies.say(where, t(where.lang, "Which game? For example: /new carnival quarters=1. /games lists them."))
         return
-    admin = await members.bot_is_admin(message.bot, where.chat_id)  # the lobby says whether hands come unasked
-    if admin is not None:
-        await group_hands.bot_rights(where.chat_id, admin)
+    # The lobby says whether hands come unasked: known from the bot's membership updates once one came,
+    # else asked of Telegram (once: the answer is stored).
+    if await group_hands.known_rights(where.chat_id) is None:
+        admin = await members.bot_is_admin(message.bot, where.chat_id)
+        if admin is not None:
+            await group_hands.bot_rights(where.chat_id, admin)
     await lobby.new_table(where, actor, args[0], args[1:])
 
 

@@ -462,8 +462,9 @@ class ClockService:
                 if seat is None:
                     continue
                 state = self.core.state(row)
-                # The current hand message loses its keyboard; the next slot number makes a new message.
-                await out.clear_keyboard(tx, user_id, hand_slot(row, seat.seat))
+                # The current hand message loses its keyboard (if it has one); the next slot number makes a new one.
+                if seat.seat not in row.ui.bare:
+                    await out.clear_keyboard(tx, user_id, hand_slot(row, seat.seat))
                 numbers = row.ui.hand_n
                 numbers[str(seat.seat)] = int(numbers.get(str(seat.seat), 0)) + 1
                 live = state.to_act == seat.seat and seat.seat not in row.ui.autopilot

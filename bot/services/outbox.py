@@ -33,6 +33,7 @@ from aiogram.exceptions import (
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
 
 from bot.services.ephemeral import EphemeralSender
+from bot.services.paid import PAID_PER_SECOND, PAYABLE, PaidBudget
 from bot.store import batch
 from bot.store.contract import Store
 from bot.store.contract import StoreTx as Tx
@@ -210,13 +211,15 @@ class RateLimiter:
     so a turn ping right after a hand update is not held back a second. A group's 20 a minute are spread
     evenly, one call per ``60/20`` seconds (plus a margin): a burst would be paid later by a silence of up
     to 40 s, and the live table message must never be more than a few seconds behind the game.
+
+    Paid broadcasts (bot/services/paid.py) count against their own ``paid_per_second``, not the free 30.
     """
 
     WINDOW = 61.0  # a second of margin over Telegram's minute, for the network's jitter
     GLOBAL_WINDOW = 1.1  # the same for the 30 a second: calls leave together but arrive spread out
 
     def __init__(self, per_chat_interval: float, group_per_minute: int, global_per_second: int,
-                 chat_burst: int = 3) -> None:
+                 chat_burst: int = 3, paid_per_second: int = PAID_PER_SECOND * 9 // 10) -> None:
         self.per_chat_interval = per_chat_interval
         self.group_per_minute = group_per_minute
         self.global_per_second = global_per_second
@@ -226,12 +229,16 @@ class RateLimiter:
         self.tokens: dict[int, tuple[float, float]] = {}  # private chats: (tokens, at)
         self.group_sent: dict[int, deque[float]] = {}
         self.global_sent: deque[float] = deque()
+        self.paid_per_second = paid_per_second  # a tenth under Telegram's 1000, for the network's jitter
+        self.paid_sent: deque[float] = deque()
 
     def _tokens(self, chat_id: int, now: float) -> float:
         tokens, at = self.tokens.get(chat_id, (float(self.chat_burst), now))
         return min(float(self.chat_burst), tokens + (now - at) / self.per_chat_interval)
 
-    def ready_at(self, chat_id: int, now: float) -> float:
+    def ready_at(self, chat_id: int, now: float, overall: bool = True) -> float:
+        """When the chat may send next (``overall`` False: leaving out the free global rate, which a paid
+        message does not wait for)."""
         at = self.next_at.get(chat_id, 0.0)
         if chat_id < 0:
             window = self.group_sent.get(chat_id)
@@ -244,19 +251,33 @@ class RateLimiter:
             tokens = self._tokens(chat_id, now)
             if tokens < 1.0:
                 at = max(at, now + (1.0 - tokens) * self.per_chat_interval)
-        while self.global_sent and self.global_sent[0] <= now - self.GLOBAL_WINDOW:
-            self.global_sent.popleft()
-        if len(self.global_sent) >= self.global_per_second:
-            at = max(at, self.global_sent[0] + self.GLOBAL_WINDOW)
+        if overall and self.global_full(now):
+            at = max(at, self.global_free_at())
         return at
 
-    def sent(self, chat_id: int, now: float) -> None:
+    def global_full(self, now: float) -> bool:
+        """Whether the free messages of the last second (and its margin) are used up."""
+        while self.global_sent and self.global_sent[0] <= now - self.GLOBAL_WINDOW:
+            self.global_sent.popleft()
+        return len(self.global_sent) >= self.global_per_second
+
+    def global_free_at(self) -> float:
+        """When the oldest free message of the window leaves it (``global_full`` just said it is full)."""
+        return self.global_sent[0] + self.GLOBAL_WINDOW if self.global_sent else 0.0
+
+    def paid_room(self, now: float) -> bool:
+        """Whether a paid message may go now (Telegram takes up to 1000 a second)."""
+        while self.paid_sent and self.paid_sent[0] <= now - self.GLOBAL_WINDOW:
+            self.paid_sent.popleft()
+        return len(self.paid_sent) < self.paid_per_second
+
+    def sent(self, chat_id: int, now: float, paid: bool = False) -> None:
         if chat_id < 0:
             self.next_at[chat_id] = max(self.next_at.get(chat_id, 0.0), now + self.group_gap)
             self.group_sent.setdefault(chat_id, deque()).append(now)
         elif self.per_chat_interval > 0:
             self.tokens[chat_id] = (self._tokens(chat_id, now) - 1.0, now)
-        self.global_sent.append(now)
+        (self.paid_sent if paid else self.global_sent).append(now)
 
     def retry_after(self, chat_id: int, now: float, seconds: float) -> None:
         self.next_at[chat_id] = max(self.next_at.get(chat_id, 0.0), now + seconds)
@@ -283,9 +304,11 @@ class Outbox:
     AGING = 3.0  # seconds of waiting worth one priority class, across chats when the global budget is short
 
     def __init__(self, store: Store, bot: Bot, limiter: RateLimiter,
-                 render: Callable[[dict[str, Any]], bytes] | None = None) -> None:
+                 render: Callable[[dict[str, Any]], bytes] | None = None, paid: PaidBudget | None = None) -> None:
         self.store = store
         self.render = render
+        # Paid broadcasts (opt-in): a send past the free global rate goes at once, paid, within the budget.
+        self.paid = paid if paid is not None and paid.on else None
         self.bot = bot
         self.limiter = limiter
         self._wake = asyncio.Event()
@@ -395,10 +418,13 @@ class Outbox:
                 self._due[chat_id] = None
         rescan = now >= self._rescan_at
         ready = []
+        # With a budget to pay, a chat is not held back by the free global rate before its row is read: a
+        # send may go paid (an edit read then waits for the free rate, below).
+        overall = self.paid is None or self.paid.spent()
         for chat_id in self._due:
             if chat_id in self._inflight or chat_id not in self._chats:
                 continue  # a delivery that ends looks at its chat again
-            at = self.limiter.ready_at(chat_id, now)
+            at = self.limiter.ready_at(chat_id, now, overall)
             if at > now:
                 self._wait(chat_id, at)
                 continue
@@ -419,7 +445,7 @@ class Outbox:
                     self._chats.add(chat_id)
                     if chat_id in self._inflight:
                         continue  # its delivery, when it ends, looks at it
-                    at = self.limiter.ready_at(chat_id, now)
+                    at = self.limiter.ready_at(chat_id, now, overall)
                     if at > now:
                         self._wait(chat_id, at)
                         delay = min(delay, at - now)
@@ -449,10 +475,16 @@ class Outbox:
         # waited, so the groups are slowed under overload, not starved.
         rows.sort(key=lambda r: (r.priority - (wall - (r.created_at or wall)) / self.AGING, r.id))
         for row in rows:
-            if len(self.limiter.global_sent) >= self.limiter.global_per_second:
-                delay = min(delay, 0.05)
-                break
-            self.limiter.sent(row.chat_id, now)
+            if self.limiter.global_full(now):
+                if self.paid is None:
+                    delay = min(delay, 0.05)
+                    break
+                if not await self._pays(row, now):  # an edit, or the budget is spent: it waits for the free rate
+                    self._due.pop(row.chat_id, None)
+                    self._wait(row.chat_id, self.limiter.global_free_at())
+                    delay = min(delay, max(0.005, self.limiter.global_free_at() - now))
+                    continue
+            self.limiter.sent(row.chat_id, now, row.paid)
             self._inflight.add(row.chat_id)
             self._due.pop(row.chat_id, None)  # in flight: looked at again when the delivery ends
             if row.alone:
@@ -461,6 +493,14 @@ class Outbox:
             self._deliveries.add(task)
             task.add_done_callback(self._delivered)
         return max(delay, 0.005)
+
+    async def _pays(self, row: OutboxRow, now: float) -> bool:
+        """Whether ``row`` goes now as a paid broadcast (marked so): a send, with room in the paid rate and a
+        message left in the hour's budget."""
+        if self.paid is None or row.method not in PAYABLE or not self.limiter.paid_room(now):
+            return False
+        row.paid = await self.paid.take()
+        return row.paid
 
     def _delivered(self, task: asyncio.Task[None]) -> None:
         self._deliveries.discard(task)
@@ -562,6 +602,7 @@ class Outbox:
         # A picture's keyboard as aiogram's model; a text's goes as the stored JSON (SendText, EditText).
         markup = InlineKeyboardMarkup.model_validate(p["markup"]) if p.get("markup") and image is not None else None
         thread = p.get("thread") or None
+        paid = True if row.paid else None  # a paid broadcast (``_pays``); sends only, never an edit
         message_id = None
         learned: dict[str, Any] = {}  # what the call teaches us, recorded with the row's completion
         pictures: dict[str, str] = {}  # picture keys -> the file id Telegram gave the upload
@@ -581,7 +622,8 @@ class Outbox:
         self.calls += 1
         if method == "send":
             raw = cast(dict[str, Any], await self.bot(SendText(chat_id=row.chat_id, text=p["text"],
-                                                               reply_markup=p.get("markup"), message_thread_id=thread)))
+                                                               reply_markup=p.get("markup"), message_thread_id=thread,
+                                                               allow_paid_broadcast=paid)))
             learned = {"slot_message": int(raw["message_id"])}
         elif method == "edit":
             await self.bot(EditText(text=p["text"], chat_id=row.chat_id, message_id=message_id,
@@ -592,7 +634,7 @@ class Outbox:
             media: Any = file_id or BufferedInputFile(data, filename="table.png")
             if method == "photo":
                 sent = await self.bot.send_photo(row.chat_id, media, caption=p["caption"], reply_markup=markup,
-                                                 message_thread_id=thread)
+                                                 message_thread_id=thread, allow_paid_broadcast=paid)
                 learned = {"slot_message": sent.message_id}
                 uploaded = file_id or (sent.photo[-1].file_id if sent.photo else None)
             else:
@@ -607,7 +649,8 @@ class Outbox:
             async with self.store.read() as tx:
                 data, _ = await tx.blob(p["blob"])
             document = await self.bot.send_document(row.chat_id, BufferedInputFile(data, filename=p["filename"]),
-                                                    caption=p.get("caption") or None, message_thread_id=thread)
+                                                    caption=p.get("caption") or None, message_thread_id=thread,
+                                                    allow_paid_broadcast=paid)
             learned = {"slot_message": document.message_id}
         elif method == "delete":
             await self.bot.delete_message(row.chat_id, message_id)  # type: ignore[arg-type]

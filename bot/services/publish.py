@@ -27,7 +27,7 @@ from bot.services.hands.buttons import pick_keyboard, play_markup
 from bot.services.hands.toggle_hand import toggle_hand
 from bot.services.pictures import Pictures
 from bot.services.ports import ForcedRule, Plug, TurnClock
-from bot.services.slots import hand_slot
+from bot.services.slots import hand_slot, note_hand_keyboard
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import SeatRow, TableRow
 from bot.ui import words
@@ -141,7 +141,9 @@ class Publisher:
             key = str(s.seat)
             live = self.decides(row, s, state)
             if new_deal:
-                if key in numbers:  # the last deal's message keeps its text, loses its keyboard
+                # The last deal's message keeps its text, loses its keyboard (if it has one: a hand of someone
+                # not to act was queued without, note_hand_keyboard).
+                if key in numbers and s.seat not in row.ui.bare:
                     await out.clear_keyboard(tx, s.user_id or 0, hand_slot(row, s.seat))
                 numbers[key] = numbers.get(key, -1) + 1
                 await self.hand_message(tx, row, s, state, names, live=live, new=True)
@@ -306,6 +308,8 @@ class Publisher:
             await out.send_text(tx, seat.user_id, text, markup, slot=slot, priority=priority)
         else:
             await out.edit_text(tx, seat.user_id, slot, text, markup, priority=priority)
+        if dm:
+            note_hand_keyboard(row, seat.seat, markup)
         await in_group.mirror(tx, row, seat, text, markup, live)
 
     def now(self) -> float | None:

@@ -23,3 +23,15 @@ def leave_prompt_slot(table_id: int, seat: int, user_id: int) -> str:
 def withdraw_prompt_slot(tournament_id: int, user_id: int) -> str:
     """The slot of the "withdraw from the tournament?" prompt ``user_id`` asked for: its buttons are theirs."""
     return f"tour:{tournament_id}:wd:{user_id}"
+
+
+def note_hand_keyboard(row: TableRow, seat: int, markup: object) -> None:
+    """Remember whether the seat's current DM hand message was queued with a keyboard (``row.ui.bare``): a new
+    deal then takes the keyboard off only a message that has one. Telegram answers an edit that changes nothing
+    with "message is not modified", a call of the 30 a second spent for nothing. A seat not known to be bare
+    is cleared as before, so a hand written by another way still loses its keyboard."""
+    bare = row.ui.bare
+    if markup is None and seat not in bare:
+        bare.append(seat)
+    elif markup is not None and seat in bare:
+        bare.remove(seat)

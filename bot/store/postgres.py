@@ -149,14 +149,29 @@ class PgTx(SharedQueries):
         await self.conn.execute("INSERT INTO chats(chat_id, hands) VALUES ($1, $2) "
                               "ON CONFLICT(chat_id) DO UPDATE SET hands = excluded.hands", chat_id, hands)
 
+    async def chat_bot_rights(self, chat_id: int) -> bool | None:
+        row = await self.conn.fetchrow("SELECT bot_admin, bot_rights_known FROM chats WHERE chat_id = $1", chat_id)
+        return bool(row["bot_admin"]) if row and row["bot_rights_known"] else None
+
     async def set_chat_bot_admin(self, chat_id: int, admin: bool) -> None:
-        await self.conn.execute("INSERT INTO chats(chat_id, bot_admin) VALUES ($1, $2) "
-                              "ON CONFLICT(chat_id) DO UPDATE SET bot_admin = excluded.bot_admin", chat_id, int(admin))
+        await self.conn.execute("INSERT INTO chats(chat_id, bot_admin, bot_rights_known) VALUES ($1, $2, 1) "
+                              "ON CONFLICT(chat_id) DO UPDATE SET bot_admin = excluded.bot_admin, bot_rights_known = 1",
+                              chat_id, int(admin))
+
+    async def take_paid(self, hour: int, wanted: int, limit: int) -> int:
+        await self.conn.execute("INSERT INTO paid_spend(hour, messages) VALUES ($1, 0) ON CONFLICT DO NOTHING", hour)
+        spent = await self.conn.fetchval("SELECT messages FROM paid_spend WHERE hour = $1 FOR UPDATE", hour)
+        granted = max(0, min(wanted, limit - int(spent or 0)))
+        if granted:
+            await self.conn.execute("UPDATE paid_spend SET messages = messages + $1 WHERE hour = $2", granted, hour)
+        await self.conn.execute("DELETE FROM paid_spend WHERE hour < $1", hour - 48)  # two days are plenty
+        return granted
 
     async def migrate_chat(self, old_id: int, new_id: int) -> None:
         """A group became a supergroup: everything of the old id moves to the new one."""
-        await self.conn.execute("INSERT INTO chats(chat_id, title, lang, hands, bot_admin) SELECT $1, title, lang, "
-                              "hands, bot_admin FROM chats WHERE chat_id = $2 ON CONFLICT DO NOTHING", new_id, old_id)
+        await self.conn.execute("INSERT INTO chats(chat_id, title, lang, hands, bot_admin, bot_rights_known) "
+                              "SELECT $1, title, lang, hands, bot_admin, bot_rights_known FROM chats "
+                              "WHERE chat_id = $2 ON CONFLICT DO NOTHING", new_id, old_id)
         for table in ("tables", "outbox", "results", "tournaments", *LEAGUE_CHAT_TABLES):
             await self.conn.execute(f"UPDATE {table} SET chat_id = $1 WHERE chat_id = $2", new_id, old_id)
         await self.conn.execute("DELETE FROM slots WHERE chat_id = $1", old_id)

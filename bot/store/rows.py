@@ -33,7 +33,7 @@ class ClockUi:
 
 # The keys TableUi types; any other key of a stored ``ui`` is kept in ``extra`` as it was.
 _UI_KEYS = frozenset({"lobby_mode", "ai_levels", "paused", "clock", "autopilot", "offered", "acted", "hand_n",
-                      "hand_deal", "table_key", "table_slot", "lobby_to_table", "pinned", "recent"})
+                      "bare", "hand_deal", "table_key", "table_slot", "lobby_to_table", "pinned", "recent"})
 
 
 @dataclass(slots=True)
@@ -54,6 +54,7 @@ class TableUi:
     offered: list[int] = field(default_factory=list)  # seats offered to the group (``/leave``)
     acted: dict[str, float] = field(default_factory=dict)  # seat -> when its player last pressed
     hand_n: dict[str, int] = field(default_factory=dict)  # seat -> its current hand message's number
+    bare: list[int] = field(default_factory=list)  # seats whose current DM hand was last queued with no keyboard
     hand_deal: int | None = None  # the deal the hand messages show
     table_key: str | None = None  # the deal (and chapter) of the group's table message
     table_slot: str | None = None  # that message's slot when it is not the default one (the lobby's)
@@ -76,6 +77,7 @@ class TableUi:
             offered=get("offered") or [],
             acted=get("acted") or {},
             hand_n=get("hand_n") or {},
+            bare=get("bare") or [],
             hand_deal=None if deal is None else int(deal),
             table_key=get("table_key"),
             table_slot=get("table_slot"),
@@ -95,7 +97,7 @@ class TableUi:
             data["paused"] = True
         if self.clock is not None:
             data["clock"] = self.clock.to_json()
-        for key in ("autopilot", "offered", "acted", "hand_n", "pinned", "recent"):
+        for key in ("autopilot", "offered", "acted", "hand_n", "bare", "pinned", "recent"):
             if value := getattr(self, key):
                 data[key] = value
         if self.hand_deal is not None:
@@ -163,6 +165,9 @@ class OutboxRow:
     slot_read: bool = False
     # The chat had no other pending row when this one was read (a store that knows says so; False: unknown).
     alone: bool = False
+    # The outbox sends it as a paid broadcast (allow_paid_broadcast): the free 30 a second were used up
+    # (bot/services/paid.py).
+    paid: bool = False
 
 
 @dataclass

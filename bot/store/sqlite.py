@@ -74,7 +74,8 @@ class Known:
 
     def __init__(self) -> None:
         self.users: dict[int, UserRow | None] = {}
-        self.chats: dict[int, tuple[str, str, str, int] | None] = {}  # (title, lang, hands, bot_admin); None: no row
+        # (title, lang, hands, bot_admin, bot_rights_known); None: no row
+        self.chats: dict[int, tuple[str, str, str, int, int] | None] = {}
         self.seats: dict[int, tuple[tuple[int, int | None, str], ...]] = {}  # a table's seats, in order
 
     @classmethod
@@ -183,13 +184,14 @@ class Tx(SharedQueries):
         user = await self.user(user_id)
         return user.lang if user is not None else "en"
 
-    async def _chat(self, chat_id: int) -> tuple[str, str, str, int] | None:
-        """The chat's (title, lang, hands, bot_admin), kept (``Known``)."""
+    async def _chat(self, chat_id: int) -> tuple[str, str, str, int, int] | None:
+        """The chat's (title, lang, hands, bot_admin, bot_rights_known), kept (``Known``)."""
         kept = self.known.chats
         if chat_id in kept:
             return kept[chat_id]
-        row = await self._one("SELECT title, lang, hands, bot_admin FROM chats WHERE chat_id = ?", chat_id)
-        chat = (row["title"], row["lang"], row["hands"], row["bot_admin"]) if row else None
+        row = await self._one("SELECT title, lang, hands, bot_admin, bot_rights_known FROM chats WHERE chat_id = ?",
+                              chat_id)
+        chat = (row["title"], row["lang"], row["hands"], row["bot_admin"], row["bot_rights_known"]) if row else None
         if chat_id not in self._changed_chats:
             Known.keep(kept, chat_id, chat)
         return chat
@@ -226,17 +228,33 @@ class Tx(SharedQueries):
         await self.db.execute("INSERT INTO chats(chat_id, hands) VALUES (?, ?) "
                               "ON CONFLICT(chat_id) DO UPDATE SET hands = excluded.hands", (chat_id, hands))
 
+    async def chat_bot_rights(self, chat_id: int) -> bool | None:
+        chat = await self._chat(chat_id)
+        return bool(chat[3]) if chat is not None and chat[4] else None
+
     async def set_chat_bot_admin(self, chat_id: int, admin: bool) -> None:
         self._chat_changed(chat_id)
-        await self.db.execute("INSERT INTO chats(chat_id, bot_admin) VALUES (?, ?) ON CONFLICT(chat_id) "
-                              "DO UPDATE SET bot_admin = excluded.bot_admin", (chat_id, int(admin)))
+        await self.db.execute("INSERT INTO chats(chat_id, bot_admin, bot_rights_known) VALUES (?, ?, 1) "
+                              "ON CONFLICT(chat_id) DO UPDATE SET bot_admin = excluded.bot_admin, bot_rights_known = 1",
+                              (chat_id, int(admin)))
+
+    async def take_paid(self, hour: int, wanted: int, limit: int) -> int:
+        await self.db.execute("INSERT INTO paid_spend(hour, messages) VALUES (?, 0) ON CONFLICT(hour) DO NOTHING",
+                              (hour,))
+        row = await self._one("SELECT messages FROM paid_spend WHERE hour = ?", hour)
+        granted = max(0, min(wanted, limit - (row["messages"] if row else 0)))
+        if granted:
+            await self.db.execute("UPDATE paid_spend SET messages = messages + ? WHERE hour = ?", (granted, hour))
+        await self.db.execute("DELETE FROM paid_spend WHERE hour < ?", (hour - 48,))  # two days are plenty
+        return granted
 
     async def migrate_chat(self, old_id: int, new_id: int) -> None:
         """A group became a supergroup: everything of the old id moves to the new one."""
         self._chat_changed(new_id)
         self._chat_changed(old_id)
-        await self.db.execute("INSERT OR IGNORE INTO chats(chat_id, title, lang, hands, bot_admin) "
-                              "SELECT ?, title, lang, hands, bot_admin FROM chats WHERE chat_id = ?", (new_id, old_id))
+        await self.db.execute("INSERT OR IGNORE INTO chats(chat_id, title, lang, hands, bot_admin, bot_rights_known) "
+                              "SELECT ?, title, lang, hands, bot_admin, bot_rights_known FROM chats WHERE chat_id = ?",
+                              (new_id, old_id))
         for table in ("tables", "outbox", "results", "tournaments", *LEAGUE_CHAT_TABLES):
             await self.db.execute(f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
         # Old messages cannot be edited under the new id: forget them, so edits become new messages.

@@ -245,9 +245,9 @@ class AskCounting(RateLimiter):
         super().__init__(*args)
         self.asked: Counter[int] = Counter()
 
-    def ready_at(self, chat_id: int, now: float) -> float:
+    def ready_at(self, chat_id: int, now: float, overall: bool = True) -> float:
         self.asked[chat_id] += 1
-        return super().ready_at(chat_id, now)
+        return super().ready_at(chat_id, now, overall)
 
 
 @pytest.mark.fake(limits=RateLimits.loose())

@@ -115,10 +115,11 @@ def reply_target(fake: FakeTelegram, chat: Any, params: dict[str, Any]) -> Store
     return msg
 
 
-def _count(fake: FakeTelegram, chat: Any, edit: bool = False) -> None:
+def _count(fake: FakeTelegram, chat: Any, edit: bool = False, paid: Any = None) -> None:
+    """Count a message against the limits; ``paid``: the send's allow_paid_broadcast (its own global rate)."""
     if edit and not fake.limiter.limits.count_edits:
         return
-    fake.limiter.check(chat.id, chat.type in ("group", "supergroup"))
+    fake.limiter.check(chat.id, chat.type in ("group", "supergroup"), paid=bool(paid))
 
 
 # ------------------------------------------------------------------------------ sending
@@ -130,7 +131,7 @@ async def send_message(fake: FakeTelegram, p: dict[str, Any]) -> dict[str, Any]:
     markup = check_markup(p.get("reply_markup"), chat.type)
     plan = _ephemeral_plan(fake, chat, p)
     reply = reply_target(fake, chat, p)
-    _count(fake, chat)
+    _count(fake, chat, paid=p.get("allow_paid_broadcast"))
     if plan is not None:
         return plan.deliver(text=text, entities=ents, reply_markup=markup, reply_to=reply).to_api()
     msg = fake.store_bot_message(chat, text=text, entities=ents, reply_markup=markup, reply_to=reply)
@@ -151,7 +152,7 @@ async def _send_media(fake: FakeTelegram, p: dict[str, Any], kind: str) -> dict[
     markup = check_markup(p.get("reply_markup"), chat.type)
     plan = _ephemeral_plan(fake, chat, p)
     reply = reply_target(fake, chat, p)
-    _count(fake, chat)
+    _count(fake, chat, paid=p.get("allow_paid_broadcast"))
     media = fake.files.resolve(p[kind], kind)
     fields = {"caption": caption, "caption_entities": cents, "reply_markup": markup, "reply_to": reply, kind: media}
     if plan is not None:
@@ -198,7 +199,7 @@ async def send_media_group(fake: FakeTelegram, p: dict[str, Any]) -> list[dict[s
         caption, cents = caption_of(item)
         prepared.append((item, caption, cents))
     reply = reply_target(fake, chat, p)
-    _count(fake, chat)
+    _count(fake, chat, paid=p.get("allow_paid_broadcast"))
     group_id = str(fake.next_seq())
     out = []
     for item, caption, cents in prepared:

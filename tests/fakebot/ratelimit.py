@@ -2,6 +2,10 @@
 
 Why: a bot that floods a group during a fast game gets 429s in production; tests must see them.
 Rejected requests are not counted (like Telegram, roughly), and every 429 is tallied for asserts.
+
+Paid broadcasts (a send with ``allow_paid_broadcast``, Bot API 7.11) count against a global limit of their
+own (``paid_per_second``, Telegram's 1000) instead of the free 30 a second; the per-chat and group limits
+hold as for any message. Each one is tallied with the Stars it costs (0.1), so tests can assert the bill.
 """
 
 from __future__ import annotations
@@ -24,10 +28,11 @@ class RateLimits:
     group_window: float = 60.0
     global_per_second: int | None = 30
     count_edits: bool = True
+    paid_per_second: int | None = 1000
 
     @classmethod
     def off(cls) -> RateLimits:
-        return cls(per_chat_per_second=None, group_per_window=None, global_per_second=None)
+        return cls(per_chat_per_second=None, group_per_window=None, global_per_second=None, paid_per_second=None)
 
     @classmethod
     def loose(cls) -> RateLimits:
@@ -43,12 +48,20 @@ class RateLimiter:
         self._buckets: dict[int, tuple[float, float]] = {}  # chat -> (tokens, last time)
         self._group: dict[int, deque[float]] = defaultdict(deque)
         self._global: deque[float] = deque()
+        self._paid: deque[float] = deque()
+        self.paid_messages = 0  # paid broadcasts served
+        self.paid_by_chat: dict[int, int] = defaultdict(int)
         self.served_429 = 0
         self.served_429_by_chat: dict[int, int] = defaultdict(int)
         self.counted: dict[int, int] = defaultdict(int)
 
-    def check(self, chat_id: int, is_group: bool) -> None:
-        """Count one send/edit in ``chat_id`` or raise ApiError(429)."""
+    @property
+    def stars_charged(self) -> float:
+        """What the paid broadcasts served cost the bot: 0.1 Telegram Star each."""
+        return self.paid_messages / 10
+
+    def check(self, chat_id: int, is_group: bool, paid: bool = False) -> None:
+        """Count one send/edit in ``chat_id`` (``paid``: a paid broadcast) or raise ApiError(429)."""
         lim = self.limits
         now = self.clock()
         waits: list[float] = []
@@ -64,11 +77,12 @@ class RateLimiter:
                 q.popleft()
             if len(q) >= lim.group_per_window:
                 waits.append(q[0] + lim.group_window - now)
-        if lim.global_per_second:
-            while self._global and self._global[0] <= now - 1.0:
-                self._global.popleft()
-            if len(self._global) >= lim.global_per_second:
-                waits.append(self._global[0] + 1.0 - now)
+        overall, limit = (self._paid, lim.paid_per_second) if paid else (self._global, lim.global_per_second)
+        if limit:
+            while overall and overall[0] <= now - 1.0:
+                overall.popleft()
+            if len(overall) >= limit:
+                waits.append(overall[0] + 1.0 - now)
         if waits:
             self.served_429 += 1
             self.served_429_by_chat[chat_id] += 1
@@ -80,6 +94,9 @@ class RateLimiter:
             self._buckets[chat_id] = (tokens - 1.0, now)
         if is_group and lim.group_per_window:
             self._group[chat_id].append(now)
-        if lim.global_per_second:
-            self._global.append(now)
+        if limit:
+            overall.append(now)
+        if paid:
+            self.paid_messages += 1
+            self.paid_by_chat[chat_id] += 1
         self.counted[chat_id] += 1

@@ -202,6 +202,8 @@ class FakeTelegram:
             "file_reuses": self.files.reuses,
             "rate_limited": self.limiter.served_429,
             "rate_limited_by_chat": dict(self.limiter.served_429_by_chat),
+            "paid_broadcasts": self.limiter.paid_messages,
+            "stars_charged": self.limiter.stars_charged,
             "callbacks": len(self.callbacks),
             "callbacks_unanswered": len(self.unanswered_callbacks()),
             "ephemeral_sent": self.ephemeral_counts["sent"],
@@ -522,6 +524,9 @@ class FakeTelegram:
             if validator.unknown:
                 log.warning("fakebot: %s ignored unknown parameters %s", method, validator.unknown)
                 ephemeral.refuse_legacy(method, validator.unknown)
+                if "allow_paid_broadcast" in validator.unknown:  # an edit, an answer...: never a paid broadcast
+                    raise ApiError(400, f"Bad Request: {method} has no allow_paid_broadcast parameter: only "
+                                        "sends may be paid broadcasts (Bot API 7.11)")
             self.request_files = files
             handler = HANDLERS.get(method)
             result = await handler(self, params) if handler else self._generic(method)

@@ -202,7 +202,8 @@ class GroupHands:
             if seat is None:
                 return
             state = self.core.state(row)
-            await out.clear_keyboard(tx, user_id, hand_slot(row, seat.seat))
+            if seat.seat not in row.ui.bare:
+                await out.clear_keyboard(tx, user_id, hand_slot(row, seat.seat))
             row.ui.hand_n[str(seat.seat)] = int(row.ui.hand_n.get(str(seat.seat), 0)) + 1
             live = state.to_act == seat.seat and seat.seat not in row.ui.autopilot
             await self.publisher.hand_message(tx, row, seat, state, loaded.names, live=live, new=True)
@@ -224,5 +225,12 @@ class GroupHands:
     async def bot_rights(self, chat_id: int, admin: bool) -> None:
         """Whether the bot is the group's administrator now (its membership update, or asked at /new)."""
         async with self.core.store.transaction() as tx:
-            if (await tx.chat_hands(chat_id))[1] != admin:
+            if await tx.chat_bot_rights(chat_id) != admin:
                 await tx.set_chat_bot_admin(chat_id, admin)
+
+    async def known_rights(self, chat_id: int) -> bool | None:
+        """Whether the bot is the group's administrator, as last learned from Telegram (None: never learned).
+        Telegram sends a my_chat_member update at every change of the bot's rights, so a known answer
+        stays current; one missed (a refusal for want of rights) is corrected where it shows (``delivered``)."""
+        async with self.core.store.read() as tx:
+            return await tx.chat_bot_rights(chat_id)

@@ -12,7 +12,7 @@ from bot.services import outbox as out
 from bot.services.clock_lines import clock_line
 from bot.services.hands import in_group, selection
 from bot.services.hands.toggle_keyboard import hand_keyboard
-from bot.services.slots import hand_slot
+from bot.services.slots import hand_slot, note_hand_keyboard
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import SeatRow, TableRow
 from bot.ui.app_links import AppLinks, with_button
@@ -52,6 +52,8 @@ async def toggle_hand(tx: Tx, row: TableRow, seat: SeatRow, state: State, names:
         await out.send_text(tx, seat.user_id, text, markup, slot=slot, priority=priority)
     else:
         await out.edit_text(tx, seat.user_id, slot, text, markup, priority=priority)
+    if dm:
+        note_hand_keyboard(row, seat.seat, markup)
     await in_group.mirror(tx, row, seat, text, markup, live)
 
 
