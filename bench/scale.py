@@ -39,17 +39,29 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import pg_watch  # noqa: E402  (bench/, the script's own folder)
+
 PG_URL = os.environ.get("KOZYR_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
 STATE = {"deal": 1, "hands": [[f"{r}{s}" for r in "6789TJQKA" for s in "SHDC"] for _ in range(6)],
          "log": ["x" * 40] * 40}
 
 
-def open_store(kind: str, where: str) -> Any:
+def app_name(where: str, role: str = "") -> str:
+    """The application_name of a phase's connections (``role``: "moves" or "sends"): bench/pg_watch.py finds
+    their backends by it."""
+    return f"kozyr-bench-{where[-10:]}-{role}"
+
+
+def open_store(kind: str, where: str, role: str = "moves") -> Any:
     if kind == "sqlite":
         from bot.store.sqlite import Store
         return Store(where)
     from bot.store.postgres import PgStore
-    return PgStore(PG_URL, schema=where, pool_size=8)
+    return PgStore(f"{PG_URL}?application_name={app_name(where, role)}", schema=where,
+                   pool_size=POOL if role == "moves" else 2)
+
+
+POOL = int(os.environ.get("KOZYR_BENCH_POOL", "8"))
 
 
 async def setup(kind: str, where: str, tables: int) -> list[int]:
@@ -72,8 +84,11 @@ async def setup(kind: str, where: str, tables: int) -> list[int]:
     return ids
 
 
-async def move(store: Any, update_id: int, tid: int) -> None:
+async def move(store: Any, update_id: int, tid: int, parts: dict[str, list[float]] | None = None) -> None:
+    """One move; ``parts`` gets where its time went: acquiring a connection and BEGIN, the statements, COMMIT."""
+    t0 = time.perf_counter()
     async with store.transaction() as tx:
+        t1 = time.perf_counter()
         await tx.mark_update(update_id)
         table = await tx.table(tid)
         idx = await tx.action_count(tid)
@@ -83,45 +98,76 @@ async def move(store: Any, update_id: int, tid: int) -> None:
         await tx.save_table(table)
         await tx.enqueue(table.chat_id, "edit", {"text": f"move {idx}", "markup": None}, slot=f"table:{tid}",
                          merge_key=f"table:{tid}")
+        t2 = time.perf_counter()
+    if parts is not None:
+        t3 = time.perf_counter()
+        parts["acquire + BEGIN"].append(t1 - t0)
+        parts["statements"].append(t2 - t1)
+        parts["COMMIT"].append(t3 - t2)
 
 
-async def sender(store: Any, stop: asyncio.Event, delivered: list[int], rnd: random.Random) -> None:
-    """Deliver as the bot's outbox does (bot/services/outbox.py), with no pacing: the chats with pending rows, then
-    each chat's next row claimed (``next_row``) and marked sent, at most BATCH chats a transaction, starting at a
-    random chat so two workers do not queue behind each other on the same rows."""
+async def sender(store: Any, stop: asyncio.Event, delivered: list[tuple[int, str]], rnd: random.Random) -> None:
+    """Deliver as the bot's outbox does (bot/services/outbox.py), with no pacing and no HTTP: the chats with
+    pending rows, each chat's next row claimed (``next_row``) in one short transaction, at most BATCH chats,
+    starting at a random chat so two workers do not queue behind each other; then each row marked sent in a
+    transaction of its own (``durable=False``, as the outbox does). The claim holds the claimed rows' locks
+    until it commits, and a move merging its edit into such a row waits for that: so the claims and the
+    deliveries are separate transactions, as in the bot, not one transaction holding a hundred rows."""
     while not stop.is_set():
-        sent = 0
-        async with store.transaction(durable=False) as tx:
+        async with store.read() as tx:
             chats = await tx.pending_chats()
             start = rnd.randrange(len(chats)) if chats else 0
-            for chat_id in (chats[start:] + chats[:start])[:BATCH]:
-                row = await tx.next_row(chat_id)
-                if row is not None:
-                    delivered.append(row.id)
-                    await tx.outbox_done(row, slot_message=row.id)
-                    sent += 1
-        if not sent:
+            rows = [row for chat_id in (chats[start:] + chats[:start])[:BATCH]
+                    if (row := await tx.next_row(chat_id)) is not None]
+        for row in rows:
+            delivered.append((row.id, row.payload["text"]))  # a row merged while in flight goes again, changed
+            async with store.transaction(durable=False) as tx:
+                await tx.outbox_done(row, slot_message=row.id)
+        if not rows:
             await asyncio.sleep(0.01)
 
 
 BATCH = 100
 
 
+async def loop_lag(stop: asyncio.Event, lags: list[float]) -> None:
+    """How late a 5 ms sleep wakes: the event loop blocked (or the process without a core) for that long."""
+    while not stop.is_set():
+        t0 = time.perf_counter()
+        await asyncio.sleep(0.005)
+        lags.append(time.perf_counter() - t0 - 0.005)
+
+
 async def run_worker(kind: str, where: str, tids: list[int], me: int, workers: int, mode: str, seconds: float,
-                     rate: float, start_at: float) -> dict[str, Any]:
-    store = await open_store(kind, where).open()
+                     rate: float, start_at: float, role: str) -> dict[str, Any]:
+    """One worker's ``role``: "moves", "sends" (the outbox sender alone: on PostgreSQL it runs in a process
+    of its own, so the CPU of moves and of sends is counted apart) or "both" (SQLite: one process)."""
+    store = await open_store(kind, where, "sends" if role == "sends" else "moves").open()
+    if kind == "postgres":  # every pool connection opened before the timed window: its CPU is not the moves'
+        async def hold() -> None:
+            async with store.read():
+                await asyncio.sleep(0.2)
+        await asyncio.gather(*(hold() for _ in range(store.pool_size)))
     stop = asyncio.Event()
-    delivered: list[int] = []
+    delivered: list[tuple[int, str]] = []
     latencies: list[float] = []
-    send_task = asyncio.create_task(sender(store, stop, delivered, random.Random(me)))
+    parts: dict[str, list[float]] = {"acquire + BEGIN": [], "statements": [], "COMMIT": [], "loop lag": []}
+    send_task = asyncio.create_task(sender(store, stop, delivered, random.Random(me))) if role != "moves" else None
+    if role == "sends":
+        await asyncio.sleep(max(0.0, start_at + seconds + 1.5 - time.time()))
+        stop.set()
+        await send_task
+        await store.close()
+        return {"moves": 0, "latencies": [], "delivered": delivered, "parts": parts, "role": role}
     await asyncio.sleep(max(0.0, start_at - time.time()))
+    lag_task = asyncio.create_task(loop_lag(stop, parts["loop lag"]))
     end = time.monotonic() + seconds
     counter = iter(range(me, 10**12, workers))
 
     async def closed(tid: int) -> None:
         while time.monotonic() < end:
             t0 = time.perf_counter()
-            await move(store, next(counter) + 10**9 * (1 + me), tid)
+            await move(store, next(counter) + 10**9 * (1 + me), tid, parts)
             latencies.append(time.perf_counter() - t0)
 
     async def opened(tid: int, rnd: random.Random) -> None:
@@ -132,7 +178,7 @@ async def run_worker(kind: str, where: str, tids: list[int], me: int, workers: i
             arrived = time.perf_counter()
 
             async def one(arrived: float = arrived) -> None:
-                await move(store, next(counter) + 10**9 * (1 + me), tid)
+                await move(store, next(counter) + 10**9 * (1 + me), tid, parts)
                 latencies.append(time.perf_counter() - arrived)
             task = asyncio.create_task(one())
             pending.add(task)
@@ -145,83 +191,75 @@ async def run_worker(kind: str, where: str, tids: list[int], me: int, workers: i
         await asyncio.gather(*(closed(t) for t in mine))
     else:
         await asyncio.gather(*(opened(t, random.Random(t * 7 + me)) for t in tids))
-    elapsed = seconds
-    await asyncio.sleep(0.5)
+    await asyncio.sleep(1.5)  # the parent reads the backends' CPU before they close
     stop.set()
-    await send_task
+    await asyncio.gather(lag_task, *([send_task] if send_task is not None else []))
     await store.close()
-    return {"moves": len(latencies), "latencies": latencies, "delivered": delivered, "elapsed": elapsed}
+    return {"moves": len(latencies), "latencies": latencies, "delivered": delivered, "parts": parts, "role": role}
 
 
 def _worker(args: tuple, out: Any) -> None:
     out.put(asyncio.run(run_worker(*args)))
 
 
-TICK = os.sysconf("SC_CLK_TCK")
-
-
 def cpu_seconds(pids: list[int]) -> float:
-    """User + system CPU seconds of these processes (the ones that have ended count 0)."""
-    total = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / TICK
-
-
-def postgres_pids() -> list[int]:
-    """The PostgreSQL server's processes on this machine (its backends serve the bench's connections)."""
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if (entry / "comm").read_text().strip() == "postgres":
-                    pids.append(int(entry.name))
-            except OSError:
-                continue
-    return pids
+    return sum(pg_watch.cpu_seconds(pids).values())
 
 
 def machine_busy() -> tuple[float, float]:
     """(busy, total) CPU seconds of the whole machine since boot, from /proc/stat (idle and iowait are not busy)."""
     values = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     total = sum(values[:8])
-    return (total - values[3] - values[4]) / TICK, total / TICK
+    return (total - values[3] - values[4]) / pg_watch.TICK, total / pg_watch.TICK
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return 1000 * ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else float("nan")
 
 
 def phase(kind: str, where: str, tids: list[int], workers: int, mode: str, seconds: float,
           rate: float) -> dict[str, Any]:
     """One timed phase; besides moves and latencies it measures where the CPU went during the timed window
-    (the workers, the PostgreSQL server, the whole machine), so a ceiling set by the cores shows as such."""
+    (the workers, their PostgreSQL backends, the server's background processes, the whole machine) and, on
+    PostgreSQL, what the backends were waiting on (bench/pg_watch.py)."""
     ctx = mp.get_context("spawn")
     out = ctx.Queue()
-    start_at = time.time() + 3.0  # spawned interpreters import and connect first
-    procs = [ctx.Process(target=_worker, args=((kind, where, tids, me, workers, mode, seconds, rate, start_at), out))
-             for me in range(workers)]
+    start_at = time.time() + 4.0  # spawned interpreters import, connect and fill their pools first
+    roles = ("moves", "sends") if kind == "postgres" else ("both",)
+    procs = [ctx.Process(target=_worker, args=((kind, where, tids, me, workers, mode, seconds, rate, start_at, role),
+                                               out), name=role)
+             for me in range(workers) for role in roles]
     for p in procs:
         p.start()
     time.sleep(max(0.0, start_at - time.time()))
-    pids = [p.pid for p in procs if p.pid is not None]
-    pg = postgres_pids() if kind == "postgres" else []
-    w0, pg0, (busy0, all0) = cpu_seconds(pids), cpu_seconds(pg), machine_busy()
-    time.sleep(seconds)
-    pg = sorted(set(pg) | set(postgres_pids())) if kind == "postgres" else []
-    w1, pg1, (busy1, all1) = cpu_seconds(pids), cpu_seconds(pg), machine_busy()
+    movers = [p.pid for p in procs if p.pid is not None and p.name != "sends"]
+    senders = [p.pid for p in procs if p.pid is not None and p.name == "sends"]
+    w0, s0, (busy0, all0) = cpu_seconds(movers), cpu_seconds(senders), machine_busy()
+    watch = pg_watch.Watch(PG_URL, app_name(where), "moves") if kind == "postgres" else None
+    if watch is not None:
+        asyncio.run(watch.run(seconds))
+        server = watch.cpu()
+    else:
+        time.sleep(seconds)
+        server = {}
+    w1, s1, (busy1, all1) = cpu_seconds(movers), cpu_seconds(senders), machine_busy()
     results = [out.get() for _ in procs]
     for p in procs:
         p.join()
-    lat = sorted(x for r in results for x in r["latencies"])
+    lat = [x for r in results for x in r["latencies"]]
     delivered = [x for r in results for x in r["delivered"]]
     moves = sum(r["moves"] for r in results)
     per_move = 1000 / moves if moves else float("nan")
-    return {"moves_s": moves / seconds, "p50": 1000 * lat[len(lat) // 2] if lat else float("nan"),
-            "p99": 1000 * lat[int(len(lat) * 0.99)] if lat else float("nan"),
-            "doubles": len(delivered) - len(set(delivered)), "moves": moves,
-            "worker_ms": (w1 - w0) * per_move, "pg_ms": (pg1 - pg0) * per_move,
-            "busy": (busy1 - busy0) / (all1 - all0) if all1 > all0 else float("nan")}
+    per_send = 1000 / len(delivered) if delivered else float("nan")
+    parts = {k: [x for r in results for x in r["parts"][k]] for k in results[0]["parts"]}
+    return {"moves_s": moves / seconds, "p50": pct(lat, 0.5), "p99": pct(lat, 0.99),
+            "doubles": len(delivered) - len(set(delivered)), "moves": moves, "sent": len(delivered),
+            "worker_ms": (w1 - w0) * per_move, "pg_ms": server.get(app_name(where, "moves"), 0.0) * per_move,
+            "send_ms": (s1 - s0) * per_send, "send_pg_ms": server.get(app_name(where, "sends"), 0.0) * per_send,
+            "background_ms": server.get("background", 0.0) * per_move,
+            "busy": (busy1 - busy0) / (all1 - all0) if all1 > all0 else float("nan"),
+            "parts": {k: (pct(v, 0.5), pct(v, 0.99)) for k, v in parts.items()}, "watch": watch}
 
 
 async def drop(schema: str) -> None:
@@ -254,26 +292,67 @@ def main() -> None:
                     asyncio.run(drop(where))
             rows.append((label, thr, lat))
             print(f"  done: {label}", file=sys.stderr, flush=True)
+    report(args, rows)
+
+
+def move_ms(r: dict[str, Any]) -> float:
+    """The moves' own CPU a move: the worker process and its PostgreSQL backends."""
+    return r["worker_ms"] + r["pg_ms"]
+
+
+def total_ms(r: dict[str, Any]) -> float:
+    """Everything a move costs: its own CPU, its share of the sends (sends a move x CPU a send) and of the
+    server's background processes."""
+    sends = r["sent"] / r["moves"] if r["moves"] else 0.0
+    send = r["send_ms"] + r["send_pg_ms"] if r["send_ms"] == r["send_ms"] else 0.0  # nan: in the worker's
+    return move_ms(r) + sends * send + r["background_ms"]
+
+
+def report(args: argparse.Namespace, rows: list[tuple[str, dict[str, Any], dict[str, Any]]]) -> None:
     print(f"{args.tables} tables, {args.seconds:g} s a phase, latency phase at {args.rate:g} moves/s a table "
-          f"({args.rate * args.tables:g} offered), load average {os.getloadavg()[0]:.1f}, {os.cpu_count()} CPUs")
+          f"({args.rate * args.tables:g} offered); load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
+          f"at the end, {os.cpu_count()} CPUs (wall-clock figures below are only as good as that load allows)")
     print(f"{'setup':24} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} | {'open p50':>9} {'open p99':>9} "
           f"{'served/s':>9} {'doubles':>8}")
     for label, thr, lat in rows:
         print(f"{label:24} {thr['moves_s']:9.0f} {thr['p50']:8.1f} {thr['p99']:8.1f} | {lat['p50']:9.1f} "
               f"{lat['p99']:9.1f} {lat['moves_s']:9.0f} {thr['doubles'] + lat['doubles']:8d}")
-    print("\nwhere the CPU went in the throughput phase (ms of CPU per move; busy: the whole machine's cores in use)")
-    print(f"{'setup':24} {'workers':>9} {'PostgreSQL':>11} {'busy':>6}")
-    for label, thr, _ in rows:
-        print(f"{label:24} {thr['worker_ms']:9.2f} {thr['pg_ms']:11.2f} {100 * thr['busy']:5.0f}%")
-    one, two = rows[1][1], rows[2][1]
-    ceiling = os.cpu_count() or 1
-    cost = one["worker_ms"] + one["pg_ms"]
-    bound = 1000 * ceiling / cost / one["moves_s"] if cost and one["moves_s"] else float("nan")
-    print(f"two PostgreSQL workers / one: {two['moves_s'] / one['moves_s']:.2f}x (target >= 1.6x); "
-          f"open-loop p99 with two: {rows[2][2]['p99']:.1f} ms (target <= 50 ms)")
-    print(f"the cores' ceiling: one worker and its PostgreSQL share spend {cost:.2f} ms of CPU a move, so "
-          f"{ceiling} cores can carry at most {bound:.2f}x one worker's moves/s, however many workers run")
-
+    print("\nCPU, ms (process CPU from /proc/<pid>/stat, so the machine's load does not bend it): a move's in the "
+          "worker process and in its PostgreSQL backends (found by application_name); a send's in the outbox "
+          "sender's process (a process of its own on PostgreSQL; on SQLite it is in the worker's figure) and "
+          "its backends; the server's background processes (WAL writer, checkpointer: shared with any other "
+          "client of this server) a move; total a move = move + sends a move x send + background")
+    print(f"{'setup':24} {'phase':>6} {'move:wkr':>9} {'pg':>6} {'send:wkr':>9} {'pg':>6} {'sends/mv':>9} "
+          f"{'backgr':>7} {'total':>7} {'busy':>5}")
+    for label, thr, lat in rows:
+        for name, r in (("closed", thr), ("open", lat)):
+            print(f"{label:24} {name:>6} {r['worker_ms']:9.3f} {r['pg_ms']:6.3f} {r['send_ms']:9.3f} "
+                  f"{r['send_pg_ms']:6.3f} {r['sent'] / max(1, r['moves']):9.2f} {r['background_ms']:7.3f} "
+                  f"{total_ms(r):7.3f} {100 * r['busy']:4.0f}%")
+    one, two = rows[1], rows[2]
+    for name, i in (("closed loop", 1), ("open loop", 2)):
+        print(f"two workers / one, CPU a move, {name}: the move's own {move_ms(two[i]) / move_ms(one[i]):.2f}x, "
+              f"everything {total_ms(two[i]) / total_ms(one[i]):.2f}x (target <= 1.15x)")
+    print("cores needed for N moves/s (the closed loop's CPU a move, everything; the open loop's sender mostly "
+          "polls an empty outbox, a cost a second, not a move):")
+    for n in (250, 1000, 2500, 5000):
+        print(f"  {n:5d} moves/s: {n * total_ms(one[1]) / 1000:5.2f} cores with one worker, "
+              f"{n * total_ms(two[1]) / 1000:5.2f} with two")
+    print("\nwhere a move's time went in the open loop (worker side, p50 / p99 ms; loop lag: a 5 ms sleep's lateness)")
+    for label, _, lat in rows:
+        print(f"{label:24} " + "  ".join(f"{k} {a:.1f}/{b:.1f}" for k, (a, b) in lat["parts"].items()))
+    for label, thr, lat in rows[1:]:
+        for name, r in (("closed", thr), ("open", lat)):
+            watch = r["watch"]
+            print(f"\n{label}, {name} loop: the backends' time per move by state (pg_stat_activity every "
+                  f"{1000 * watch.interval:g} ms, {watch.samples} samples)")
+            for state, ms in watch.per_move(r["moves"])[:7]:
+                print(f"  {ms:7.2f} ms  {state}")
+            if watch.locks:
+                print("  locks waited for (pg_locks not granted, samples): " +
+                      ", ".join(f"{k} x{n}" for k, n in watch.locks.most_common(4)))
+            for what, n in watch.blocked_by.most_common(3):
+                print(f"  {n:5d} x waiting: {what}")
 
 if __name__ == "__main__":
     main()

@@ -23,13 +23,14 @@ import random
 import re
 import time
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from typing import Any
 
 import asyncpg
 
 from bot import codec
 from bot.store.pg_migrate import upgrade
+from bot.store.pg_workers import Identity, register, unregister
 from bot.store.queries import SharedQueries
 from bot.store.rows import OutboxRow, SeatRow, TableRow, UserRow, unsent_log
 from bot.store.sqlite import LEAGUE_CHAT_TABLES, _outbox, _table
@@ -404,12 +405,21 @@ class PgTx(SharedQueries):
               len(seats), now) for s in seats])
 
 
+async def _kept(conn: asyncpg.Connection) -> None:
+    """A connection goes back to the pool as it is: the store never changes a session's state (its settings
+    are SET LOCAL, its advisory locks transaction-level, no LISTEN), so asyncpg's default reset (advisory
+    unlock, CLOSE ALL, UNLISTEN, RESET ALL) would be a round trip after every transaction for nothing, with
+    the connection held and the caller waiting. An open transaction is still rolled back by asyncpg first."""
+
+
 class PgStore:
     """A pool of connections to one PostgreSQL database (optionally one schema of it)."""
 
-    def __init__(self, url: str, schema: str | None = None, pool_size: int = POOL_SIZE) -> None:
+    def __init__(self, url: str, schema: str | None = None, pool_size: int = POOL_SIZE,
+                 identity: Identity | None = None) -> None:
         self.url = url
         self.schema = schema
+        self.identity = identity  # checked against the other live workers' at open (bot/store/pg_workers.py)
         self.pool_size = pool_size
         self.migrated: list[str] = []
         self._pool: asyncpg.Pool | None = None
@@ -431,18 +441,27 @@ class PgStore:
             finally:
                 await conn.close()
         self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self.pool_size,
-                                               server_settings=settings)
+                                               server_settings=settings, reset=_kept)
         try:
-            async with self._pool.acquire() as conn:
-                self.migrated = await upgrade(conn)
+            # Alive first: the registry tells a live worker's row from a dead one's by this lock.
             self._presence = await asyncpg.connect(self.url)
             await self._presence.execute("SELECT pg_advisory_lock($1, $2)", PRESENCE, self.worker)
+            async with self._pool.acquire() as conn:
+                if self.identity is not None:  # before migrating: an older worker may still be running
+                    await register(conn, self.worker, self.identity, PRESENCE)
+                self.migrated = await upgrade(conn)
         except BaseException:
             await self.close()
             raise
         return self
 
     async def close(self) -> None:
+        if self._presence is not None and self._pool is not None and self.identity is not None:
+            try:
+                async with self._pool.acquire() as conn:
+                    await unregister(conn, self.worker)
+            except (OSError, asyncpg.PostgresError):
+                pass  # the row of a worker whose lock is free is ignored anyway
         if self._presence is not None:
             await self._presence.close()  # from now on this worker's claims are free to take
             self._presence = None
@@ -458,10 +477,19 @@ class PgStore:
         ``committed`` is called after the COMMIT (here it returns once the WAL is flushed)."""
         assert self._pool is not None, "store is not open"
         async with self._pool.acquire() as conn:
-            async with conn.transaction():
-                if not durable:
-                    await conn.execute("SET LOCAL synchronous_commit = off")
-                yield PgTx(conn, locking=True, worker=self.worker, queued=self.queued)
+            if durable:
+                async with conn.transaction():
+                    yield PgTx(conn, locking=True, worker=self.worker, queued=self.queued)
+            else:  # BEGIN and the setting in one round trip (conn.transaction() would take two)
+                await conn.execute("BEGIN; SET LOCAL synchronous_commit = off")
+                try:
+                    yield PgTx(conn, locking=True, worker=self.worker, queued=self.queued)
+                except BaseException:
+                    if not conn.is_closed():
+                        with suppress(Exception):  # a broken connection: the pool drops it on release
+                            await conn.execute("ROLLBACK")
+                    raise
+                await conn.execute("COMMIT")
         if committed is not None:
             committed()
 
