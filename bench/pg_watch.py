@@ -91,10 +91,10 @@ class Watch:
         finally:
             await conn.close()
 
-    def per_move(self, moves: int) -> list[tuple[str, float]]:
-        """Backend-milliseconds per move in each state, most first (idle backends left out)."""
+    def per_move(self, moves: int) -> list[tuple[str, int, float]]:
+        """Each state's samples and backend-milliseconds per move, most first (idle backends left out)."""
         scale = 1000 * self.interval / moves if moves else float("nan")
-        return [(k, n * scale) for k, n in self.states.most_common() if not k.startswith("idle (")]
+        return [(k, n, n * scale) for k, n in self.states.most_common() if not k.startswith("idle (")]
 
 
     def cpu(self) -> dict[str, float]:

@@ -3,24 +3,33 @@ one worker on SQLite, one worker on PostgreSQL and two workers (two processes) o
 
 Run from the repository root (PostgreSQL at KOZYR_TEST_PG_URL, default postgresql://postgres@127.0.0.1/test)::
 
-    python3 bench/scale.py                 # 1,000 tables, 10 s per phase and setup
-    python3 bench/scale.py --seconds 5 --tables 200
+    python3 bench/scale.py                 # 1,000 tables, 10 s per phase and setup (about 2 minutes)
+    python3 bench/scale.py --seconds 5     # quicker (about 1 minute); --tables 200 smaller
 
 What a "move" is here: the transaction a move makes in the bot (``Play.press``, bot/services/play.py), through the real
 stores (bot/store/sqlite.py, bot/store/postgres.py): mark the update handled, read the table (on PostgreSQL
 ``FOR UPDATE``: the per-table serialisation between workers), count and append the action, save the table's
 version and a ~3 KB snapshot, queue the group's edit (merged per table), COMMIT durably. Not included: the
 engine, drawing, aiogram and HTTP (bench/bot.py measures those on SQLite). Each worker also runs an outbox
-sender that, as the bot's outbox does, lists the chats with pending rows and claims each one's next row (on
-PostgreSQL ``FOR UPDATE SKIP LOCKED``, one worker per chat at a time) and marks it sent, with no pacing; every
-delivered row id is collected and a row delivered twice is reported. The CPU of the workers and of the PostgreSQL
-server during each throughput phase is printed too: on a machine with few cores it sets the ceiling.
+sender that, as the bot's outbox does, lists the chats with pending rows, claims each one's next row (on
+PostgreSQL ``FOR UPDATE SKIP LOCKED``, one worker per chat at a time; ``next_rows``: one statement for them
+all) in one transaction, then marks each sent in a transaction of its own, with no pacing; every delivery
+(row id and content) is collected and one delivered twice is reported ("doubles", must be 0). On PostgreSQL
+the sender runs in a process of its own, so the CPU of the moves and of the sends is counted apart.
 
 Two phases per setup:
-- throughput: every table sends its next move as soon as the last one committed (closed loop): moves/s;
-- latency: an open loop at ``--rate`` moves a second per table (default 0.25: 250 moves/s over 1,000 tables,
+- closed loop ("throughput"): every table sends its next move as soon as the last one committed: moves/s;
+- open loop ("latency"): ``--rate`` moves a second per table (default 0.25: 250 moves/s over 1,000 tables,
   people playing cards), update arrival to COMMIT: p50 / p99. Updates go round-robin to the workers, as a load
   balancer in front of webhook workers would send them (so one table's moves land on both workers).
+
+What it prints besides: the CPU a move and a send takes (/proc/<pid>/stat of the worker processes and of their
+PostgreSQL backends, found by application_name: process CPU, which a loaded machine does not bend the way it
+bends wall-clock time), two workers' against one's, and the cores N moves/s need; where a move's time went on
+the worker's side (connection + BEGIN, statements, COMMIT; the event loop's lag); and what the moves'
+backends were doing, sampled every 10 ms from pg_stat_activity (bench/pg_watch.py): running, waiting for a
+lock (which lock, from pg_locks, and which statement of which backend holds it), for the WAL flush, or idle in
+their transaction waiting for the worker to send the next statement.
 """
 
 from __future__ import annotations
@@ -106,9 +115,10 @@ async def move(store: Any, update_id: int, tid: int, parts: dict[str, list[float
         parts["COMMIT"].append(t3 - t2)
 
 
-async def sender(store: Any, stop: asyncio.Event, delivered: list[tuple[int, str]], rnd: random.Random) -> None:
+async def sender(store: Any, stop: asyncio.Event, delivered: list[tuple[int, str]], rnd: random.Random,
+                 tries: list[int]) -> None:
     """Deliver as the bot's outbox does (bot/services/outbox.py), with no pacing and no HTTP: the chats with
-    pending rows, each chat's next row claimed (``next_row``) in one short transaction, at most BATCH chats,
+    pending rows, each chat's next row claimed (``next_rows``) in one short transaction, at most BATCH chats,
     starting at a random chat so two workers do not queue behind each other; then each row marked sent in a
     transaction of its own (``durable=False``, as the outbox does). The claim holds the claimed rows' locks
     until it commits, and a move merging its edit into such a row waits for that: so the claims and the
@@ -117,8 +127,9 @@ async def sender(store: Any, stop: asyncio.Event, delivered: list[tuple[int, str
         async with store.read() as tx:
             chats = await tx.pending_chats()
             start = rnd.randrange(len(chats)) if chats else 0
-            rows = [row for chat_id in (chats[start:] + chats[:start])[:BATCH]
-                    if (row := await tx.next_row(chat_id)) is not None]
+            tried = (chats[start:] + chats[:start])[:BATCH]
+            rows = await tx.next_rows(tried)
+        tries[0] += len(tried)
         for row in rows:
             delivered.append((row.id, row.payload["text"]))  # a row merged while in flight goes again, changed
             async with store.transaction(durable=False) as tx:
@@ -152,13 +163,15 @@ async def run_worker(kind: str, where: str, tids: list[int], me: int, workers: i
     delivered: list[tuple[int, str]] = []
     latencies: list[float] = []
     parts: dict[str, list[float]] = {"acquire + BEGIN": [], "statements": [], "COMMIT": [], "loop lag": []}
-    send_task = asyncio.create_task(sender(store, stop, delivered, random.Random(me))) if role != "moves" else None
+    tries = [0]  # chats asked for their next row (None: another worker has the chat, or nothing is pending)
+    send_task = asyncio.create_task(sender(store, stop, delivered, random.Random(me), tries)) \
+        if role != "moves" else None
     if role == "sends":
         await asyncio.sleep(max(0.0, start_at + seconds + 1.5 - time.time()))
         stop.set()
         await send_task
         await store.close()
-        return {"moves": 0, "latencies": [], "delivered": delivered, "parts": parts, "role": role}
+        return {"moves": 0, "latencies": [], "delivered": delivered, "parts": parts, "role": role, "tries": tries[0]}
     await asyncio.sleep(max(0.0, start_at - time.time()))
     lag_task = asyncio.create_task(loop_lag(stop, parts["loop lag"]))
     end = time.monotonic() + seconds
@@ -195,7 +208,8 @@ async def run_worker(kind: str, where: str, tids: list[int], me: int, workers: i
     stop.set()
     await asyncio.gather(lag_task, *([send_task] if send_task is not None else []))
     await store.close()
-    return {"moves": len(latencies), "latencies": latencies, "delivered": delivered, "parts": parts, "role": role}
+    return {"moves": len(latencies), "latencies": latencies, "delivered": delivered, "parts": parts, "role": role,
+            "tries": tries[0]}
 
 
 def _worker(args: tuple, out: Any) -> None:
@@ -255,6 +269,7 @@ def phase(kind: str, where: str, tids: list[int], workers: int, mode: str, secon
     parts = {k: [x for r in results for x in r["parts"][k]] for k in results[0]["parts"]}
     return {"moves_s": moves / seconds, "p50": pct(lat, 0.5), "p99": pct(lat, 0.99),
             "doubles": len(delivered) - len(set(delivered)), "moves": moves, "sent": len(delivered),
+            "tries": sum(r["tries"] for r in results),
             "worker_ms": (w1 - w0) * per_move, "pg_ms": server.get(app_name(where, "moves"), 0.0) * per_move,
             "send_ms": (s1 - s0) * per_send, "send_pg_ms": server.get(app_name(where, "sends"), 0.0) * per_send,
             "background_ms": server.get("background", 0.0) * per_move,
@@ -323,12 +338,12 @@ def report(args: argparse.Namespace, rows: list[tuple[str, dict[str, Any], dict[
           "its backends; the server's background processes (WAL writer, checkpointer: shared with any other "
           "client of this server) a move; total a move = move + sends a move x send + background")
     print(f"{'setup':24} {'phase':>6} {'move:wkr':>9} {'pg':>6} {'send:wkr':>9} {'pg':>6} {'sends/mv':>9} "
-          f"{'backgr':>7} {'total':>7} {'busy':>5}")
+          f"{'backgr':>7} {'total':>7} {'busy':>5} {'asks/send':>10}")
     for label, thr, lat in rows:
         for name, r in (("closed", thr), ("open", lat)):
             print(f"{label:24} {name:>6} {r['worker_ms']:9.3f} {r['pg_ms']:6.3f} {r['send_ms']:9.3f} "
                   f"{r['send_pg_ms']:6.3f} {r['sent'] / max(1, r['moves']):9.2f} {r['background_ms']:7.3f} "
-                  f"{total_ms(r):7.3f} {100 * r['busy']:4.0f}%")
+                  f"{total_ms(r):7.3f} {100 * r['busy']:4.0f}% {r['tries'] / max(1, r['sent']):10.2f}")
     one, two = rows[1], rows[2]
     for name, i in (("closed loop", 1), ("open loop", 2)):
         print(f"two workers / one, CPU a move, {name}: the move's own {move_ms(two[i]) / move_ms(one[i]):.2f}x, "
@@ -346,8 +361,8 @@ def report(args: argparse.Namespace, rows: list[tuple[str, dict[str, Any], dict[
             watch = r["watch"]
             print(f"\n{label}, {name} loop: the backends' time per move by state (pg_stat_activity every "
                   f"{1000 * watch.interval:g} ms, {watch.samples} samples)")
-            for state, ms in watch.per_move(r["moves"])[:7]:
-                print(f"  {ms:7.2f} ms  {state}")
+            for state, n, ms in watch.per_move(r["moves"])[:7]:
+                print(f"  {ms:7.2f} ms a move ({n:5d} samples)  {state}")
             if watch.locks:
                 print("  locks waited for (pg_locks not granted, samples): " +
                       ", ".join(f"{k} x{n}" for k, n in watch.locks.most_common(4)))

@@ -302,23 +302,32 @@ class PgTx(SharedQueries):
         in flight (SKIP LOCKED). A dead worker's claims are taken over. The claim is re-checked on the
         row's newest version under its lock, so two workers never both get one row. The message its slot
         names comes along (``slot_read``), as in SQLite."""
-        row = await self.conn.fetchrow(
-            "WITH nxt AS (SELECT id FROM outbox WHERE chat_id = $1 AND status = 'pending' "
-            "ORDER BY priority, id LIMIT 1), "
-            "picked AS (SELECT o.* FROM outbox o WHERE o.id = (SELECT id FROM nxt) AND o.status = 'pending' "
+        rows = await self.next_rows([chat_id])
+        return rows[0] if rows else None
+
+    async def next_rows(self, chat_ids: list[int]) -> list[OutboxRow]:
+        """``next_row`` of each chat (those that have one), in the order asked, claimed by one statement:
+        the claimed rows stay locked until the transaction ends, and a move merging its edit into one of
+        them waits for that, so a claim of many chats is one round trip, not one per chat."""
+        rows = await self.conn.fetch(
+            "WITH nxt AS (SELECT c.ord, (SELECT id FROM outbox WHERE chat_id = c.chat_id AND status = 'pending' "
+            "ORDER BY priority, id LIMIT 1) AS id FROM unnest($1::bigint[]) WITH ORDINALITY AS c(chat_id, ord)), "
+            "picked AS (SELECT o.*, nxt.ord FROM outbox o JOIN nxt ON o.id = nxt.id WHERE o.status = 'pending' "
             f"AND (o.worker IS NULL OR o.worker = $2 OR {DEAD.format(col='o.worker')}) "
-            "AND NOT EXISTS (SELECT 1 FROM outbox x WHERE x.chat_id = $1 AND x.status = 'pending' "
+            "AND NOT EXISTS (SELECT 1 FROM outbox x WHERE x.chat_id = o.chat_id AND x.status = 'pending' "
             f"AND x.id <> o.id AND x.worker IS NOT NULL AND x.worker <> $2 AND NOT {DEAD.format(col='x.worker')}) "
             "FOR UPDATE OF o SKIP LOCKED), "
             "claimed AS (UPDATE outbox SET worker = $2 FROM picked WHERE outbox.id = picked.id "
             "AND picked.worker IS DISTINCT FROM $2) "
-            "SELECT picked.*, s.message_id AS slot_message FROM picked LEFT JOIN slots s ON s.slot = picked.slot",
-            chat_id, self.worker)
-        if row is None:
-            return None
-        picked = _outbox(row)
-        picked.slot_message, picked.slot_read = row["slot_message"], picked.slot is not None
-        return picked
+            "SELECT picked.*, s.message_id AS slot_message FROM picked LEFT JOIN slots s ON s.slot = picked.slot "
+            "ORDER BY picked.ord",
+            list(dict.fromkeys(chat_ids)), self.worker)
+        out = []
+        for row in rows:
+            picked = _outbox(row)
+            picked.slot_message, picked.slot_read = row["slot_message"], picked.slot is not None
+            out.append(picked)
+        return out
 
     async def any_pending(self) -> bool:
         return await self.conn.fetchval("SELECT 1 FROM outbox WHERE status = 'pending' LIMIT 1") is not None
@@ -329,8 +338,7 @@ class PgTx(SharedQueries):
     async def heads(self, limit: int = 500) -> list[OutboxRow]:
         """The next row of every chat this worker may send now, claimed (``next_row``), oldest first
         (tests and tools; the worker asks chat by chat)."""
-        rows = [r for r in [await self.next_row(c) for c in await self.pending_chats()] if r is not None]
-        return sorted(rows, key=lambda r: r.id)[:limit]
+        return sorted(await self.next_rows(await self.pending_chats()), key=lambda r: r.id)[:limit]
 
     async def inbox_waiting(self) -> list[tuple[int, str]]:
         """Several workers: only updates taken by workers that died (or by none) before handling them,
