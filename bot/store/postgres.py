@@ -309,6 +309,8 @@ class PgTx(SharedQueries):
         """``next_row`` of each chat (those that have one), in the order asked, claimed by one statement:
         the claimed rows stay locked until the transaction ends, and a move merging its edit into one of
         them waits for that, so a claim of many chats is one round trip, not one per chat."""
+        if not chat_ids:
+            return []
         rows = await self.conn.fetch(
             "WITH nxt AS (SELECT c.ord, (SELECT id FROM outbox WHERE chat_id = c.chat_id AND status = 'pending' "
             "ORDER BY priority, id LIMIT 1) AS id FROM unnest($1::bigint[]) WITH ORDINALITY AS c(chat_id, ord)), "
