@@ -125,9 +125,10 @@ async def sender(store: Any, stop: asyncio.Event, delivered: list[tuple[int, str
 
     Which chats: with ``own`` (this process makes moves too), as the bot, the chats its own moves enqueued to
     (``store.queued``) at once, and every chat with pending rows (the other worker's, rows skipped while
-    another held them) every RESCAN seconds; a sender alone lists every pending chat each time, starting at a
-    random one so two senders do not queue behind each other."""
+    another held them) every RESCAN seconds; a sender alone lists every pending chat, starting at a random one
+    so two senders do not queue behind each other, and asks them BATCH at a time before it lists them again."""
     rescan_at = 0.0
+    todo: list[int] = []  # a sender alone: the chats of its last look not asked yet
     while not stop.is_set():
         now = time.monotonic()
         if own and now < rescan_at and not store.queued:
@@ -138,10 +139,12 @@ async def sender(store: Any, stop: asyncio.Event, delivered: list[tuple[int, str
                 tried = sorted(store.queued)[:BATCH]
                 store.queued.difference_update(tried)
             else:
-                rescan_at = now + RESCAN
-                chats = await tx.pending_chats()
-                start = rnd.randrange(len(chats)) if chats else 0
-                tried = (chats[start:] + chats[:start])[:BATCH]
+                if own or not todo:
+                    rescan_at = now + RESCAN
+                    chats = await tx.pending_chats()
+                    start = rnd.randrange(len(chats)) if chats else 0
+                    todo = chats[start:] + chats[:start]
+                tried, todo = todo[:BATCH], todo[BATCH:]
             rows = await tx.next_rows(tried)
         tries[0] += len(tried)
         for row in rows:
