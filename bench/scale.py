@@ -406,8 +406,8 @@ def report(args: argparse.Namespace, rows: list[tuple[str, dict[str, Any], dict[
           f"everything {total_ms(two[1]) / total_ms(one[1]):.2f}x (target <= 1.15x)")
     print(f"two workers / one, CPU a move, open loop (moves and sends in one process): "
           f"{total_ms(two[2]) / total_ms(one[2]):.2f}x")
-    print("cores needed for N moves/s (the closed loop's CPU a move, everything; the open loop's sender mostly "
-          "polls an empty outbox, a cost a second, not a move):")
+    print("cores needed for N moves/s (the closed loop's CPU a move, everything: the busy case; at a third of "
+          "capacity, the open loop, a move costs more, each process and backend waking for fewer events):")
     for n in (250, 1000, 2500, 5000):
         print(f"  {n:5d} moves/s: {n * total_ms(one[1]) / 1000:5.2f} cores with one worker, "
               f"{n * total_ms(two[1]) / 1000:5.2f} with two")
