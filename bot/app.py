@@ -60,6 +60,7 @@ from bot.store.backend import Backend
 from bot.store.contract import Store
 from bot.store.lock import AlreadyRunning
 from bot.store.migrate import SchemaTooNew
+from bot.store.pg_workers import WorkerMismatch
 from bot.tournaments.service import Tournaments
 from bot.ui.app_links import AppLinks
 from bot.ui.i18n import LANGS, t
@@ -465,7 +466,7 @@ async def run(settings: Settings) -> int:
         await asyncio.wait({serving, stopping}, return_when=asyncio.FIRST_COMPLETED)
         if serving.done():
             exc = serving.exception()
-            if isinstance(exc, (StartError, AlreadyRunning, SchemaTooNew)):
+            if isinstance(exc, (StartError, AlreadyRunning, SchemaTooNew, WorkerMismatch)):
                 log.error("%s", exc)
                 code = 2
             elif exc is not None:

@@ -452,8 +452,9 @@ class Outbox:
                     else:
                         ready.append(chat_id)
                         self._due[chat_id] = None
+            heads = {row.chat_id: row for row in await tx.next_rows(ready)}  # one claim of them all
             for chat_id in ready:
-                row = await tx.next_row(chat_id)
+                row = heads.get(chat_id)
                 # decided under the store's lock: no enqueue can slip between the look and the discard
                 while row is not None and row.expires_at is not None and row.expires_at < wall:
                     await tx.drop_expired(row.id)

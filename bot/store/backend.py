@@ -52,9 +52,12 @@ class Backend:
         if settings.is_postgres:
             import asyncpg
 
+            from bot.store.pg_migrate import migrations
+            from bot.store.pg_workers import Identity, secret_hash
             from bot.store.postgres import PgStore
 
-            self.store: Store = PgStore(settings.database_url)  # mypy checks it fulfils the contract
+            identity = Identity(secret_hash(settings.webhook_secret), migrations()[-1].version)
+            self.store: Store = PgStore(settings.database_url, identity=identity)  # mypy checks the contract
             shared = bool(settings.webhook_url and settings.redis_url)
             self.lock = None if shared else PgSingleWorker(settings.database_url)
             self.open_errors: tuple[type[BaseException], ...] = (OSError, asyncpg.PostgresError)

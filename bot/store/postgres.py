@@ -23,13 +23,14 @@ import random
 import re
 import time
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from typing import Any
 
 import asyncpg
 
 from bot import codec
 from bot.store.pg_migrate import upgrade
+from bot.store.pg_workers import Identity, register, unregister
 from bot.store.queries import SharedQueries
 from bot.store.rows import OutboxRow, SeatRow, TableRow, UserRow, unsent_log
 from bot.store.sqlite import LEAGUE_CHAT_TABLES, _outbox, _table
@@ -316,23 +317,34 @@ class PgTx(SharedQueries):
         in flight (SKIP LOCKED). A dead worker's claims are taken over. The claim is re-checked on the
         row's newest version under its lock, so two workers never both get one row. The message its slot
         names comes along (``slot_read``), as in SQLite."""
-        row = await self.conn.fetchrow(
-            "WITH nxt AS (SELECT id FROM outbox WHERE chat_id = $1 AND status = 'pending' "
-            "ORDER BY priority, id LIMIT 1), "
-            "picked AS (SELECT o.* FROM outbox o WHERE o.id = (SELECT id FROM nxt) AND o.status = 'pending' "
+        rows = await self.next_rows([chat_id])
+        return rows[0] if rows else None
+
+    async def next_rows(self, chat_ids: list[int]) -> list[OutboxRow]:
+        """``next_row`` of each chat (those that have one), in the order asked, claimed by one statement:
+        the claimed rows stay locked until the transaction ends, and a move merging its edit into one of
+        them waits for that, so a claim of many chats is one round trip, not one per chat."""
+        if not chat_ids:
+            return []
+        rows = await self.conn.fetch(
+            "WITH nxt AS (SELECT c.ord, (SELECT id FROM outbox WHERE chat_id = c.chat_id AND status = 'pending' "
+            "ORDER BY priority, id LIMIT 1) AS id FROM unnest($1::bigint[]) WITH ORDINALITY AS c(chat_id, ord)), "
+            "picked AS (SELECT o.*, nxt.ord FROM outbox o JOIN nxt ON o.id = nxt.id WHERE o.status = 'pending' "
             f"AND (o.worker IS NULL OR o.worker = $2 OR {DEAD.format(col='o.worker')}) "
-            "AND NOT EXISTS (SELECT 1 FROM outbox x WHERE x.chat_id = $1 AND x.status = 'pending' "
+            "AND NOT EXISTS (SELECT 1 FROM outbox x WHERE x.chat_id = o.chat_id AND x.status = 'pending' "
             f"AND x.id <> o.id AND x.worker IS NOT NULL AND x.worker <> $2 AND NOT {DEAD.format(col='x.worker')}) "
             "FOR UPDATE OF o SKIP LOCKED), "
             "claimed AS (UPDATE outbox SET worker = $2 FROM picked WHERE outbox.id = picked.id "
             "AND picked.worker IS DISTINCT FROM $2) "
-            "SELECT picked.*, s.message_id AS slot_message FROM picked LEFT JOIN slots s ON s.slot = picked.slot",
-            chat_id, self.worker)
-        if row is None:
-            return None
-        picked = _outbox(row)
-        picked.slot_message, picked.slot_read = row["slot_message"], picked.slot is not None
-        return picked
+            "SELECT picked.*, s.message_id AS slot_message FROM picked LEFT JOIN slots s ON s.slot = picked.slot "
+            "ORDER BY picked.ord",
+            list(dict.fromkeys(chat_ids)), self.worker)
+        out = []
+        for row in rows:
+            picked = _outbox(row)
+            picked.slot_message, picked.slot_read = row["slot_message"], picked.slot is not None
+            out.append(picked)
+        return out
 
     async def any_pending(self) -> bool:
         return await self.conn.fetchval("SELECT 1 FROM outbox WHERE status = 'pending' LIMIT 1") is not None
@@ -343,8 +355,7 @@ class PgTx(SharedQueries):
     async def heads(self, limit: int = 500) -> list[OutboxRow]:
         """The next row of every chat this worker may send now, claimed (``next_row``), oldest first
         (tests and tools; the worker asks chat by chat)."""
-        rows = [r for r in [await self.next_row(c) for c in await self.pending_chats()] if r is not None]
-        return sorted(rows, key=lambda r: r.id)[:limit]
+        return sorted(await self.next_rows(await self.pending_chats()), key=lambda r: r.id)[:limit]
 
     async def inbox_waiting(self) -> list[tuple[int, str]]:
         """Several workers: only updates taken by workers that died (or by none) before handling them,
@@ -419,12 +430,21 @@ class PgTx(SharedQueries):
               len(seats), now) for s in seats])
 
 
+async def _kept(conn: asyncpg.Connection) -> None:
+    """A connection goes back to the pool as it is: the store never changes a session's state (its settings
+    are SET LOCAL, its advisory locks transaction-level, no LISTEN), so asyncpg's default reset (advisory
+    unlock, CLOSE ALL, UNLISTEN, RESET ALL) would be a round trip after every transaction for nothing, with
+    the connection held and the caller waiting. An open transaction is still rolled back by asyncpg first."""
+
+
 class PgStore:
     """A pool of connections to one PostgreSQL database (optionally one schema of it)."""
 
-    def __init__(self, url: str, schema: str | None = None, pool_size: int = POOL_SIZE) -> None:
+    def __init__(self, url: str, schema: str | None = None, pool_size: int = POOL_SIZE,
+                 identity: Identity | None = None) -> None:
         self.url = url
         self.schema = schema
+        self.identity = identity  # checked against the other live workers' at open (bot/store/pg_workers.py)
         self.pool_size = pool_size
         self.migrated: list[str] = []
         self._pool: asyncpg.Pool | None = None
@@ -446,18 +466,27 @@ class PgStore:
             finally:
                 await conn.close()
         self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self.pool_size,
-                                               server_settings=settings)
+                                               server_settings=settings, reset=_kept)
         try:
-            async with self._pool.acquire() as conn:
-                self.migrated = await upgrade(conn)
+            # Alive first: the registry tells a live worker's row from a dead one's by this lock.
             self._presence = await asyncpg.connect(self.url)
             await self._presence.execute("SELECT pg_advisory_lock($1, $2)", PRESENCE, self.worker)
+            async with self._pool.acquire() as conn:
+                if self.identity is not None:  # before migrating: an older worker may still be running
+                    await register(conn, self.worker, self.identity, PRESENCE)
+                self.migrated = await upgrade(conn)
         except BaseException:
             await self.close()
             raise
         return self
 
     async def close(self) -> None:
+        if self._presence is not None and self._pool is not None and self.identity is not None:
+            try:
+                async with self._pool.acquire() as conn:
+                    await unregister(conn, self.worker)
+            except (OSError, asyncpg.PostgresError):
+                pass  # the row of a worker whose lock is free is ignored anyway
         if self._presence is not None:
             await self._presence.close()  # from now on this worker's claims are free to take
             self._presence = None
@@ -473,10 +502,19 @@ class PgStore:
         ``committed`` is called after the COMMIT (here it returns once the WAL is flushed)."""
         assert self._pool is not None, "store is not open"
         async with self._pool.acquire() as conn:
-            async with conn.transaction():
-                if not durable:
-                    await conn.execute("SET LOCAL synchronous_commit = off")
-                yield PgTx(conn, locking=True, worker=self.worker, queued=self.queued)
+            if durable:
+                async with conn.transaction():
+                    yield PgTx(conn, locking=True, worker=self.worker, queued=self.queued)
+            else:  # BEGIN and the setting in one round trip (conn.transaction() would take two)
+                await conn.execute("BEGIN; SET LOCAL synchronous_commit = off")
+                try:
+                    yield PgTx(conn, locking=True, worker=self.worker, queued=self.queued)
+                except BaseException:
+                    if not conn.is_closed():
+                        with suppress(Exception):  # a broken connection: the pool drops it on release
+                            await conn.execute("ROLLBACK")
+                    raise
+                await conn.execute("COMMIT")
         if committed is not None:
             committed()
 

@@ -430,6 +430,10 @@ class Tx(SharedQueries):
         row.alone = len(rows) == 1
         return row
 
+    async def next_rows(self, chat_ids: list[int]) -> list[OutboxRow]:
+        """``next_row`` of each chat that has one, in the order asked (one statement on PostgreSQL)."""
+        return [row for chat_id in chat_ids if (row := await self.next_row(chat_id)) is not None]
+
     async def any_pending(self) -> bool:
         return await self._one("SELECT 1 FROM outbox WHERE status = 'pending' LIMIT 1") is not None
 

@@ -246,6 +246,9 @@ async def test_outbox_priorities_expiry_and_dropping(store):
         assert (await tx.next_row(-2)).payload == {"text": "ping"}
         assert await tx.next_row(-3) is None
         assert [h.payload["text"] for h in await tx.heads()] == ["newer", "ping"]
+        # many chats' next rows at once: as one by one, in the order asked, chats with none left out
+        assert [r.payload["text"] for r in await tx.next_rows([-3, -1, -2])] == ["newer", "ping"]
+        assert [r.id for r in await tx.next_rows([-2, -1])] == [(await tx.next_row(c)).id for c in (-2, -1)]
     async with store.transaction() as tx:
         games = [r for r in await tx._all("SELECT * FROM outbox WHERE priority = 3")][0]
         assert games["expires_at"] == pytest.approx(games["created_at"] + 60)
@@ -282,6 +285,7 @@ async def test_postgres_a_chat_is_sent_by_one_worker_even_when_an_urgent_row_jum
                 await tx.enqueue(-1, "send", {"text": "ping"}, priority=0)
             async with b.read() as tx:
                 assert await tx.next_row(-1) is None  # the chat is a's while a has a row of it in flight
+                assert await tx.next_rows([-1]) == []
             async with a.read() as tx:
                 assert (await tx.next_row(-1)).payload == {"text": "ping"}  # a sends it next
             async with a.transaction() as tx:
@@ -291,6 +295,27 @@ async def test_postgres_a_chat_is_sent_by_one_worker_even_when_an_urgent_row_jum
             await a.close()
             async with b.read() as tx:
                 assert (await tx.next_row(-1)).payload == {"text": "ping"}  # a died: b takes over
+        finally:
+            await b.close()
+
+
+async def test_postgres_rows_claimed_together_are_nobody_elses_while_claimed_and_after(tmp_path):
+    from bot.store.postgres import PgStore
+    from tests.store.backends import PG_URL
+
+    async with opened("postgres", tmp_path) as a:
+        b = await PgStore(PG_URL, schema=a.schema).open()
+        try:
+            async with a.transaction() as tx:
+                for chat in (-1, -2, -3):
+                    await tx.enqueue(chat, "send", {"text": f"to {chat}"})
+            async with a.read() as tx:
+                claimed = await tx.next_rows([-1, -2])
+                assert [r.chat_id for r in claimed] == [-1, -2]
+                async with b.read() as other:  # while a's claim is in flight (its rows locked): skipped
+                    assert [r.chat_id for r in await other.next_rows([-1, -2, -3])] == [-3]
+            async with b.read() as tx:  # committed: a's claims stand
+                assert await tx.next_rows([-1, -2]) == []
         finally:
             await b.close()
 
