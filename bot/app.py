@@ -189,6 +189,7 @@ class App:
         limiter = RateLimiter(settings.per_chat_interval, settings.group_per_minute, settings.global_per_second)
         self.pictures = Pictures() if settings.pictures else None
         self.outbox = Outbox(self.store, self.outbox_bot, limiter, Pictures.render)
+        self.outbox.ephemeral.counts = settings.ephemeral_counts  # where a group's hands queue (in_group.hand_queue)
         # No handler keeps a conversation state: the FSM middleware would build a context for every update.
         self.dispatcher = Dispatcher(disable_fsm=True)
         self.services: Services | None = None

@@ -65,6 +65,11 @@ class Settings(BaseSettings):
                                   description="messages a minute to one group")
     global_per_second: int = Field(default=30, alias="KOZYR_GLOBAL_PER_SECOND", ge=1,
                                    description="messages a second in all")
+    ephemeral_counts: bool = Field(
+        default=True, alias="KOZYR_EPHEMERAL_COUNTS",
+        description="whether a hand shown in a group (an ephemeral message) counts against the group's 20 messages "
+                    "a minute (1/0; Telegram does not say): 1 queues them behind the group's table edits, "
+                    "0 paces each player's apart, like a private chat")
     ai_delay: float = Field(default=1.0, alias="KOZYR_AI_DELAY", ge=0,
                             description="seconds an AI seat waits before moving")
     ai_level: str = Field(default="normal", alias="KOZYR_AI_LEVEL",

@@ -31,7 +31,7 @@ import asyncpg
 from bot import codec
 from bot.store.pg_migrate import upgrade
 from bot.store.queries import SharedQueries
-from bot.store.rows import OutboxRow, SeatRow, TableRow, UserRow, unsent_log
+from bot.store.rows import Aged, OutboxRow, SeatRow, TableRow, UserRow, unsent_log
 from bot.store.sqlite import LEAGUE_CHAT_TABLES, _outbox, _table
 
 POOL_SIZE = 10
@@ -294,16 +294,18 @@ class PgTx(SharedQueries):
             "SELECT chat_id FROM c WHERE chat_id IS NOT NULL")
         return [r[0] for r in rows]
 
-    async def next_row(self, chat_id: int) -> OutboxRow | None:
+    async def next_row(self, chat_id: int, aged: Aged | None = None) -> OutboxRow | None:
         """The chat's next row (most urgent priority class first, in order within a class), claimed for this
         worker. None when another live worker holds a claim on any pending row of the chat (it is sending,
         or will: one worker sends a chat at a time, in order), or when the row is locked by a transaction
         in flight (SKIP LOCKED). A dead worker's claims are taken over. The claim is re-checked on the
         row's newest version under its lock, so two workers never both get one row. The message its slot
-        names comes along (``slot_read``), as in SQLite."""
+        names comes along (``slot_read``), as in SQLite; ``aged`` too."""
+        low, high, before = aged if aged is not None else (None, None, None)
         row = await self.conn.fetchrow(
-            "WITH nxt AS (SELECT id FROM outbox WHERE chat_id = $1 AND status = 'pending' "
-            "ORDER BY priority, id LIMIT 1), "
+            "WITH nxt AS (SELECT COALESCE((SELECT id FROM outbox WHERE chat_id = $1 AND status = 'pending' "
+            "AND priority BETWEEN $3::int AND $4::int AND created_at < $5::float8 ORDER BY id LIMIT 1), "
+            "(SELECT id FROM outbox WHERE chat_id = $1 AND status = 'pending' ORDER BY priority, id LIMIT 1)) AS id), "
             "picked AS (SELECT o.* FROM outbox o WHERE o.id = (SELECT id FROM nxt) AND o.status = 'pending' "
             f"AND (o.worker IS NULL OR o.worker = $2 OR {DEAD.format(col='o.worker')}) "
             "AND NOT EXISTS (SELECT 1 FROM outbox x WHERE x.chat_id = $1 AND x.status = 'pending' "
@@ -312,7 +314,7 @@ class PgTx(SharedQueries):
             "claimed AS (UPDATE outbox SET worker = $2 FROM picked WHERE outbox.id = picked.id "
             "AND picked.worker IS DISTINCT FROM $2) "
             "SELECT picked.*, s.message_id AS slot_message FROM picked LEFT JOIN slots s ON s.slot = picked.slot",
-            chat_id, self.worker)
+            chat_id, self.worker, low, high, before)
         if row is None:
             return None
         picked = _outbox(row)

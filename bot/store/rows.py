@@ -165,6 +165,11 @@ class OutboxRow:
     alone: bool = False
 
 
+# An outbox queue's aging (``next_row``): its lowest and highest priority class, and the time (time.time())
+# before which a row of those classes was queued to go first.
+Aged = tuple[int, int, float]
+
+
 @dataclass
 class ClockRow:
     """A table's time control and the turn it times (migration 0005)."""

@@ -22,7 +22,7 @@ import aiosqlite
 from bot import codec
 from bot.store.migrate import upgrade
 from bot.store.queries import SharedQueries
-from bot.store.rows import OutboxRow, SeatRow, TableRow, TableUi, UserRow, unsent_log
+from bot.store.rows import Aged, OutboxRow, SeatRow, TableRow, TableUi, UserRow, unsent_log
 
 __all__ = ["OutboxRow", "SeatRow", "Store", "TableRow", "Tx", "UserRow"]
 from bot.store.walsync import WalSync
@@ -398,13 +398,22 @@ class Tx(SharedQueries):
             "SELECT chat_id FROM c WHERE chat_id IS NOT NULL")
         return [r[0] for r in rows]
 
-    async def next_row(self, chat_id: int) -> OutboxRow | None:
-        """The chat's next row: the most urgent priority class first, in order within a class. ``alone``
-        says whether it is the chat's only pending row (then the outbox need not look again after it).
+    async def next_row(self, chat_id: int, aged: Aged | None = None) -> OutboxRow | None:
+        """The chat's next row: the most urgent priority class first, in order within a class; but with
+        ``aged`` (lowest class, highest class, created before), the oldest row of those classes that has
+        waited that long goes first (so a busy chat's lower classes wait a bounded time). ``alone`` says
+        whether it is the chat's only pending row (then the outbox need not look again after it).
         The message its slot names comes along (``slot_read``): the outbox needs it to edit, and asked apart."""
-        rows = await self._all("SELECT o.*, s.message_id AS slot_message FROM outbox o LEFT JOIN slots s "
-                               "ON s.slot = o.slot WHERE o.chat_id = ? AND o.status = 'pending' "
-                               "ORDER BY o.priority, o.id LIMIT 2", chat_id)
+        head = ("SELECT o.*, s.message_id AS slot_message FROM outbox o LEFT JOIN slots s "
+                "ON s.slot = o.slot WHERE o.chat_id = ? AND o.status = 'pending' ")
+        if aged is not None:
+            rows = await self._all(head + "AND o.priority BETWEEN ? AND ? AND o.created_at < ? ORDER BY o.id LIMIT 1",
+                                   chat_id, *aged)
+            if rows:
+                row = _outbox(rows[0])
+                row.slot_message, row.slot_read = rows[0]["slot_message"], row.slot is not None
+                return row  # ``alone`` unknown: the outbox looks again
+        rows = await self._all(head + "ORDER BY o.priority, o.id LIMIT 2", chat_id)
         if not rows:
             return None
         row = _outbox(rows[0])

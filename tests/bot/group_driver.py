@@ -110,13 +110,17 @@ class Run:
 
 
 async def drive(fake: FakeTelegram, group: FakeChat, users: list[FakeUser], until: Callable[[], bool],
-                rng: random.Random, where: str = "group", max_presses: int = 600, timeout: float = 120) -> Run:
+                rng: random.Random, where: str = "group", max_presses: int = 600, timeout: float = 120,
+                think: tuple[float, float] | None = None) -> Run:
     """Press the live hands (``where``: "group", the ephemeral ones; "dm", the DM ones) until ``until()``,
-    timing what each press brings (every condition polled together, each timed when it first holds)."""
+    timing what each press brings (every condition polled together, each timed when it first holds).
+    ``think``: seconds (least, most) a player looks at a new live hand before its first press, as people do;
+    None: at once (the closed loop, the worst case for the limits)."""
     loop = asyncio.get_running_loop()
     run = Run()
     tried: set[tuple[int, str]] = set()
     floor = -1  # a move was made at this version: the next live hand is newer
+    thought = -1  # the version last thought over
     while not until():
         found = live_in_group(users, group) if where == "group" else live_in_dm(users)
         if found is None or version_of(found[1]) <= floor:
@@ -124,6 +128,10 @@ async def drive(fake: FakeTelegram, group: FakeChat, users: list[FakeUser], unti
             continue
         user, message = found
         version = version_of(message)
+        if think is not None and version != thought:
+            thought = version
+            await asyncio.sleep(rng.uniform(*think))
+            continue  # the hand on screen may have changed meanwhile
         button = pick(message, rng, tried)
         data = str(button["callback_data"])
         edits = message.edit_count
@@ -175,6 +183,7 @@ def numbers(fake: FakeTelegram, app: Any, group: FakeChat, started: int, run: Ru
     in_group = [c for c in calls if c.params.get("chat_id") == group.id]
     moves = max(run.moves, 1)
     lags = sorted(app.outbox.group_lags)
+    hand_lags = sorted(app.outbox.hand_lags)
     dm_presses = sum(1 for chat in run.chats if chat == "private")
     return {"moves": run.moves, "presses": run.presses, "dm_presses": dm_presses,
             "switches": sum(1 for chat in run.move_chats if chat == "private") / moves,
@@ -183,7 +192,8 @@ def numbers(fake: FakeTelegram, app: Any, group: FakeChat, started: int, run: Ru
             "next_p50": pct(run.next, 0.5), "next_p99": pct(run.next, 0.99),
             "table_p50": pct(run.table, 0.5), "table_p99": pct(run.table, 0.99),
             "lag_p50": lags[len(lags) // 2] if lags else 0.0, "lag_max": lags[-1] if lags else 0.0,
-            "429s": fake.limiter.served_429}
+            "hand_p50": pct(hand_lags, 0.5), "hand_max": hand_lags[-1] if hand_lags else 0.0,
+            "hands_aged": app.outbox.hands_aged, "429s": fake.limiter.served_429}
 
 
 def line(name: str, n: dict[str, float]) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from .errors import ApiError
@@ -24,6 +24,10 @@ class RateLimits:
     group_window: float = 60.0
     global_per_second: int | None = 30
     count_edits: bool = True
+    # Whether an ephemeral message (sent or edited) counts against its group's limits: Telegram does not say. True
+    # is the conservative reading; False paces each receiver's ephemeral messages in a group apart, like a
+    # private chat (per_chat_*), and only the global limit is shared.
+    ephemeral_counts: bool = True
 
     @classmethod
     def off(cls) -> RateLimits:
@@ -40,15 +44,16 @@ class RateLimiter:
     def __init__(self, limits: RateLimits, clock: Callable[[], float]) -> None:
         self.limits = limits
         self.clock = clock
-        self._buckets: dict[int, tuple[float, float]] = {}  # chat -> (tokens, last time)
-        self._group: dict[int, deque[float]] = defaultdict(deque)
+        self._buckets: dict[Hashable, tuple[float, float]] = {}  # chat -> (tokens, last time)
+        self._group: dict[Hashable, deque[float]] = defaultdict(deque)
         self._global: deque[float] = deque()
         self.served_429 = 0
-        self.served_429_by_chat: dict[int, int] = defaultdict(int)
-        self.counted: dict[int, int] = defaultdict(int)
+        self.served_429_by_chat: dict[Hashable, int] = defaultdict(int)
+        self.counted: dict[Hashable, int] = defaultdict(int)
 
-    def check(self, chat_id: int, is_group: bool) -> None:
-        """Count one send/edit in ``chat_id`` or raise ApiError(429)."""
+    def check(self, chat_id: Hashable, is_group: bool) -> None:
+        """Count one send/edit in ``chat_id`` (a chat's id, or any key with its own per-chat pacing) or raise
+        ApiError(429)."""
         lim = self.limits
         now = self.clock()
         waits: list[float] = []
