@@ -86,10 +86,14 @@ LOG_LIMIT = 3500  # a merged log message stays well under Telegram's 4096 charac
 # which merge so only the newest state is ever sent; then the hands shown in a group to one player each
 # (bot/services/hands/in_group.py): the hand of the player to act (or answering their press) before a
 # hand redrawn after its player moved, which merges with that player's next update while it waits; last,
-# chatter (/games, /help, /rules, /top), which expires when it could no longer matter. Hands wait at most
-# HAND_PATIENCE group calls (``Outbox``, aging). See docs/operations.md, "What the group and the players see".
+# chatter (/games, /help, /rules, /top), which expires when it could no longer matter. Hands wait a bounded
+# number of group calls (HAND_PATIENCE, REDRAW_PATIENCE; ``Outbox._aged``). See docs/operations.md, "What the
+# group and the players see".
 REPLY, GAME, TABLE, HAND, REDRAW, CHATTER = 0, 1, 2, 3, 4, 5
-HAND_PATIENCE = 4  # group calls' worth of waiting after which a hand in a group goes before the classes above it
+# Group calls' worth of waiting after which a hand in a group goes before the classes above it (``Outbox._aged``):
+# the hand of the player to act soon; a hand redrawn after its player's move much later, as it usually merges
+# with that player's next turn first (then it costs no call of its own).
+HAND_PATIENCE, REDRAW_PATIENCE = 4, 12
 CHATTER_TTL = 60.0  # seconds after which an unsent chatter reply is dropped
 SLOT_METHODS = ("edit", "edit_photo", "delete", "eph")  # the calls on the message a slot names
 REDRAWS = 2  # times a picture replaced while it was drawn is drawn again (newest content) before sending
@@ -401,12 +405,14 @@ class Outbox:
             self._due[chat_id] = None
 
     def _aged(self, chat_id: int, wall: float) -> Aged | None:
-        """A group's hands (classes HAND and REDRAW) that waited HAND_PATIENCE of its calls go before the
-        classes above them, oldest first, but never twice in a row: the group's view (its table edit) still gets
-        every other call, and a hand waits at most about 2 * (HAND_PATIENCE + seats) calls however busy the group."""
+        """A group's hands that waited HAND_PATIENCE of its calls (REDRAW_PATIENCE for a hand redrawn after a move)
+        go before the classes above them, oldest first, but never twice in a row: the group's view (its table
+        edit) still gets at least every other call, and a hand waits at most its patience plus two calls for each
+        hand that waited longer (one a seat, merged by slot), however busy the group."""
         if chat_id >= 0 or chat_id in self._aged_last or not self.limiter.group_gap:
             return None
-        return HAND, REDRAW, wall - HAND_PATIENCE * self.limiter.group_gap
+        gap = self.limiter.group_gap
+        return HAND, REDRAW, wall - HAND_PATIENCE * gap, (REDRAW_PATIENCE - HAND_PATIENCE) * gap
 
     def _wait(self, chat_id: int, at: float) -> None:
         self._waiting[chat_id] = at
@@ -471,7 +477,7 @@ class Outbox:
                     self.expired += 1
                     row = await tx.next_row(chat_id, aged)
                 if row is not None and aged is not None and aged[0] <= row.priority <= aged[1] \
-                        and (row.created_at or wall) < aged[2]:
+                        and (row.created_at or wall) < aged[2] - (row.priority - aged[0]) * aged[3]:
                     self._aged_last.add(chat_id)  # its next row is the most urgent one, whatever waited
                     self.hands_aged += 1
                 else:

@@ -301,10 +301,11 @@ class PgTx(SharedQueries):
         in flight (SKIP LOCKED). A dead worker's claims are taken over. The claim is re-checked on the
         row's newest version under its lock, so two workers never both get one row. The message its slot
         names comes along (``slot_read``), as in SQLite; ``aged`` too."""
-        low, high, before = aged if aged is not None else (None, None, None)
+        low, high, before, step = aged if aged is not None else (None, None, None, None)
         row = await self.conn.fetchrow(
             "WITH nxt AS (SELECT COALESCE((SELECT id FROM outbox WHERE chat_id = $1 AND status = 'pending' "
-            "AND priority BETWEEN $3::int AND $4::int AND created_at < $5::float8 ORDER BY id LIMIT 1), "
+            "AND priority BETWEEN $3::int AND $4::int AND created_at < $5::float8 - (priority - $3::int) * $6::float8 "
+            "ORDER BY id LIMIT 1), "
             "(SELECT id FROM outbox WHERE chat_id = $1 AND status = 'pending' ORDER BY priority, id LIMIT 1)) AS id), "
             "picked AS (SELECT o.* FROM outbox o WHERE o.id = (SELECT id FROM nxt) AND o.status = 'pending' "
             f"AND (o.worker IS NULL OR o.worker = $2 OR {DEAD.format(col='o.worker')}) "
@@ -314,7 +315,7 @@ class PgTx(SharedQueries):
             "claimed AS (UPDATE outbox SET worker = $2 FROM picked WHERE outbox.id = picked.id "
             "AND picked.worker IS DISTINCT FROM $2) "
             "SELECT picked.*, s.message_id AS slot_message FROM picked LEFT JOIN slots s ON s.slot = picked.slot",
-            chat_id, self.worker, low, high, before)
+            chat_id, self.worker, low, high, before, step)
         if row is None:
             return None
         picked = _outbox(row)

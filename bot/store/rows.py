@@ -165,9 +165,9 @@ class OutboxRow:
     alone: bool = False
 
 
-# An outbox queue's aging (``next_row``): its lowest and highest priority class, and the time (time.time())
-# before which a row of those classes was queued to go first.
-Aged = tuple[int, int, float]
+# An outbox queue's aging (``next_row``): its lowest and highest priority class, the time (time.time()) before
+# which a row of the lowest class was queued to go first, and the seconds each class below waits longer.
+Aged = tuple[int, int, float, float]
 
 
 @dataclass

@@ -400,15 +400,16 @@ class Tx(SharedQueries):
 
     async def next_row(self, chat_id: int, aged: Aged | None = None) -> OutboxRow | None:
         """The chat's next row: the most urgent priority class first, in order within a class; but with
-        ``aged`` (lowest class, highest class, created before), the oldest row of those classes that has
-        waited that long goes first (so a busy chat's lower classes wait a bounded time). ``alone`` says
-        whether it is the chat's only pending row (then the outbox need not look again after it).
+        ``aged`` (lowest class, highest class, created before, seconds more per class), the oldest row of those
+        classes that has waited that long goes first (so a busy chat's lower classes wait a bounded time).
+        ``alone`` says whether it is the chat's only pending row (then the outbox need not look again after it).
         The message its slot names comes along (``slot_read``): the outbox needs it to edit, and asked apart."""
         head = ("SELECT o.*, s.message_id AS slot_message FROM outbox o LEFT JOIN slots s "
                 "ON s.slot = o.slot WHERE o.chat_id = ? AND o.status = 'pending' ")
         if aged is not None:
-            rows = await self._all(head + "AND o.priority BETWEEN ? AND ? AND o.created_at < ? ORDER BY o.id LIMIT 1",
-                                   chat_id, *aged)
+            low, high, before, step = aged
+            rows = await self._all(head + "AND o.priority BETWEEN ? AND ? AND o.created_at < ? - (o.priority - ?) * ? "
+                                   "ORDER BY o.id LIMIT 1", chat_id, low, high, before, low, step)
             if rows:
                 row = _outbox(rows[0])
                 row.slot_message, row.slot_read = rows[0]["slot_message"], row.slot is not None

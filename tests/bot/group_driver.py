@@ -121,6 +121,7 @@ async def drive(fake: FakeTelegram, group: FakeChat, users: list[FakeUser], unti
     tried: set[tuple[int, str]] = set()
     floor = -1  # a move was made at this version: the next live hand is newer
     thought = -1  # the version last thought over
+    watchers: list[asyncio.Task[None]] = []  # timing each mover's own hand redrawn, while play goes on
     while not until():
         found = live_in_group(users, group) if where == "group" else live_in_dm(users)
         if found is None or version_of(found[1]) <= floor:
@@ -149,12 +150,15 @@ async def drive(fake: FakeTelegram, group: FakeChat, users: list[FakeUser], unti
             return live is not None and version_of(live[1]) > v
 
         sent = len(user.inbox())  # a DM press may answer with a new message (a rummy's proposal)
-        waits: dict[str, Callable[[], bool]] = {
-            "own": lambda m=message, e=edits, u=user, n=sent: m.edit_count > e or len(u.inbox()) > n}
-        if move:
+        own = lambda m=message, e=edits, u=user, n=sent: m.edit_count > e or len(u.inbox()) > n  # noqa: E731
+        waits: dict[str, Callable[[], bool]] = {}
+        if move:  # the next player plays on at once; the mover's own hand redrawn is timed meanwhile
             waits["next"] = nxt
             if table is not None:
                 waits["table"] = lambda m=table, e=table_edits: m.edit_count > e or table_message(group) is not m
+            watchers.append(asyncio.create_task(_time_it(run.own, own, until, pressed, timeout)))
+        else:  # a toggle, a hint, a second step: the player waits for its answer
+            waits["own"] = own
         deadline = pressed + timeout
         while waits:
             for name, holds in list(waits.items()):
@@ -169,7 +173,18 @@ async def drive(fake: FakeTelegram, group: FakeChat, users: list[FakeUser], unti
             run.moves += 1
             run.move_chats.append(message.chat.type)
             floor = version
+    await asyncio.gather(*watchers)
     return run
+
+
+async def _time_it(into: list[float], holds: Callable[[], bool], until: Callable[[], bool], since: float,
+                   timeout: float) -> None:
+    """Record the milliseconds from ``since`` until ``holds()`` (or the run's end) in ``into``."""
+    loop = asyncio.get_running_loop()
+    while not (holds() or until()):
+        assert loop.time() < since + timeout, f"nothing within {timeout} s"
+        await asyncio.sleep(0.003)
+    into.append((loop.time() - since) * 1000)
 
 
 def pct(values: list[float], q: float) -> float:

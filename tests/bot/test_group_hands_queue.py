@@ -86,8 +86,9 @@ async def test_the_table_edit_after_a_move_goes_before_the_toggle_answers_queued
 @pytest.mark.bot(**telegram_pacing(5.0))
 async def test_a_hand_waits_a_bounded_number_of_group_calls_while_the_table_is_edited_nonstop(fake, app, db):
     """A group whose table changes faster than it may be edited always has a table edit waiting, which goes
-    before hands; still each hand goes out after at most HAND_PATIENCE + 2 table edits, and two hands that waited
-    are never sent back to back (the table gets every other call)."""
+    before hands; still the hand of a player to act goes out after about HAND_PATIENCE table edits, one redrawn
+    after a move after about REDRAW_PATIENCE, and two hands that waited are never sent back to back (the table
+    gets at least every other call)."""
     ann, bob = users = [fake.user(first_name=n) for n in ("Ann", "Bob")]
     group = fake.group("Busy", members=users, creator=ann, bot_admin=True)
     async with app.store.transaction() as tx:
@@ -95,12 +96,12 @@ async def test_a_hand_waits_a_bounded_number_of_group_calls_while_the_table_is_e
     app.outbox.wake()
     table = await fake.wait_for_message(group, lambda m: m.content == "table 0", timeout=10)
     since = len(fake.calls)
-    async with app.store.transaction() as tx:
-        for user in users:
+    async with app.store.transaction() as tx:  # Bob's hand redrawn after his move, then Ann's turn
+        for user, priority in ((bob, out.REDRAW), (ann, out.HAND)):
             payload = {"user": user.id, "text": f"hand of {user.first_name}", "markup": None, "thread": 0,
                        "cq": None, "admin": True, "t": 0, "g": group.id}
             await tx.enqueue(group.id, "eph", payload, slot=f"busy-hand:{user.id}", merge_key=f"slot:busy:{user.id}",
-                             priority=out.REDRAW)
+                             priority=priority)
     stop = asyncio.Event()
 
     async def edit_nonstop() -> None:
@@ -115,17 +116,17 @@ async def test_a_hand_waits_a_bounded_number_of_group_calls_while_the_table_is_e
     editing = asyncio.create_task(edit_nonstop())
     try:
         await fake.wait_until(lambda: all(u.ephemeral(group) for u in users), timeout=60, what="both hands")
-        await fake.wait_until(lambda: table.edit_count >= 2 * out.HAND_PATIENCE + 6, timeout=60)
+        await fake.wait_until(lambda: table.edit_count >= out.REDRAW_PATIENCE + 6, timeout=60)
     finally:
         stop.set()
         await editing
-    kinds = ["hand" if is_ephemeral(c) else "table" for c in group_calls(fake, group, since)]
-    hands = [i for i, kind in enumerate(kinds) if kind == "hand"]
-    assert len(hands) == 2, kinds
-    assert hands[0] <= out.HAND_PATIENCE + 2, kinds  # table edits before the first hand
-    assert hands[1] - hands[0] >= 2, kinds  # never two waiting hands in a row
-    assert hands[1] <= 2 * (out.HAND_PATIENCE + 2), kinds
-    assert kinds.count("table") > hands[1] - 1, kinds  # the table went on meanwhile
+    calls = group_calls(fake, group, since)
+    kinds = [f"hand:{c.params['ephemeral_message_parameters']['receiver_user_id']}" if is_ephemeral(c) else "table"
+             for c in calls]
+    first, second = kinds.index(f"hand:{ann.id}"), kinds.index(f"hand:{bob.id}")
+    assert first < second and len(kinds) - kinds.count("table") == 2, kinds  # the player to act's first
+    assert out.HAND_PATIENCE - 2 <= first <= out.HAND_PATIENCE + 2, kinds  # table edits before it
+    assert out.REDRAW_PATIENCE - 3 <= second <= out.REDRAW_PATIENCE + 3, kinds
     assert fake.limiter.served_429 == 0
 
 

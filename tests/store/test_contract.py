@@ -268,8 +268,9 @@ async def test_outbox_priorities_expiry_and_dropping(store):
 
 
 async def test_outbox_aging_sends_the_oldest_row_of_the_aged_classes_that_waited_first(store):
-    """``next_row(chat, (low, high, before))``: a row of classes low..high queued before ``before`` goes first,
-    the oldest of them; rows of other classes never age; none waited long enough: the most urgent row."""
+    """``next_row(chat, (low, high, before, step))``: a row of class p in low..high queued before ``before - (p -
+    low) * step`` goes first, the oldest of them; rows of other classes never age; none waited long enough: the
+    most urgent row."""
     async with store.transaction() as tx:
         await tx.enqueue(-1, "send", {"text": "chatter"}, priority=5)
         await tx.enqueue(-1, "eph", {"text": "redraw"}, slot="e1", merge_key="slot:e1", priority=4)
@@ -278,12 +279,13 @@ async def test_outbox_aging_sends_the_oldest_row_of_the_aged_classes_that_waited
     async with store.transaction() as tx:
         head = await tx.next_row(-1)
         assert head.payload == {"text": "table"}
-        assert (await tx.next_row(-1, (3, 4, head.created_at - 60))).payload == {"text": "table"}
+        assert (await tx.next_row(-1, (3, 4, head.created_at - 60, 0))).payload == {"text": "table"}
         later = time.time() + 1
-        assert (await tx.next_row(-1, (3, 4, later))).payload == {"text": "redraw"}  # the oldest of 3..4
-        assert (await tx.next_row(-1, (5, 5, later))).payload == {"text": "chatter"}
-        assert await tx.outbox_done(await tx.next_row(-1, (3, 4, later)))
-        assert (await tx.next_row(-1, (3, 4, later))).payload == {"text": "hand"}
+        assert (await tx.next_row(-1, (3, 4, later, 0))).payload == {"text": "redraw"}  # the oldest of 3..4
+        assert (await tx.next_row(-1, (3, 4, later, 600))).payload == {"text": "hand"}  # class 4 waits 600 s more
+        assert (await tx.next_row(-1, (5, 5, later, 0))).payload == {"text": "chatter"}
+        assert await tx.outbox_done(await tx.next_row(-1, (3, 4, later, 0)))
+        assert (await tx.next_row(-1, (3, 4, later, 0))).payload == {"text": "hand"}
 
 
 async def test_postgres_a_chat_is_sent_by_one_worker_even_when_an_urgent_row_jumps_the_queue(tmp_path):
