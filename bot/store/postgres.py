@@ -248,15 +248,18 @@ class PgTx(SharedQueries):
     async def enqueue(self, chat_id: int, method: str, payload: dict[str, Any], slot: str | None = None,
                       merge_key: str | None = None, priority: int = 1, ttl: float | None = None) -> None:
         """As SQLite's: a pending row with the same ``merge_key`` takes the new content in place (a send
-        stays a send, the more urgent priority wins, the row keeps its place and ``created_at``)."""
+        stays a send, the more urgent priority wins, the row keeps its place and ``created_at``, unless its class
+        rises: then it is the time of the change that raised it)."""
         data = codec.dumps(payload)
         if self.queued is not None:
             self.queued.add(chat_id)
         if merge_key is not None:
             merged = await self.conn.fetchval(
                 "UPDATE outbox SET payload = $1, method = CASE WHEN method IN ('send', 'photo') THEN method "
-                "ELSE $2 END, priority = LEAST(priority, $3) WHERE id = (SELECT id FROM outbox WHERE merge_key = $4 "
-                "AND status = 'pending' ORDER BY id DESC LIMIT 1) RETURNING id", data, method, priority, merge_key)
+                "ELSE $2 END, priority = LEAST(priority, $3), created_at = CASE WHEN $3 < priority THEN $5 "
+                "ELSE created_at END WHERE id = (SELECT id FROM outbox WHERE merge_key = $4 "
+                "AND status = 'pending' ORDER BY id DESC LIMIT 1) RETURNING id", data, method, priority, merge_key,
+                time.time())
             if merged is not None:
                 return
         now = time.time()

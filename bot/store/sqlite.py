@@ -346,7 +346,9 @@ class Tx(SharedQueries):
                       merge_key: str | None = None, priority: int = 1, ttl: float | None = None) -> None:
         """Queue an outgoing call. A pending row with the same ``merge_key`` is replaced in place,
         so a message edited five times before it could be sent is sent once, with the last content
-        (the row keeps its place and the time of the oldest change it carries; the more urgent priority wins)."""
+        (the row keeps its place and the time of the oldest change it carries; the more urgent priority wins, and
+        a change that raises the row's class is its time from then on: how long a row waited in its class is what
+        ages it, ``next_row``)."""
         data = codec.dumps(payload)
         if self.queued is not None:
             self.queued.add(chat_id)
@@ -355,9 +357,10 @@ class Tx(SharedQueries):
             # (or keyboard removal) of the same message.
             cur = await self.db.execute(
                 "UPDATE outbox SET payload = ?, method = CASE WHEN method IN ('send', 'photo') THEN method "
-                "ELSE ? END, priority = MIN(priority, ?) WHERE id = (SELECT id FROM outbox WHERE merge_key = ? "
+                "ELSE ? END, priority = MIN(priority, ?), created_at = CASE WHEN ? < priority THEN ? "
+                "ELSE created_at END WHERE id = (SELECT id FROM outbox WHERE merge_key = ? "
                 "AND status = 'pending' ORDER BY id DESC LIMIT 1)",
-                (data, method, priority, merge_key),
+                (data, method, priority, priority, time.time(), merge_key),
             )
             if cur.rowcount:
                 return

@@ -286,6 +286,16 @@ async def test_outbox_aging_sends_the_oldest_row_of_the_aged_classes_that_waited
         assert (await tx.next_row(-1, (5, 5, later, 0))).payload == {"text": "chatter"}
         assert await tx.outbox_done(await tx.next_row(-1, (3, 4, later, 0)))
         assert (await tx.next_row(-1, (3, 4, later, 0))).payload == {"text": "hand"}
+    # A merge keeps the time a row has waited, unless it raises the row's class: it waits in its new class anew.
+    async with store.transaction() as tx:
+        await tx.enqueue(-1, "eph", {"text": "redraw 2"}, slot="e1", merge_key="slot:e1", priority=4)
+        queued = (await tx.pending("slot:e1")).created_at
+        await asyncio.sleep(0.02)
+        await tx.enqueue(-1, "eph", {"text": "redraw 3"}, slot="e1", merge_key="slot:e1", priority=4)
+        assert (await tx.pending("slot:e1")).created_at == queued
+        await tx.enqueue(-1, "eph", {"text": "your turn"}, slot="e1", merge_key="slot:e1", priority=3)
+        raised = await tx.pending("slot:e1")
+        assert raised.priority == 3 and raised.created_at > queued
 
 
 async def test_postgres_a_chat_is_sent_by_one_worker_even_when_an_urgent_row_jumps_the_queue(tmp_path):
