@@ -198,27 +198,39 @@ async def test_a_stale_press_on_a_group_copy_is_refused_and_that_copy_redrawn(fa
 
 @pytest.mark.fake(time_scale=SCALE)
 @pytest.mark.bot(**PACED)
-async def test_a_seat_handed_to_the_ai_clears_the_old_players_group_copy(fake, app, open_table, db):
-    ann, bob, cat = users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
+async def test_a_seat_that_changes_hands_clears_the_old_players_group_copy(fake, app, open_table, db):
+    """Bob leaves: the AI plays his seat until someone takes it. His copy of the hand in the group says it is no
+    longer his (no keyboard), his presses there are refused; Dan takes the seat, and his hand in the group is a
+    new message to him alone, never an edit of Bob's copy."""
+    ann, bob, cat, dan = users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat", "Dan")]
     group = fake.group("Handover", members=users, creator=ann)
-    await open_table("carnival", users, options="quarters=1", group=group)
+    await open_table("carnival", users[:3], options="quarters=1", group=group)
+    await dan.start_bot()
     await settle(fake, app)
-    await show_hands(fake, group, users)
+    await show_hands(fake, group, users[:3])
     await settle(fake, app)
     copy = bob.last_ephemeral(group)
     assert copy is not None and "no longer" not in copy.content
     await bob.send(group, "/leave")
     prompt = await fake.wait_for_message(group, lambda m: "leave the game?" in m.content, timeout=10)
-    await answered(fake, await bob.press(prompt, lambda b: b["text"].startswith("🤖")))
+    await answered(fake, await bob.press(prompt, lambda b: b["text"].startswith("🙋")))
     await settle(fake, app)
-    assert db_rows(db, "SELECT user_id FROM seats WHERE seat = 1")[0][0] is None
+    assert db_rows(db, "SELECT user_id FROM seats WHERE seat = 1")[0][0] is None  # the AI's meanwhile
     assert "no longer your seat" in copy.content and not play_buttons(copy)
     version = db_rows(db, "SELECT version FROM tables WHERE id = 1")[0][0]
     refused = await answered(fake, await bob.press_data(copy, f"mv:1:{version}:0"))
     assert refused.show_alert
-    # The seat's hand in the group goes to nobody now (an AI plays it); the others' copies go on.
+    offer = await fake.wait_for_message(group, lambda m: "✋ Take this seat" in m.button_texts, timeout=10)
+    await answered(fake, await dan.press(offer, "✋ Take this seat"))
+    await settle(fake, app)
+    assert db_rows(db, "SELECT user_id FROM seats WHERE seat = 1")[0][0] == dan.id
+    record = await answered(fake, await dan.press(table_message(group), my_hand))
+    assert not record.show_alert
+    mine = await fake.wait_for_ephemeral(group, dan, timeout=10)
+    await settle(fake, app)
+    assert mine.receiver is dan and "Your hand" in mine.content
+    assert "no longer your seat" in copy.content  # Bob's copy never shows Dan's hand
     assert [m.receiver for m in group.ephemerals() if "no longer" in m.content] == [bob]
-    assert find(group, "Bob left the game") is not None
     assert fake.limiter.served_429 == 0
 
 
