@@ -185,7 +185,7 @@ class App:
 
             self.redis = aioredis.from_url(settings.redis_url)
             for bot in (self.bot, self.outbox_bot):
-                bot.session.middleware(SharedLimitMiddleware(RedisLimiter(self.redis)))
+                bot.session.middleware(SharedLimitMiddleware(RedisLimiter(self.redis), settings.ephemeral_counts))
         limiter = RateLimiter(settings.per_chat_interval, settings.group_per_minute, settings.global_per_second)
         self.pictures = Pictures() if settings.pictures else None
         self.outbox = Outbox(self.store, self.outbox_bot, limiter, Pictures.render)

@@ -78,22 +78,26 @@ class RedisLimiter:
         self._take = redis.register_script(TAKE)
         self.waited = 0  # how many sends had to wait (for /status and the bench)
 
-    def _buckets(self, chat_id: int) -> tuple[list[str], list[float]]:
-        chosen = [(f"{self.prefix}:chat:{chat_id}", self.limits.per_chat)]
-        if chat_id < 0:
+    def _buckets(self, chat_id: int, receiver: int | None = None) -> tuple[list[str], list[float]]:
+        if receiver is not None:  # an ephemeral message that does not count against its group: its own pace
+            chosen = [(f"{self.prefix}:chat:{chat_id}:{receiver}", self.limits.per_chat)]
+        else:
+            chosen = [(f"{self.prefix}:chat:{chat_id}", self.limits.per_chat)]
+        if chat_id < 0 and receiver is None:
             chosen.append((f"{self.prefix}:group:{chat_id}", self.limits.per_group))
         chosen.append((f"{self.prefix}:global", self.limits.overall))
         keys = [k for k, _ in chosen]
         args = [x for _, b in chosen for x in (b.rate, b.cap)]
         return keys, args
 
-    async def try_take(self, chat_id: int) -> float:
-        """Take the tokens if all are there (0.0), else take nothing and return the seconds to wait."""
-        keys, args = self._buckets(chat_id)
+    async def try_take(self, chat_id: int, receiver: int | None = None) -> float:
+        """Take the tokens if all are there (0.0), else take nothing and return the seconds to wait. ``receiver``:
+        an ephemeral message's, paced apart from its group (``SharedLimitMiddleware.ephemeral_counts``)."""
+        keys, args = self._buckets(chat_id, receiver)
         return int(await self._take(keys=keys, args=args)) / 1000
 
-    async def take(self, chat_id: int) -> None:
-        while (wait := await self.try_take(chat_id)) > 0:
+    async def take(self, chat_id: int, receiver: int | None = None) -> None:
+        while (wait := await self.try_take(chat_id, receiver)) > 0:
             self.waited += 1
             await asyncio.sleep(wait)
 
@@ -102,18 +106,29 @@ COUNTED = ("send", "edit", "copy", "forward")  # the calls Telegram's flood limi
 
 
 class SharedLimitMiddleware(BaseRequestMiddleware):
-    """Every counted call to a chat waits for its tokens (``bot.session.middleware(SharedLimitMiddleware(l))``)."""
+    """Every counted call to a chat waits for its tokens (``bot.session.middleware(SharedLimitMiddleware(l))``).
+    ``ephemeral_counts`` (the setting of that name): False paces an ephemeral message per receiver, not in its
+    group's buckets."""
 
-    def __init__(self, limiter: RedisLimiter) -> None:
+    def __init__(self, limiter: RedisLimiter, ephemeral_counts: bool = True) -> None:
         self.limiter = limiter
+        self.ephemeral_counts = ephemeral_counts
 
     async def __call__(self, make_request: NextRequestMiddlewareType[TelegramType], bot: Any,
                        method: TelegramMethod[TelegramType]) -> Any:
         chat_id = getattr(method, "chat_id", None)
         name = type(method).__name__.lower()
         if isinstance(chat_id, int) and name.startswith(COUNTED):
-            await self.limiter.take(chat_id)
+            await self.limiter.take(chat_id, None if self.ephemeral_counts else _receiver(method))
         return await make_request(bot, method)
+
+
+def _receiver(method: Any) -> int | None:
+    """The receiver of an ephemeral message (a send's parameters name it; an edit has it as a field), else None."""
+    params = getattr(method, "ephemeral_message_parameters", None)
+    receiver = getattr(params, "receiver_user_id", None) if params is not None else \
+        getattr(method, "receiver_user_id", None)
+    return receiver if isinstance(receiver, int) else None
 
 
 def workers_allowed(workers: int, redis_url: str | None) -> str | None:
