@@ -11,11 +11,12 @@ each player presses the moment their hand is live (the worst case for the limits
 
 Telegram's limits on (the fake's), the bot paced as in production; ``--scale K`` runs both K times faster, and
 every time printed is multiplied back by K, so it reads as Telegram's seconds. Per row: moves; message calls per
-move in the group; press -> own hand redrawn, -> the next player's live hand, -> the table message (p50);
-the outbox's group lag (commit -> table/news delivered in the group) p50/max, its hands' wait (commit -> eph
-delivered) p50/max, hands sent ahead of the table for having waited (aged) and the fake's 429s.
+move (all, and those addressed to the group, ephemeral ones included); press -> own hand redrawn, -> the next
+player's live hand, -> the table message (p50); the outbox's group lag (commit -> table/news delivered in the
+group) p50/max, its hands' wait (commit -> eph delivered) p50/max, hands sent ahead of the table for having
+waited (aged) and the fake's 429s.
 
-    python3 bench/group_hands.py --scale 5                 # every row: about 4 minutes
+    python3 bench/group_hands.py --scale 5                 # every row: about 6 minutes
     python3 bench/group_hands.py --scale 5 --pace human    # the human pace rows only
 """
 
@@ -82,13 +83,14 @@ async def one(game: str, mode: str, reading: str, pace: str, scale: float, seed:
     return measured
 
 
-HEADER = (f"{'game':11} {'pace':5} {'reading':7} {'mode':5} | {'moves':>5} {'grp/mv':>6} | {'own p50':>8} "
-          f"{'next p50':>8} {'table p50':>9} | {'lag p50':>7} {'max':>6} | {'hand p50':>8} {'max':>6} {'aged':>4} "
-          f"| {'429':>3}")
+HEADER = (f"{'game':11} {'pace':5} {'reading':7} {'mode':5} | {'moves':>5} {'all/mv':>6} {'grp/mv':>6} | "
+          f"{'own p50':>8} {'next p50':>8} {'table p50':>9} | {'lag p50':>7} {'max':>6} | {'hand p50':>8} {'max':>6} "
+          f"{'aged':>4} | {'429':>3}")
 
 
 def row(game: str, pace: str, reading: str, mode: str, n: dict[str, float]) -> str:
-    return (f"{game:11} {pace:5} {reading:7} {mode:5} | {n['moves']:5.0f} {n['group_calls_per_move']:6.2f} | "
+    return (f"{game:11} {pace:5} {reading:7} {mode:5} | {n['moves']:5.0f} {n['calls_per_move']:6.2f} "
+            f"{n['group_calls_per_move']:6.2f} | "
             f"{n['own_p50'] / 1000:7.2f}s {n['next_p50'] / 1000:7.2f}s {n['table_p50'] / 1000:8.2f}s | "
             f"{n['lag_p50']:6.2f}s {n['lag_max']:5.1f}s | {n['hand_p50']:7.2f}s {n['hand_max']:5.1f}s "
             f"{n['hands_aged']:4.0f} | {n['429s']:3.0f}")
