@@ -193,12 +193,15 @@ class App:
             import redis.asyncio as aioredis
 
             self.redis = aioredis.from_url(settings.redis_url)
-            self.bot.session.middleware(SharedLimitMiddleware(RedisLimiter(self.redis)))
+            self.bot.session.middleware(SharedLimitMiddleware(RedisLimiter(self.redis),
+                                                              ephemeral_counts=settings.ephemeral_counts))
             # The outbox's sends may go paid when the workers' shared free rate is used up.
-            self.outbox_bot.session.middleware(SharedLimitMiddleware(RedisLimiter(self.redis), paid))
+            self.outbox_bot.session.middleware(SharedLimitMiddleware(RedisLimiter(self.redis), paid,
+                                                                     settings.ephemeral_counts))
         limiter = RateLimiter(settings.per_chat_interval, settings.group_per_minute, settings.global_per_second)
         self.pictures = Pictures() if settings.pictures else None
         self.outbox = Outbox(self.store, self.outbox_bot, limiter, Pictures.render, paid=paid)
+        self.outbox.ephemeral.counts = settings.ephemeral_counts  # where a group's hands queue (in_group.hand_queue)
         # No handler keeps a conversation state: the FSM middleware would build a context for every update.
         self.dispatcher = Dispatcher(disable_fsm=True)
         self.services: Services | None = None

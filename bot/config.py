@@ -69,6 +69,11 @@ class Settings(BaseSettings):
         default=0.0, alias="KOZYR_PAID_BROADCAST_STARS_PER_HOUR", ge=0,
         description="Telegram Stars an hour the bot may spend on paid broadcasts (0.1 Star a new message sent "
                     "past the free 30 a second instead of waiting; edits always wait); 0: off")
+    ephemeral_counts: bool = Field(
+        default=True, alias="KOZYR_EPHEMERAL_COUNTS",
+        description="whether a hand shown in a group (an ephemeral message) counts against the group's 20 messages "
+                    "a minute (1/0; Telegram does not say): 1 queues them behind the group's table edits, "
+                    "0 paces each player's apart, like a private chat")
     ai_delay: float = Field(default=1.0, alias="KOZYR_AI_DELAY", ge=0,
                             description="seconds an AI seat waits before moving")
     ai_level: str = Field(default="normal", alias="KOZYR_AI_LEVEL",

@@ -89,9 +89,12 @@ class RedisLimiter:
         self._take = redis.register_script(TAKE)
         self.waited = 0  # how many sends had to wait (for /status and the bench)
 
-    def _buckets(self, chat_id: int, paid: bool = False) -> tuple[list[str], list[float]]:
-        chosen = [(f"{self.prefix}:chat:{chat_id}", self.limits.per_chat)]
-        if chat_id < 0:
+    def _buckets(self, chat_id: int, paid: bool = False, receiver: int | None = None) -> tuple[list[str], list[float]]:
+        if receiver is not None:  # an ephemeral message that does not count against its group: its own pace
+            chosen = [(f"{self.prefix}:chat:{chat_id}:{receiver}", self.limits.per_chat)]
+        else:
+            chosen = [(f"{self.prefix}:chat:{chat_id}", self.limits.per_chat)]
+        if chat_id < 0 and receiver is None:
             chosen.append((f"{self.prefix}:group:{chat_id}", self.limits.per_group))
         if paid:
             chosen.append((f"{self.prefix}:paid", self.limits.paid))
@@ -101,13 +104,14 @@ class RedisLimiter:
         args = [x for _, b in chosen for x in (b.rate, b.cap)]
         return keys, args
 
-    async def try_take(self, chat_id: int, paid: bool = False) -> float:
-        """Take the tokens if all are there (0.0), else take nothing and return the seconds to wait."""
-        keys, args = self._buckets(chat_id, paid)
+    async def try_take(self, chat_id: int, paid: bool = False, receiver: int | None = None) -> float:
+        """Take the tokens if all are there (0.0), else take nothing and return the seconds to wait. ``receiver``:
+        an ephemeral message's, paced apart from its group (``SharedLimitMiddleware.ephemeral_counts``)."""
+        keys, args = self._buckets(chat_id, paid, receiver)
         return int(await self._take(keys=keys, args=args)) / 1000
 
-    async def take(self, chat_id: int, paid: bool = False) -> None:
-        while (wait := await self.try_take(chat_id, paid)) > 0:
+    async def take(self, chat_id: int, paid: bool = False, receiver: int | None = None) -> None:
+        while (wait := await self.try_take(chat_id, paid, receiver)) > 0:
             self.waited += 1
             await asyncio.sleep(wait)
 
@@ -117,12 +121,15 @@ COUNTED = ("send", "edit", "copy", "forward")  # the calls Telegram's flood limi
 
 class SharedLimitMiddleware(BaseRequestMiddleware):
     """Every counted call to a chat waits for its tokens (``bot.session.middleware(SharedLimitMiddleware(l))``);
-    with ``paid`` (the outbox's budget), a send that would wait for the shared free rate goes paid instead."""
+    with ``paid`` (the outbox's budget), a send that would wait for the shared free rate goes paid instead.
+    ``ephemeral_counts`` (the setting of that name): False paces an ephemeral message per receiver, not in its
+    group's buckets."""
 
-    def __init__(self, limiter: RedisLimiter, paid: PaidBudget | None = None) -> None:
+    def __init__(self, limiter: RedisLimiter, paid: PaidBudget | None = None, ephemeral_counts: bool = True) -> None:
         self.limiter = limiter
         self.paid = paid if paid is not None and paid.on else None
         self.made_paid = 0  # sends this middleware made paid (the shared free rate was used up)
+        self.ephemeral_counts = ephemeral_counts
 
     async def __call__(self, make_request: NextRequestMiddlewareType[TelegramType], bot: Any,
                        method: TelegramMethod[TelegramType]) -> Any:
@@ -130,14 +137,16 @@ class SharedLimitMiddleware(BaseRequestMiddleware):
         name = type(method).__name__.lower()
         if isinstance(chat_id, int) and name.startswith(COUNTED):
             paid = bool(getattr(method, "allow_paid_broadcast", None))
-            if paid or not await self._paid_instead(chat_id, method):
-                await self.limiter.take(chat_id, paid)
+            receiver = None if self.ephemeral_counts else _receiver(method)
+            if paid or receiver is not None or not await self._paid_instead(chat_id, method):
+                await self.limiter.take(chat_id, paid, receiver)
         return await make_request(bot, method)
 
     async def _paid_instead(self, chat_id: int, method: Any) -> bool:
         """Take a free token, or else make the send paid (True: its tokens are taken, it is marked paid)."""
-        if self.paid is None or "allow_paid_broadcast" not in type(method).model_fields or self.paid.spent():
-            return False
+        if self.paid is None or "allow_paid_broadcast" not in type(method).model_fields or self.paid.spent() \
+                or getattr(method, "ephemeral_message_parameters", None) is not None:
+            return False  # not payable (an edit; a hand shown in a group is no broadcast), or the budget is spent
         if await self.limiter.try_take(chat_id) == 0:
             return True  # a free token: sent as it is
         if await self.limiter.try_take(chat_id, paid=True) > 0:
@@ -147,6 +156,14 @@ class SharedLimitMiddleware(BaseRequestMiddleware):
             self.made_paid += 1
             return True
         return False  # the budget ran out: it waits for a free token (the chat's token was taken twice)
+
+
+def _receiver(method: Any) -> int | None:
+    """The receiver of an ephemeral message (a send's parameters name it; an edit has it as a field), else None."""
+    params = getattr(method, "ephemeral_message_parameters", None)
+    receiver = getattr(params, "receiver_user_id", None) if params is not None else \
+        getattr(method, "receiver_user_id", None)
+    return receiver if isinstance(receiver, int) else None
 
 
 def workers_allowed(workers: int, redis_url: str | None) -> str | None:

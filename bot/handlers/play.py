@@ -10,6 +10,7 @@ from aiogram.types import CallbackQuery
 
 from bot.handlers.lobby import _answer_press
 from bot.services.hands.capture import CaptureBuilder
+from bot.services.hands.in_group import GroupHands
 from bot.services.hands.toggle import ToggleTurns
 from bot.services.play import Play
 from bot.services.types import Actor, Answer
@@ -56,36 +57,39 @@ async def _keyboard_tables(play: Play, update_id: int) -> set[int]:
     return found
 
 
-async def move(query: CallbackQuery, callback_data: Move, play: Play, actor: Actor, update_id: int) -> None:
+async def move(query: CallbackQuery, callback_data: Move, play: Play, actor: Actor,
+               update_id: int, group_hands: GroupHands) -> None:
     own = _own_hand(query, actor)
     if own is None:
         await _refuse(query, actor)
         return
     answer = await play.press(callback_data.t, callback_data.v, callback_data.i, own, actor.lang, update_id)
-    await _answered(query, callback_data.t, answer, play, actor, update_id)
+    await _answered(query, callback_data.t, answer, play, actor, update_id, group_hands)
 
 
-async def menu(query: CallbackQuery, callback_data: Menu, play: Play, actor: Actor, update_id: int) -> None:
+async def menu(query: CallbackQuery, callback_data: Menu, play: Play, actor: Actor,
+               update_id: int, group_hands: GroupHands) -> None:
     own = _own_hand(query, actor)
     if own is None:
         await _refuse(query, actor)
         return
     answer = await play.menu(callback_data.t, callback_data.v, callback_data.g, own, actor.lang)
-    await _answered(query, callback_data.t, answer, play, actor, update_id)
+    await _answered(query, callback_data.t, answer, play, actor, update_id, group_hands)
 
 
-async def pick(query: CallbackQuery, callback_data: Pick, play: Play, actor: Actor, update_id: int) -> None:
+async def pick(query: CallbackQuery, callback_data: Pick, play: Play, actor: Actor,
+               update_id: int, group_hands: GroupHands) -> None:
     own = _own_hand(query, actor)
     if own is None:
         await _refuse(query, actor)
         return
     answer = await play.pick(callback_data.t, callback_data.v, callback_data.w, callback_data.m,
                              bool(callback_data.go), own, actor.lang, update_id)
-    await _answered(query, callback_data.t, answer, play, actor, update_id)
+    await _answered(query, callback_data.t, answer, play, actor, update_id, group_hands)
 
 
 async def capture(query: CallbackQuery, callback_data: Cap, builder: CaptureBuilder, play: Play, actor: Actor,
-                  update_id: int) -> None:
+                  update_id: int, group_hands: GroupHands) -> None:
     """A capture hand's builder: toggle a table card, or take the chosen cards."""
     own = _own_hand(query, actor)
     if own is None:
@@ -93,11 +97,11 @@ async def capture(query: CallbackQuery, callback_data: Cap, builder: CaptureBuil
         return
     answer = await builder.capture(callback_data.t, callback_data.v, callback_data.c, callback_data.m,
                                    bool(callback_data.go), own, actor.lang, update_id)
-    await _answered(query, callback_data.t, answer, play, actor, update_id)
+    await _answered(query, callback_data.t, answer, play, actor, update_id, group_hands)
 
 
 async def toggle(query: CallbackQuery, callback_data: Toggle, play: Play, toggles: ToggleTurns, actor: Actor,
-                 update_id: int) -> None:
+                 update_id: int, group_hands: GroupHands) -> None:
     """A toggle hand: toggle a card, lay down, confirm, settle a joker, or a verb."""
     own = _own_hand(query, actor)
     if own is None:
@@ -105,17 +109,24 @@ async def toggle(query: CallbackQuery, callback_data: Toggle, play: Play, toggle
         return
     answer = await toggles.toggle(callback_data.t, callback_data.v, callback_data.op, callback_data.a, own,
                                  actor.lang, update_id)
-    await _answered(query, callback_data.t, answer, play, actor, update_id)
+    await _answered(query, callback_data.t, answer, play, actor, update_id, group_hands)
 
 
 async def _answered(query: CallbackQuery, table_id: int, answer: Answer, play: Play, actor: Actor,
-                    update_id: int) -> None:
+                    update_id: int, group_hands: GroupHands) -> None:
     """Answer the press; a press on an out-of-date keyboard also takes that keyboard away, but only
     from a message in the presser's own DM whose keyboard plays at this very table (so forged data
-    cannot strip the keyboard of any other message)."""
+    cannot strip the keyboard of any other message). On the presser's own hand shown in a group, that copy is
+    redrawn with the current hand at once instead (it is the hand they look at)."""
     await _answer_press(query, answer)
-    if answer.stale and query.message is not None and table_id in await _keyboard_tables(play, update_id):
-        await play.clear_stale_keyboard(table_id, actor.user_id, query.message.chat.id, query.message.message_id)
+    if not answer.stale or query.message is None or table_id not in await _keyboard_tables(play, update_id):
+        return
+    own = _own_hand(query, actor)
+    eph_id = getattr(query.message, "ephemeral_message_id", None)
+    if own is not None and own.in_chat is not None and eph_id:
+        await group_hands.redraw(table_id, actor.user_id, own.in_chat, int(eph_id))
+        return
+    await play.clear_stale_keyboard(table_id, actor.user_id, query.message.chat.id, query.message.message_id)
 
 
 def router() -> Router:

@@ -17,6 +17,7 @@ from bot.services.ai_move import deadline_move
 from bot.services.clock_lines import clock_ui
 from bot.services.core import TableCore
 from bot.services.deadlines import Clock, Deadlines
+from bot.services.hands import in_group
 from bot.services.ports import HandPublisher, LobbyShow, Mover
 from bot.services.presence import is_paused
 from bot.services.quiet import quiet_until
@@ -372,6 +373,7 @@ class ClockService:
                     await tx.enqueue(gone, "clear_markup", {"message_id": message_id})
             seats[seat_no] = SeatRow(seat_no, actor.user_id, actor.name)
             await tx.set_seats(row.id, seats)
+            await in_group.seat_changed(tx, row, seat_no, gone, self.core.outbox.ephemeral)
             row.ui.autopilot = [s for s in row.ui.autopilot if s != seat_no]
             c.missed.pop(str(seat_no), None)
             c.votes = [v for v in c.votes if v != gone]  # the lost player's vote went with the seat

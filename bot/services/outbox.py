@@ -37,6 +37,7 @@ from bot.services.paid import PAID_PER_SECOND, PAYABLE, PaidBudget
 from bot.store import batch
 from bot.store.contract import Store
 from bot.store.contract import StoreTx as Tx
+from bot.store.rows import Aged
 from bot.store.sqlite import OutboxRow, is_busy
 from bot.ui.clip import CAPTION_LIMIT, TEXT_LIMIT, clip_html
 
@@ -83,10 +84,17 @@ LOG_LIMIT = 3500  # a merged log message stays well under Telegram's 4096 charac
 # Priority classes: a chat's queue sends its most urgent class first, in order within a class.
 # Replies to commands and turn pings go first (someone is waiting for them); then the game's news
 # (a new deal, a result, the end, people joining or leaving); then edits of the live table message,
-# which merge so only the newest state is ever sent; last, chatter (/games, /help, /rules, /top), which
-# expires when it could no longer matter. See docs/operations.md, "What the group and the
-# players see".
-REPLY, GAME, TABLE, CHATTER = 0, 1, 2, 3
+# which merge so only the newest state is ever sent; then the hands shown in a group to one player each
+# (bot/services/hands/in_group.py): the hand of the player to act (or answering their press) before a
+# hand redrawn after its player moved, which merges with that player's next update while it waits; last,
+# chatter (/games, /help, /rules, /top), which expires when it could no longer matter. Hands wait a bounded
+# number of group calls (HAND_PATIENCE, REDRAW_PATIENCE; ``Outbox._aged``). See docs/operations.md, "What the
+# group and the players see".
+REPLY, GAME, TABLE, HAND, REDRAW, CHATTER = 0, 1, 2, 3, 4, 5
+# Group calls' worth of waiting after which a hand in a group goes before the classes above it (``Outbox._aged``):
+# the hand of the player to act soon; a hand redrawn after its player's move much later, as it usually merges
+# with that player's next turn first (then it costs no call of its own).
+HAND_PATIENCE, REDRAW_PATIENCE = 4, 12
 CHATTER_TTL = 60.0  # seconds after which an unsent chatter reply is dropped
 SLOT_METHODS = ("edit", "edit_photo", "delete", "eph")  # the calls on the message a slot names
 REDRAWS = 2  # times a picture replaced while it was drawn is drawn again (newest content) before sending
@@ -99,6 +107,27 @@ def newest_slot(chat_id: int) -> str:
     """The slot naming the newest message the bot sent in a DM (recorded at each delivery): a hand that
     is not it lies under newer messages, where an edit goes unseen."""
     return f"dm-newest:{chat_id}"
+
+
+HAND_QUEUES = 1 << 62  # queue keys from here up are a group's hands to one player each (``hand_queue``)
+
+
+def hand_queue(group_id: int, user_id: int) -> int:
+    """The queue of a group's hands to one player, when ephemeral messages do not count against the group's 20
+    a minute (``Settings.ephemeral_counts``): a key of its own, so that player's hand waits for nobody else's
+    and for none of the group's messages, and is paced like a private chat (a positive key). Far above any
+    Telegram id (52 bits at most); the row's payload names the group (``g``)."""
+    digest = hashlib.sha1(f"{group_id}:{user_id}".encode()).digest()
+    return HAND_QUEUES | (int.from_bytes(digest[:8], "big") & (HAND_QUEUES - 1))
+
+
+def is_hand_queue(chat_id: int) -> bool:
+    return chat_id >= HAND_QUEUES
+
+
+def api_chat(row: OutboxRow) -> int:
+    """The chat a row's call goes to: its queue's, or for a hand's own queue the group its payload names."""
+    return int(row.payload["g"]) if is_hand_queue(row.chat_id) else row.chat_id
 
 
 def markup_data(markup: Markup) -> dict[str, Any] | None:
@@ -325,6 +354,7 @@ class Outbox:
         # is served (or answered 429), so a waiting chat costs nothing until its time comes.
         self._later: list[tuple[float, int]] = []
         self._waiting: dict[int, float] = {}
+        self._aged_last: set[int] = set()  # groups whose last row was an aged hand: their next one is not
         self._rescan_at = 0.0
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
@@ -337,6 +367,8 @@ class Outbox:
         self.pictures_replaced = 0  # drawn, then replaced by a newer picture before sending: not sent
         # Seconds from the commit of a change to its delivery in a group (the group view's lag).
         self.group_lags: deque[float] = deque(maxlen=100_000)
+        self.hand_lags: deque[float] = deque(maxlen=100_000)  # the same for the hands shown in groups (``eph``)
+        self.hands_aged = 0  # hands in a group sent ahead of its more urgent rows for having waited (``_aged``)
         # Called (in the transaction that keeps the row as failed) when a user's DM answers 403:
         # ``(tx, user_id, blocked)``; the people service (``People.user_unreachable``)
         # tells the groups where they play.
@@ -395,6 +427,16 @@ class Outbox:
         if chat_id not in self._waiting:
             self._due[chat_id] = None
 
+    def _aged(self, chat_id: int, wall: float) -> Aged | None:
+        """A group's hands that waited HAND_PATIENCE of its calls (REDRAW_PATIENCE for a hand redrawn after a move)
+        go before the classes above them, oldest first, but never twice in a row: the group's view (its table
+        edit) still gets at least every other call, and a hand waits at most its patience plus two calls for each
+        hand that waited longer (one a seat, merged by slot), however busy the group."""
+        if chat_id >= 0 or chat_id in self._aged_last or not self.limiter.group_gap:
+            return None
+        gap = self.limiter.group_gap
+        return HAND, REDRAW, wall - HAND_PATIENCE * gap, (REDRAW_PATIENCE - HAND_PATIENCE) * gap
+
     def _wait(self, chat_id: int, at: float) -> None:
         self._waiting[chat_id] = at
         heapq.heappush(self._later, (at, chat_id))
@@ -452,14 +494,24 @@ class Outbox:
                     else:
                         ready.append(chat_id)
                         self._due[chat_id] = None
-            heads = {row.chat_id: row for row in await tx.next_rows(ready)}  # one claim of them all
+            ages = {chat_id: self._aged(chat_id, wall) for chat_id in ready}
+            aged_for = {chat_id for chat_id, aged in ages.items() if aged is not None}
+            aged_now = next((ages[c] for c in aged_for), None)  # the same for every group in this look
+            heads = {row.chat_id: row for row in await tx.next_rows(ready, aged_now, aged_for)}  # one claim
             for chat_id in ready:
+                aged = ages[chat_id]
                 row = heads.get(chat_id)
                 # decided under the store's lock: no enqueue can slip between the look and the discard
                 while row is not None and row.expires_at is not None and row.expires_at < wall:
                     await tx.drop_expired(row.id)
                     self.expired += 1
-                    row = await tx.next_row(chat_id)
+                    row = await tx.next_row(chat_id, aged)
+                if row is not None and aged is not None and aged[0] <= row.priority <= aged[1] \
+                        and (row.created_at or wall) < aged[2] - (row.priority - aged[0]) * aged[3]:
+                    self._aged_last.add(chat_id)  # its next row is the most urgent one, whatever waited
+                    self.hands_aged += 1
+                else:
+                    self._aged_last.discard(chat_id)
                 if row is None:
                     self._chats.discard(chat_id)
                     self._due.pop(chat_id, None)
@@ -550,6 +602,9 @@ class Outbox:
                 self.limiter.retry_after(row.chat_id, time.monotonic(), float(exc.retry_after))
                 return False  # the row stays at the head of its chat's queue
             except TelegramMigrateToChat as exc:
+                if is_hand_queue(row.chat_id):  # a hand's own queue stays; the group it names moved
+                    row.payload["g"] = exc.migrate_to_chat_id
+                    continue
                 # The row is about to head the new chat's queue: mark that chat busy, or the next
                 # dispatch would deliver this same row a second time, concurrently.
                 self._inflight.add(exc.migrate_to_chat_id)
@@ -575,7 +630,7 @@ class Outbox:
                     raise
             except TelegramForbiddenError as exc:
                 async with self.store.transaction() as tx:
-                    if row.chat_id > 0:  # a DM: blocked, or never opened ("can't initiate conversation")
+                    if 0 < row.chat_id < HAND_QUEUES:  # a DM: blocked, or never opened ("can't initiate conversation")
                         blocked = "blocked" in exc.message.lower()
                         if self.on_unreachable is not None:
                             await self.on_unreachable(tx, row.chat_id, blocked)
@@ -666,6 +721,8 @@ class Outbox:
                 await self.bot.edit_message_reply_markup(chat_id=row.chat_id, message_id=target)
         elif method == "eph":  # a hand shown in a group, to its player alone
             eph_id, failure = await self.ephemeral.deliver(self.bot, row, message_id)
+            if row.created_at is not None:
+                self.hand_lags.append(time.time() - row.created_at)
             if eph_id is not None:
                 learned = {"slot_message": eph_id}
             gone = await self._done(row, learned, pictures)
@@ -699,7 +756,7 @@ class Outbox:
         for key, uploaded in pictures.items():  # remember only the file id of drawn pictures
             await tx.put_blob(key, b"")
             await tx.set_blob_file_id(key, uploaded)
-        if row.chat_id > 0 and "slot_message" in learned:  # a new message in a DM: the newest there now
+        if 0 < row.chat_id < HAND_QUEUES and "slot_message" in learned:  # a new message in a DM: the newest there now
             await tx.set_slot(newest_slot(row.chat_id), row.chat_id, learned["slot_message"])
         return await tx.outbox_done(row, **learned)
 

@@ -284,7 +284,8 @@ class Publisher:
         assert seat.user_id is not None
         live = live and self.decides(row, seat, state)  # whoever asks, a move the table plays has no keyboard
         if hand_kind(row.game) == "toggle":  # the toggle hand (bot/services/hands/toggle_hand.py)
-            await toggle_hand(tx, row, seat, state, names, live, new, self.now(), self.app, dm=dm)
+            await toggle_hand(tx, row, seat, state, names, live, new, self.now(), self.app, dm=dm,
+                              hands=self.core.outbox.ephemeral)
             return
         lang = await tx.user_lang(seat.user_id)
         view = json_view(state.view(seat.seat))
@@ -310,7 +311,7 @@ class Publisher:
             await out.edit_text(tx, seat.user_id, slot, text, markup, priority=priority)
         if dm:
             note_hand_keyboard(row, seat.seat, markup)
-        await in_group.mirror(tx, row, seat, text, markup, live)
+        await in_group.mirror(tx, row, seat, text, markup, live, self.core.outbox.ephemeral)
 
     def now(self) -> float | None:
         """The clocks' time, for the time left in a hand (None: no clocks)."""
@@ -327,7 +328,8 @@ class Publisher:
                                            f"<b>{words.title(row.game, lang)}</b>",
                                            t(lang, "This table was cancelled.")]))
             await out.edit_text(tx, s.user_id, hand_slot(row, s.seat), text, None, priority=out.REPLY)
-            await in_group.mirror(tx, row, s, text, None, live=False)  # a hand shown in the group says so too
+            # a hand shown in the group says so too
+            await in_group.mirror(tx, row, s, text, None, False, self.core.outbox.ephemeral)
 
     async def final(self, tx: Tx, row: TableRow, state: State, names: list[str], totals: list[int],
                      lang: str) -> None:

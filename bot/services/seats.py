@@ -10,6 +10,7 @@ from __future__ import annotations
 from bot.services import outbox as out
 from bot.services.core import TableCore
 from bot.services.handover import drop_vote
+from bot.services.hands import in_group
 from bot.services.lobby import AI_NAMES
 from bot.services.ports import AiScheduler, HandPublisher
 from bot.services.slots import hand_slot, leave_prompt_slot
@@ -134,6 +135,7 @@ class SeatService:
                             None, priority=out.REPLY)
         seats[seat] = SeatRow(seat, None, name)
         await tx.set_seats(row.id, seats)
+        await in_group.seat_changed(tx, row, seat, leaver.user_id, self.core.outbox.ephemeral)
         await drop_vote(tx, row.id, leaver.user_id)
         row.version += 1  # every keyboard of the old version is stale now
         await tx.save_table(row)
@@ -168,6 +170,7 @@ class SeatService:
             ai = seats[seat].name
             seats[seat] = SeatRow(seat, actor.user_id, actor.name)
             await tx.set_seats(row.id, seats)
+            await in_group.seat_changed(tx, row, seat, None, self.core.outbox.ephemeral)  # the AI's: none on screen
             offered.remove(seat)
             row.version += 1
             chat_lang = await tx.chat_lang(row.chat_id)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 import re
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Collection
 from contextlib import asynccontextmanager, suppress
 from typing import Any
 
@@ -32,7 +32,7 @@ from bot import codec
 from bot.store.pg_migrate import upgrade
 from bot.store.pg_workers import Identity, register, unregister
 from bot.store.queries import SharedQueries
-from bot.store.rows import OutboxRow, SeatRow, TableRow, UserRow, unsent_log
+from bot.store.rows import Aged, OutboxRow, SeatRow, TableRow, UserRow, unsent_log
 from bot.store.sqlite import LEAGUE_CHAT_TABLES, _outbox, _table
 
 POOL_SIZE = 10
@@ -264,15 +264,18 @@ class PgTx(SharedQueries):
     async def enqueue(self, chat_id: int, method: str, payload: dict[str, Any], slot: str | None = None,
                       merge_key: str | None = None, priority: int = 1, ttl: float | None = None) -> None:
         """As SQLite's: a pending row with the same ``merge_key`` takes the new content in place (a send
-        stays a send, the more urgent priority wins, the row keeps its place and ``created_at``)."""
+        stays a send, the more urgent priority wins, the row keeps its place and ``created_at``, unless its class
+        rises: then it is the time of the change that raised it)."""
         data = codec.dumps(payload)
         if self.queued is not None:
             self.queued.add(chat_id)
         if merge_key is not None:
             merged = await self.conn.fetchval(
                 "UPDATE outbox SET payload = $1, method = CASE WHEN method IN ('send', 'photo') THEN method "
-                "ELSE $2 END, priority = LEAST(priority, $3) WHERE id = (SELECT id FROM outbox WHERE merge_key = $4 "
-                "AND status = 'pending' ORDER BY id DESC LIMIT 1) RETURNING id", data, method, priority, merge_key)
+                "ELSE $2 END, priority = LEAST(priority, $3), created_at = CASE WHEN $3 < priority THEN $5 "
+                "ELSE created_at END WHERE id = (SELECT id FROM outbox WHERE merge_key = $4 "
+                "AND status = 'pending' ORDER BY id DESC LIMIT 1) RETURNING id", data, method, priority, merge_key,
+                time.time())
             if merged is not None:
                 return
         now = time.time()
@@ -310,25 +313,32 @@ class PgTx(SharedQueries):
             "SELECT chat_id FROM c WHERE chat_id IS NOT NULL")
         return [r[0] for r in rows]
 
-    async def next_row(self, chat_id: int) -> OutboxRow | None:
+    async def next_row(self, chat_id: int, aged: Aged | None = None) -> OutboxRow | None:
         """The chat's next row (most urgent priority class first, in order within a class), claimed for this
         worker. None when another live worker holds a claim on any pending row of the chat (it is sending,
         or will: one worker sends a chat at a time, in order), or when the row is locked by a transaction
         in flight (SKIP LOCKED). A dead worker's claims are taken over. The claim is re-checked on the
         row's newest version under its lock, so two workers never both get one row. The message its slot
-        names comes along (``slot_read``), as in SQLite."""
-        rows = await self.next_rows([chat_id])
+        names comes along (``slot_read``), as in SQLite; ``aged`` too."""
+        rows = await self.next_rows([chat_id], aged, (chat_id,))
         return rows[0] if rows else None
 
-    async def next_rows(self, chat_ids: list[int]) -> list[OutboxRow]:
-        """``next_row`` of each chat (those that have one), in the order asked, claimed by one statement:
-        the claimed rows stay locked until the transaction ends, and a move merging its edit into one of
-        them waits for that, so a claim of many chats is one round trip, not one per chat."""
+    async def next_rows(self, chat_ids: list[int], aged: Aged | None = None,
+                        aged_for: Collection[int] = ()) -> list[OutboxRow]:
+        """``next_row`` of each chat (those that have one), in the order asked, ``aged`` for the chats in
+        ``aged_for``, claimed by one statement: the claimed rows stay locked until the transaction ends, and a
+        move merging its edit into one of them waits for that, so a claim of many chats is one round trip,
+        not one per chat."""
         if not chat_ids:
             return []
+        chats = list(dict.fromkeys(chat_ids))
+        low, high, before, step = aged if aged is not None else (None, None, None, None)
         rows = await self.conn.fetch(
-            "WITH nxt AS (SELECT c.ord, (SELECT id FROM outbox WHERE chat_id = c.chat_id AND status = 'pending' "
-            "ORDER BY priority, id LIMIT 1) AS id FROM unnest($1::bigint[]) WITH ORDINALITY AS c(chat_id, ord)), "
+            "WITH nxt AS (SELECT c.ord, COALESCE(CASE WHEN c.aged THEN (SELECT id FROM outbox "
+            "WHERE chat_id = c.chat_id AND status = 'pending' AND priority BETWEEN $3::int AND $4::int "
+            "AND created_at < $5::float8 - (priority - $3::int) * $6::float8 ORDER BY id LIMIT 1) END, "
+            "(SELECT id FROM outbox WHERE chat_id = c.chat_id AND status = 'pending' ORDER BY priority, id LIMIT 1)) "
+            "AS id FROM unnest($1::bigint[], $7::bool[]) WITH ORDINALITY AS c(chat_id, aged, ord)), "
             "picked AS (SELECT o.*, nxt.ord FROM outbox o JOIN nxt ON o.id = nxt.id WHERE o.status = 'pending' "
             f"AND (o.worker IS NULL OR o.worker = $2 OR {DEAD.format(col='o.worker')}) "
             "AND NOT EXISTS (SELECT 1 FROM outbox x WHERE x.chat_id = o.chat_id AND x.status = 'pending' "
@@ -338,7 +348,7 @@ class PgTx(SharedQueries):
             "AND picked.worker IS DISTINCT FROM $2) "
             "SELECT picked.*, s.message_id AS slot_message FROM picked LEFT JOIN slots s ON s.slot = picked.slot "
             "ORDER BY picked.ord",
-            list(dict.fromkeys(chat_ids)), self.worker)
+            chats, self.worker, low, high, before, step, [aged is not None and c in aged_for for c in chats])
         out = []
         for row in rows:
             picked = _outbox(row)

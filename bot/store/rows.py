@@ -170,6 +170,11 @@ class OutboxRow:
     paid: bool = False
 
 
+# An outbox queue's aging (``next_row``): its lowest and highest priority class, the time (time.time()) before
+# which a row of the lowest class was queued to go first, and the seconds each class below waits longer.
+Aged = tuple[int, int, float, float]
+
+
 @dataclass
 class ClockRow:
     """A table's time control and the turn it times (migration 0005)."""

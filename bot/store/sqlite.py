@@ -11,7 +11,7 @@ import asyncio
 import inspect
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -22,7 +22,7 @@ import aiosqlite
 from bot import codec
 from bot.store.migrate import upgrade
 from bot.store.queries import SharedQueries
-from bot.store.rows import OutboxRow, SeatRow, TableRow, TableUi, UserRow, unsent_log
+from bot.store.rows import Aged, OutboxRow, SeatRow, TableRow, TableUi, UserRow, unsent_log
 
 __all__ = ["OutboxRow", "SeatRow", "Store", "TableRow", "Tx", "UserRow"]
 from bot.store.walsync import WalSync
@@ -364,7 +364,9 @@ class Tx(SharedQueries):
                       merge_key: str | None = None, priority: int = 1, ttl: float | None = None) -> None:
         """Queue an outgoing call. A pending row with the same ``merge_key`` is replaced in place,
         so a message edited five times before it could be sent is sent once, with the last content
-        (the row keeps its place and the time of the oldest change it carries; the more urgent priority wins)."""
+        (the row keeps its place and the time of the oldest change it carries; the more urgent priority wins, and
+        a change that raises the row's class is its time from then on: how long a row waited in its class is what
+        ages it, ``next_row``)."""
         data = codec.dumps(payload)
         if self.queued is not None:
             self.queued.add(chat_id)
@@ -373,9 +375,10 @@ class Tx(SharedQueries):
             # (or keyboard removal) of the same message.
             cur = await self.db.execute(
                 "UPDATE outbox SET payload = ?, method = CASE WHEN method IN ('send', 'photo') THEN method "
-                "ELSE ? END, priority = MIN(priority, ?) WHERE id = (SELECT id FROM outbox WHERE merge_key = ? "
+                "ELSE ? END, priority = MIN(priority, ?), created_at = CASE WHEN ? < priority THEN ? "
+                "ELSE created_at END WHERE id = (SELECT id FROM outbox WHERE merge_key = ? "
                 "AND status = 'pending' ORDER BY id DESC LIMIT 1)",
-                (data, method, priority, merge_key),
+                (data, method, priority, priority, time.time(), merge_key),
             )
             if cur.rowcount:
                 return
@@ -416,13 +419,23 @@ class Tx(SharedQueries):
             "SELECT chat_id FROM c WHERE chat_id IS NOT NULL")
         return [r[0] for r in rows]
 
-    async def next_row(self, chat_id: int) -> OutboxRow | None:
-        """The chat's next row: the most urgent priority class first, in order within a class. ``alone``
-        says whether it is the chat's only pending row (then the outbox need not look again after it).
+    async def next_row(self, chat_id: int, aged: Aged | None = None) -> OutboxRow | None:
+        """The chat's next row: the most urgent priority class first, in order within a class; but with
+        ``aged`` (lowest class, highest class, created before, seconds more per class), the oldest row of those
+        classes that has waited that long goes first (so a busy chat's lower classes wait a bounded time).
+        ``alone`` says whether it is the chat's only pending row (then the outbox need not look again after it).
         The message its slot names comes along (``slot_read``): the outbox needs it to edit, and asked apart."""
-        rows = await self._all("SELECT o.*, s.message_id AS slot_message FROM outbox o LEFT JOIN slots s "
-                               "ON s.slot = o.slot WHERE o.chat_id = ? AND o.status = 'pending' "
-                               "ORDER BY o.priority, o.id LIMIT 2", chat_id)
+        head = ("SELECT o.*, s.message_id AS slot_message FROM outbox o LEFT JOIN slots s "
+                "ON s.slot = o.slot WHERE o.chat_id = ? AND o.status = 'pending' ")
+        if aged is not None:
+            low, high, before, step = aged
+            rows = await self._all(head + "AND o.priority BETWEEN ? AND ? AND o.created_at < ? - (o.priority - ?) * ? "
+                                   "ORDER BY o.id LIMIT 1", chat_id, low, high, before, low, step)
+            if rows:
+                row = _outbox(rows[0])
+                row.slot_message, row.slot_read = rows[0]["slot_message"], row.slot is not None
+                return row  # ``alone`` unknown: the outbox looks again
+        rows = await self._all(head + "ORDER BY o.priority, o.id LIMIT 2", chat_id)
         if not rows:
             return None
         row = _outbox(rows[0])
@@ -430,9 +443,12 @@ class Tx(SharedQueries):
         row.alone = len(rows) == 1
         return row
 
-    async def next_rows(self, chat_ids: list[int]) -> list[OutboxRow]:
-        """``next_row`` of each chat that has one, in the order asked (one statement on PostgreSQL)."""
-        return [row for chat_id in chat_ids if (row := await self.next_row(chat_id)) is not None]
+    async def next_rows(self, chat_ids: list[int], aged: Aged | None = None,
+                        aged_for: Collection[int] = ()) -> list[OutboxRow]:
+        """``next_row`` of each chat that has one, in the order asked, ``aged`` for the chats in ``aged_for``
+        (one statement on PostgreSQL)."""
+        return [row for chat_id in chat_ids
+                if (row := await self.next_row(chat_id, aged if chat_id in aged_for else None)) is not None]
 
     async def any_pending(self) -> bool:
         return await self._one("SELECT 1 FROM outbox WHERE status = 'pending' LIMIT 1") is not None

@@ -110,13 +110,18 @@ class Run:
 
 
 async def drive(fake: FakeTelegram, group: FakeChat, users: list[FakeUser], until: Callable[[], bool],
-                rng: random.Random, where: str = "group", max_presses: int = 600, timeout: float = 120) -> Run:
+                rng: random.Random, where: str = "group", max_presses: int = 600, timeout: float = 120,
+                think: tuple[float, float] | None = None) -> Run:
     """Press the live hands (``where``: "group", the ephemeral ones; "dm", the DM ones) until ``until()``,
-    timing what each press brings (every condition polled together, each timed when it first holds)."""
+    timing what each press brings (every condition polled together, each timed when it first holds).
+    ``think``: seconds (least, most) a player looks at a new live hand before its first press, as people do;
+    None: at once (the closed loop, the worst case for the limits)."""
     loop = asyncio.get_running_loop()
     run = Run()
     tried: set[tuple[int, str]] = set()
     floor = -1  # a move was made at this version: the next live hand is newer
+    thought = -1  # the version last thought over
+    watchers: list[asyncio.Task[None]] = []  # timing each mover's own hand redrawn, while play goes on
     while not until():
         found = live_in_group(users, group) if where == "group" else live_in_dm(users)
         if found is None or version_of(found[1]) <= floor:
@@ -124,6 +129,10 @@ async def drive(fake: FakeTelegram, group: FakeChat, users: list[FakeUser], unti
             continue
         user, message = found
         version = version_of(message)
+        if think is not None and version != thought:
+            thought = version
+            await asyncio.sleep(rng.uniform(*think))
+            continue  # the hand on screen may have changed meanwhile
         button = pick(message, rng, tried)
         data = str(button["callback_data"])
         edits = message.edit_count
@@ -141,12 +150,15 @@ async def drive(fake: FakeTelegram, group: FakeChat, users: list[FakeUser], unti
             return live is not None and version_of(live[1]) > v
 
         sent = len(user.inbox())  # a DM press may answer with a new message (a rummy's proposal)
-        waits: dict[str, Callable[[], bool]] = {
-            "own": lambda m=message, e=edits, u=user, n=sent: m.edit_count > e or len(u.inbox()) > n}
-        if move:
+        own = lambda m=message, e=edits, u=user, n=sent: m.edit_count > e or len(u.inbox()) > n  # noqa: E731
+        waits: dict[str, Callable[[], bool]] = {}
+        if move:  # the next player plays on at once; the mover's own hand redrawn is timed meanwhile
             waits["next"] = nxt
             if table is not None:
                 waits["table"] = lambda m=table, e=table_edits: m.edit_count > e or table_message(group) is not m
+            watchers.append(asyncio.create_task(_time_it(run.own, own, until, pressed, timeout)))
+        else:  # a toggle, a hint, a second step: the player waits for its answer
+            waits["own"] = own
         deadline = pressed + timeout
         while waits:
             for name, holds in list(waits.items()):
@@ -161,7 +173,18 @@ async def drive(fake: FakeTelegram, group: FakeChat, users: list[FakeUser], unti
             run.moves += 1
             run.move_chats.append(message.chat.type)
             floor = version
+    await asyncio.gather(*watchers)
     return run
+
+
+async def _time_it(into: list[float], holds: Callable[[], bool], until: Callable[[], bool], since: float,
+                   timeout: float) -> None:
+    """Record the milliseconds from ``since`` until ``holds()`` (or the run's end) in ``into``."""
+    loop = asyncio.get_running_loop()
+    while not (holds() or until()):
+        assert loop.time() < since + timeout, f"nothing within {timeout} s"
+        await asyncio.sleep(0.003)
+    into.append((loop.time() - since) * 1000)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -175,6 +198,7 @@ def numbers(fake: FakeTelegram, app: Any, group: FakeChat, started: int, run: Ru
     in_group = [c for c in calls if c.params.get("chat_id") == group.id]
     moves = max(run.moves, 1)
     lags = sorted(app.outbox.group_lags)
+    hand_lags = sorted(app.outbox.hand_lags)
     dm_presses = sum(1 for chat in run.chats if chat == "private")
     return {"moves": run.moves, "presses": run.presses, "dm_presses": dm_presses,
             "switches": sum(1 for chat in run.move_chats if chat == "private") / moves,
@@ -183,7 +207,8 @@ def numbers(fake: FakeTelegram, app: Any, group: FakeChat, started: int, run: Ru
             "next_p50": pct(run.next, 0.5), "next_p99": pct(run.next, 0.99),
             "table_p50": pct(run.table, 0.5), "table_p99": pct(run.table, 0.99),
             "lag_p50": lags[len(lags) // 2] if lags else 0.0, "lag_max": lags[-1] if lags else 0.0,
-            "429s": fake.limiter.served_429}
+            "hand_p50": pct(hand_lags, 0.5), "hand_max": hand_lags[-1] if hand_lags else 0.0,
+            "hands_aged": app.outbox.hands_aged, "429s": fake.limiter.served_429}
 
 
 def line(name: str, n: dict[str, float]) -> str:

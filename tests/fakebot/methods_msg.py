@@ -115,9 +115,14 @@ def reply_target(fake: FakeTelegram, chat: Any, params: dict[str, Any]) -> Store
     return msg
 
 
-def _count(fake: FakeTelegram, chat: Any, edit: bool = False, paid: Any = None) -> None:
-    """Count a message against the limits; ``paid``: the send's allow_paid_broadcast (its own global rate)."""
+def _count(fake: FakeTelegram, chat: Any, edit: bool = False, paid: Any = None, receiver: Any = None) -> None:
+    """Count a send or edit against the limits; ``paid``: the send's allow_paid_broadcast (its own global rate);
+    ``receiver``: an ephemeral message's (RateLimits.ephemeral_counts says whether it counts against its group or
+    has its own pace, per group and receiver)."""
     if edit and not fake.limiter.limits.count_edits:
+        return
+    if receiver is not None and not fake.limiter.limits.ephemeral_counts:
+        fake.limiter.check(f"ephemeral:{chat.id}:{receiver.id}", False, paid=bool(paid))
         return
     fake.limiter.check(chat.id, chat.type in ("group", "supergroup"), paid=bool(paid))
 
@@ -131,7 +136,7 @@ async def send_message(fake: FakeTelegram, p: dict[str, Any]) -> dict[str, Any]:
     markup = check_markup(p.get("reply_markup"), chat.type)
     plan = _ephemeral_plan(fake, chat, p)
     reply = reply_target(fake, chat, p)
-    _count(fake, chat, paid=p.get("allow_paid_broadcast"))
+    _count(fake, chat, paid=p.get("allow_paid_broadcast"), receiver=plan.receiver if plan is not None else None)
     if plan is not None:
         return plan.deliver(text=text, entities=ents, reply_markup=markup, reply_to=reply).to_api()
     msg = fake.store_bot_message(chat, text=text, entities=ents, reply_markup=markup, reply_to=reply)
@@ -152,7 +157,7 @@ async def _send_media(fake: FakeTelegram, p: dict[str, Any], kind: str) -> dict[
     markup = check_markup(p.get("reply_markup"), chat.type)
     plan = _ephemeral_plan(fake, chat, p)
     reply = reply_target(fake, chat, p)
-    _count(fake, chat, paid=p.get("allow_paid_broadcast"))
+    _count(fake, chat, paid=p.get("allow_paid_broadcast"), receiver=plan.receiver if plan is not None else None)
     media = fake.files.resolve(p[kind], kind)
     fields = {"caption": caption, "caption_entities": cents, "reply_markup": markup, "reply_to": reply, kind: media}
     if plan is not None:
@@ -234,7 +239,7 @@ NOT_MODIFIED = ("message is not modified: specified new message content and repl
 def _apply_edit(fake: FakeTelegram, msg: StoredMessage, changes: dict[str, Any]) -> dict[str, Any]:
     if all(getattr(msg, k) == v for k, v in changes.items()):
         raise bad(NOT_MODIFIED)
-    _count(fake, msg.chat, edit=True)
+    _count(fake, msg.chat, edit=True, receiver=msg.receiver if msg.is_ephemeral else None)
     msg.history.append(msg.snapshot())
     for k, v in changes.items():
         setattr(msg, k, v)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from .errors import ApiError
@@ -29,6 +29,10 @@ class RateLimits:
     global_per_second: int | None = 30
     count_edits: bool = True
     paid_per_second: int | None = 1000
+    # Whether an ephemeral message (sent or edited) counts against its group's limits: Telegram does not say. True
+    # is the conservative reading; False paces each receiver's ephemeral messages in a group apart, like a
+    # private chat (per_chat_*), and only the global limit is shared.
+    ephemeral_counts: bool = True
 
     @classmethod
     def off(cls) -> RateLimits:
@@ -45,23 +49,24 @@ class RateLimiter:
     def __init__(self, limits: RateLimits, clock: Callable[[], float]) -> None:
         self.limits = limits
         self.clock = clock
-        self._buckets: dict[int, tuple[float, float]] = {}  # chat -> (tokens, last time)
-        self._group: dict[int, deque[float]] = defaultdict(deque)
+        self._buckets: dict[Hashable, tuple[float, float]] = {}  # chat -> (tokens, last time)
+        self._group: dict[Hashable, deque[float]] = defaultdict(deque)
         self._global: deque[float] = deque()
         self._paid: deque[float] = deque()
         self.paid_messages = 0  # paid broadcasts served
         self.paid_by_chat: dict[int, int] = defaultdict(int)
         self.served_429 = 0
-        self.served_429_by_chat: dict[int, int] = defaultdict(int)
-        self.counted: dict[int, int] = defaultdict(int)
+        self.served_429_by_chat: dict[Hashable, int] = defaultdict(int)
+        self.counted: dict[Hashable, int] = defaultdict(int)
 
     @property
     def stars_charged(self) -> float:
         """What the paid broadcasts served cost the bot: 0.1 Telegram Star each."""
         return self.paid_messages / 10
 
-    def check(self, chat_id: int, is_group: bool, paid: bool = False) -> None:
-        """Count one send/edit in ``chat_id`` (``paid``: a paid broadcast) or raise ApiError(429)."""
+    def check(self, chat_id: Hashable, is_group: bool, paid: bool = False) -> None:
+        """Count one send/edit in ``chat_id`` (a chat's id, or any key with its own per-chat pacing; ``paid``: a
+        paid broadcast) or raise ApiError(429)."""
         lim = self.limits
         now = self.clock()
         waits: list[float] = []

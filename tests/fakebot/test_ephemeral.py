@@ -322,6 +322,26 @@ async def test_ephemeral_messages_count_against_the_chat_limits(fake: FakeTelegr
     assert fake.stats["rate_limited"] == 1 and len(ann.ephemeral(g)) == 4
 
 
+@pytest.mark.fake(limits=RateLimits(ephemeral_counts=False))
+async def test_the_reading_where_ephemeral_messages_do_not_count_against_the_group(fake: FakeTelegram,
+                                                                                 fake_bot: Bot) -> None:
+    """Each receiver's ephemeral messages have a pace of their own (a private chat's: a burst of 5) and leave the
+    group's budget to its normal messages."""
+    ann, bob, g = await table(fake, fake_bot, admin=True)  # 1 send of the group's burst of 5
+    for user in (ann, bob):
+        for i in range(5):
+            await fake_bot.send_message(g.id, f"hand {i}", ephemeral_message_parameters=to(user))
+        with pytest.raises(TelegramRetryAfter):  # the sixth to one receiver is one too many
+            await fake_bot.send_message(g.id, "one too many", ephemeral_message_parameters=to(user))
+    for i in range(4):  # the group's own burst is untouched by ten ephemeral messages
+        await fake_bot.send_message(g.id, f"news {i}")
+    shown = ann.ephemeral(g)[0]
+    with pytest.raises(TelegramRetryAfter):  # an edit counts like a send, against the receiver's pace
+        await fake_bot.edit_ephemeral_message_text(chat_id=g.id, receiver_user_id=ann.id,
+                                                   ephemeral_message_id=eid(shown), text="edited")
+    assert fake.stats["rate_limited"] == 3 and len(ann.ephemeral(g)) == 5 and len(bob.ephemeral(g)) == 5
+
+
 @pytest.mark.fake(ephemeral_consumes_callback=True)
 async def test_the_reading_where_an_ephemeral_reply_answers_the_query(fake: FakeTelegram, fake_bot: Bot) -> None:
     ann, _, g = await table(fake, fake_bot)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import time
 
 import pytest
 
@@ -267,6 +268,37 @@ async def test_outbox_priorities_expiry_and_dropping(store):
         assert await tx.outbox_done(await tx.next_row(-2))
     async with store.read() as tx:
         assert not await tx.any_pending() and await tx.pending_chats() == []
+
+
+async def test_outbox_aging_sends_the_oldest_row_of_the_aged_classes_that_waited_first(store):
+    """``next_row(chat, (low, high, before, step))``: a row of class p in low..high queued before ``before - (p -
+    low) * step`` goes first, the oldest of them; rows of other classes never age; none waited long enough: the
+    most urgent row."""
+    async with store.transaction() as tx:
+        await tx.enqueue(-1, "send", {"text": "chatter"}, priority=5)
+        await tx.enqueue(-1, "eph", {"text": "redraw"}, slot="e1", merge_key="slot:e1", priority=4)
+        await tx.enqueue(-1, "eph", {"text": "hand"}, slot="e2", merge_key="slot:e2", priority=3)
+        await tx.enqueue(-1, "edit", {"text": "table"}, slot="t", merge_key="slot:t", priority=2)
+    async with store.transaction() as tx:
+        head = await tx.next_row(-1)
+        assert head.payload == {"text": "table"}
+        assert (await tx.next_row(-1, (3, 4, head.created_at - 60, 0))).payload == {"text": "table"}
+        later = time.time() + 1
+        assert (await tx.next_row(-1, (3, 4, later, 0))).payload == {"text": "redraw"}  # the oldest of 3..4
+        assert (await tx.next_row(-1, (3, 4, later, 600))).payload == {"text": "hand"}  # class 4 waits 600 s more
+        assert (await tx.next_row(-1, (5, 5, later, 0))).payload == {"text": "chatter"}
+        assert await tx.outbox_done(await tx.next_row(-1, (3, 4, later, 0)))
+        assert (await tx.next_row(-1, (3, 4, later, 0))).payload == {"text": "hand"}
+    # A merge keeps the time a row has waited, unless it raises the row's class: it waits in its new class anew.
+    async with store.transaction() as tx:
+        await tx.enqueue(-1, "eph", {"text": "redraw 2"}, slot="e1", merge_key="slot:e1", priority=4)
+        queued = (await tx.pending("slot:e1")).created_at
+        await asyncio.sleep(0.02)
+        await tx.enqueue(-1, "eph", {"text": "redraw 3"}, slot="e1", merge_key="slot:e1", priority=4)
+        assert (await tx.pending("slot:e1")).created_at == queued
+        await tx.enqueue(-1, "eph", {"text": "your turn"}, slot="e1", merge_key="slot:e1", priority=3)
+        raised = await tx.pending("slot:e1")
+        assert raised.priority == 3 and raised.created_at > queued
 
 
 async def test_postgres_a_chat_is_sent_by_one_worker_even_when_an_urgent_row_jumps_the_queue(tmp_path):

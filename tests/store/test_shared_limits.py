@@ -68,3 +68,39 @@ async def test_without_shared_buckets_the_same_load_is_refused(fake):
 def test_more_than_one_worker_needs_redis():
     assert "REDIS_URL" in workers_allowed(2, None)
     assert workers_allowed(1, None) is None and workers_allowed(4, "redis://x") is None
+
+
+@pytest.mark.parametrize("counts", [True, False])
+async def test_an_ephemeral_message_takes_the_groups_tokens_only_where_it_counts(fake, counts):
+    """KOZYR_EPHEMERAL_COUNTS=0: a hand shown in a group whose 20 a minute are spent is sent at once (its
+    receiver's own bucket); =1: it waits for the group's tokens like any message there."""
+    import redis.asyncio as aioredis
+    from aiogram.types import EphemeralMessageParameters
+
+    from bot.shared_limits import Bucket, SharedLimits
+
+    need_redis()
+    ann = fake.user(first_name="Ann")
+    group = fake.group("Spent", members=[ann], creator=ann, bot_admin=True)
+    client = aioredis.from_url(REDIS_URL)
+    limiter = RedisLimiter(client, prefix=f"kozyr-test:{uuid.uuid4().hex}",
+                           limits=SharedLimits(per_group=Bucket(1 / 600, 1.0)))  # one message, then 10 minutes
+    bot = fake.make_bot()
+    bot.session.middleware(SharedLimitMiddleware(limiter, ephemeral_counts=counts))
+    try:
+        await bot.send_message(group.id, "the table")  # the group's only token
+        hand = bot.send_message(group.id, "your hand",
+                                ephemeral_message_parameters=EphemeralMessageParameters(receiver_user_id=ann.id))
+        if counts:
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(hand, 1.0)
+            assert limiter.waited >= 1 and ann.ephemeral(group) == []
+        else:
+            await asyncio.wait_for(hand, 5.0)
+            assert limiter.waited == 0 and [m.content for m in ann.ephemeral(group)] == ["your hand"]
+    finally:
+        await bot.session.close()
+        keys = [k async for k in client.scan_iter(f"{limiter.prefix}:*")]
+        if keys:
+            await client.delete(*keys)
+        await client.aclose()

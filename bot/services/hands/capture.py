@@ -79,4 +79,5 @@ class CaptureBuilder:
         # moves edit it: not a slot named by the deal, which made the builder a second message of its own.
         slot = hand_slot(row, seat)
         await out.edit_text(tx, user.user_id, slot, text, markup)
-        await in_group.mirror(tx, row, user, text, markup, live=True)  # and its copy in the group
+        # and its copy in the group
+        await in_group.mirror(tx, row, user, text, markup, True, self.core.outbox.ephemeral)

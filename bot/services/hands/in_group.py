@@ -23,6 +23,7 @@ from typing import Any
 
 from bot.services import outbox as out
 from bot.services.core import TableCore
+from bot.services.ephemeral import EphemeralSender
 from bot.services.ports import HandPublisher
 from bot.services.slots import TOURNAMENT, hand_slot
 from bot.services.types import Actor, Answer
@@ -92,34 +93,71 @@ async def rights_line(tx: Tx, chat_id: int, lang: str) -> str:
                           "your turn.")
 
 
-async def mirror(tx: Tx, row: TableRow, seat: SeatRow, text: str, markup: out.Markup, live: bool) -> None:
+def hand_queue(row: TableRow, user_id: int, hands: EphemeralSender) -> int:
+    """The outbox queue of a hand shown in the group: the group's own where ephemeral messages count against its
+    20 a minute (they wait behind its table edit), else the player's own there (``out.hand_queue``)."""
+    return row.chat_id if hands.counts else out.hand_queue(row.chat_id, user_id)
+
+
+async def mirror(tx: Tx, row: TableRow, seat: SeatRow, text: str, markup: out.Markup, live: bool,
+                 hands: EphemeralSender) -> None:
     """The seat's hand, as just written for the DM, also to its ephemeral message in the group: an edit of
     the one on screen; a new one to answer a "My hand" press; or, the bot being an administrator, a new one
     when the turn comes. Nothing when the chat keeps hands in DMs, or the player never asked and may not be
-    sent one unasked. The caller saves the row (as after any hand message)."""
+    sent one unasked (nor when their app refused one lately: ``hands.refused``). The caller saves the row (as
+    after any hand message)."""
     if seat.user_id is None:
         return
     shown: dict[str, Any] = row.ui.extra.get(KEY) or {}
     entry = shown.get(str(seat.seat))
     if entry is None and not live:
         return
-    hands, admin = await tx.chat_hands(row.chat_id)
-    if hands != "group" or (entry is None and not admin):
+    mode, admin = await tx.chat_hands(row.chat_id)
+    if mode != "group" or (entry is None and not admin):
         return
     entry = dict(entry or {"on": 1})
     press = entry.pop("cq", None)
+    urgent = entry.pop("now", None)  # a stale press on the copy: it is redrawn at once
     row.ui.extra[KEY] = {**shown, str(seat.seat): entry}
     slot = eph_slot(row, seat.seat)
     pending = await tx.pending(f"slot:{slot}")
     if press is None and pending is not None and pending.method == "eph":
         press = pending.payload.get("cq")  # a press not answered yet: the newer content answers it
+    if press is None and pending is None and not await tx.slot_message(slot) \
+            and (not admin or hands.refused(seat.user_id)):
+        return  # nothing on screen, and nothing may bring it back unasked: no row costs the group a call
     payload = {"user": seat.user_id, "text": clip_html(text, TEXT_LIMIT), "markup": for_group(markup),
-               "thread": row.thread_id, "cq": press, "admin": admin, "t": row.id}
-    # Ephemeral messages count against the group's 20 a minute (as the fake assumes: Telegram does not say), so
-    # they queue with the group's messages: an answer to a press first (its 15 s window runs), a live hand just
-    # after the table edit it goes with (the group's view is not held back), a hand put away last.
-    priority = out.REPLY if press else out.TABLE if live else out.CHATTER
-    await tx.enqueue(row.chat_id, "eph", payload, slot=slot, merge_key=f"slot:{slot}", priority=priority)
+               "thread": row.thread_id, "cq": press, "admin": admin, "t": row.id, "g": row.chat_id}
+    # Where ephemeral messages count against the group's 20 a minute (the conservative reading; Telegram does not
+    # say), they queue behind the group's table edit: the hand of the player to act (or answering a press: its
+    # 15 s window runs) first, a hand redrawn after its player moved last (it merges with their next update
+    # while it waits). The outbox bounds how long either waits (HAND_PATIENCE).
+    priority = out.HAND if press or urgent or live else out.REDRAW
+    await tx.enqueue(hand_queue(row, seat.user_id, hands), "eph", payload, slot=slot, merge_key=f"slot:{slot}",
+                     priority=priority)
+
+
+async def seat_changed(tx: Tx, row: TableRow, seat: int, user_id: int | None, hands: EphemeralSender) -> None:
+    """The seat's player ``user_id`` is gone from it (left, replaced, the AI took it): their copy of its hand in
+    the group is cleared (it says so, with no keyboard) and the seat's next player starts without one. Their
+    presses there are refused by the usual checks (they hold no seat). In the seat change's transaction; the
+    caller saves the row."""
+    shown: dict[str, Any] = row.ui.extra.get(KEY) or {}
+    if str(seat) not in shown:
+        return
+    row.ui.extra[KEY] = {k: v for k, v in shown.items() if k != str(seat)}
+    slot = eph_slot(row, seat)
+    await tx.drop_pending(f"slot:{slot}")  # the old player's hand, not sent yet: never sent
+    message_id = await tx.slot_message(slot)
+    if message_id:
+        await tx.set_slot(slot, row.chat_id, 0)
+    if user_id is None or not message_id:
+        return
+    lang = await tx.user_lang(user_id)
+    text = "🪑 " + t(lang, "This is no longer your seat: the hand is not yours to play.")
+    payload = {"user": user_id, "text": text, "markup": None, "thread": row.thread_id, "cq": None, "admin": False,
+               "t": row.id, "g": row.chat_id, "mid": message_id}
+    await tx.enqueue(hand_queue(row, user_id, hands), "eph", payload, priority=out.HAND)
 
 
 class GroupHands:
@@ -171,6 +209,26 @@ class GroupHands:
             return Answer()
         await self.fallback(table_id, actor.user_id)
         return Answer(t(lang, "I could not show your hand here: it is in my private chat."), alert=True)
+
+    async def redraw(self, table_id: int, user_id: int, chat_id: int, message_id: int) -> None:
+        """A stale press on the hand shown in the group (``message_id``): that copy is redrawn with the current
+        hand at once (ahead of the hands redrawn after a move), and from now on is the one kept current."""
+        async with self.core.lock(table_id), self.core.store.transaction() as tx:
+            loaded = await self.core.load(tx, table_id)
+            if loaded is None or loaded.row.chat_id != chat_id or loaded.row.status != "playing":
+                return
+            row, seats = loaded.row, loaded.seats
+            seat = next((s for s in seats if s.user_id == user_id), None)
+            shown: dict[str, Any] = row.ui.extra.get(KEY) or {}
+            if seat is None or str(seat.seat) not in shown:
+                return
+            row.ui.extra[KEY] = {**shown, str(seat.seat): {**shown[str(seat.seat)], "now": 1}}
+            await tx.set_slot(eph_slot(row, seat.seat), chat_id, message_id)
+            state = self.core.state(row)
+            live = state.to_act == seat.seat and seat.seat not in row.ui.autopilot
+            await self.publisher.hand_message(tx, row, seat, state, loaded.names, live=live, dm=False)
+            await tx.save_table(row, touch=False)
+        self.core.outbox.wake()
 
     async def delivered(self, row: OutboxRow, failure: str | None) -> None:
         """The outbox's word on an ephemeral row (``Outbox.on_ephemeral``): the press waiting for it is answered;

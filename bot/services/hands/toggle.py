@@ -130,7 +130,7 @@ class ToggleTurns:
             await self._save(tx, row, seat, sel)
             # the DM's hand message is still there; a hand shown in the group showed the proposal in its place
             await toggle_hand(tx, row, user, state, names, live=True, now=self.publisher.now(), app=self.publisher.app,
-                              dm=False)
+                              dm=False, hands=self.core.outbox.ephemeral)
             await tx.save_table(row, touch=False)
             return Answer(t(lang, "Back to your hand.")), False
         if op == "ok":
@@ -237,7 +237,7 @@ class ToggleTurns:
         # in the group, in place of the hand: as text (there the changed melds are marked with ✨)
         mirrored = text if not pictures else "\n".join(
             [lines[0], *present.proposal_lines(view, lang), t(lang, "✨ marks the melds that change."), *lines[2:]])
-        await in_group.mirror(tx, row, seats[seat], mirrored, markup, live=True)
+        await in_group.mirror(tx, row, seats[seat], mirrored, markup, True, self.core.outbox.ephemeral)
         if pictures:
             picture = {"kind": "table", "view": view, "names": [s.name for s in seats], "lang": lang}
             caption = "\n".join(lines)
@@ -253,7 +253,8 @@ class ToggleTurns:
 
     async def _hand(self, tx: Tx, row: TableRow, seat: SeatRow, state: State, names: list[str]) -> None:
         """Redraw the live hand after a toggle (the same message, edited)."""
-        await toggle_hand(tx, row, seat, state, names, live=True, now=self.publisher.now(), app=self.publisher.app)
+        await toggle_hand(tx, row, seat, state, names, live=True, now=self.publisher.now(), app=self.publisher.app,
+                          hands=self.core.outbox.ephemeral)
 
 
 def _indices(hand: list[int], cards: list[int]) -> list[int]:

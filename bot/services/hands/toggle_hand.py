@@ -10,6 +10,7 @@ from __future__ import annotations
 from bot.presentation.registry import presentation
 from bot.services import outbox as out
 from bot.services.clock_lines import clock_line
+from bot.services.ephemeral import EphemeralSender
 from bot.services.hands import in_group, selection
 from bot.services.hands.toggle_keyboard import hand_keyboard
 from bot.services.slots import hand_slot, note_hand_keyboard
@@ -23,7 +24,7 @@ from engine.rummy.base import RummyState
 
 async def toggle_hand(tx: Tx, row: TableRow, seat: SeatRow, state: State, names: list[str], live: bool,
                       new: bool = False, now: float | None = None, app: AppLinks | None = None,
-                      dm: bool = True) -> None:
+                      *, hands: EphemeralSender, dm: bool = True) -> None:
     """Send (``new``) or edit the seat's hand message; ``now`` is the clocks' time (for the time left);
     ``app`` the table app's links (its button under the hand). Its copy in the group follows (``dm=False``: only
     that copy)."""
@@ -54,7 +55,7 @@ async def toggle_hand(tx: Tx, row: TableRow, seat: SeatRow, state: State, names:
         await out.edit_text(tx, seat.user_id, slot, text, markup, priority=priority)
     if dm:
         note_hand_keyboard(row, seat.seat, markup)
-    await in_group.mirror(tx, row, seat, text, markup, live)
+    await in_group.mirror(tx, row, seat, text, markup, live, hands)
 
 
 def under_way(sel: selection.Selection) -> bool:
