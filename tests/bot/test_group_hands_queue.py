@@ -21,6 +21,8 @@ from tests.fakebot.users import FakeChat, FakeUser
 
 SCALE = 2.0  # one group call every 1.5 s: room for two presses while a row waits
 PACED = telegram_pacing(SCALE)
+FAST = 5.0  # for tests that need no two presses while a row waits: the suite waits less
+FAST_PACED = telegram_pacing(FAST)
 EPH_METHODS = ("editEphemeralMessageText", "deleteEphemeralMessage")
 
 
@@ -163,8 +165,8 @@ async def test_when_ephemeral_messages_do_not_count_a_players_hand_has_its_own_p
     assert fake.limiter.served_429 == 0
 
 
-@pytest.mark.fake(time_scale=SCALE)
-@pytest.mark.bot(**PACED)
+@pytest.mark.fake(time_scale=FAST)
+@pytest.mark.bot(**FAST_PACED)
 async def test_a_stale_press_on_a_group_copy_is_refused_and_that_copy_redrawn(fake, app, open_table, db):
     """Two copies of a hand on screen (My hand pressed twice); a move made from the DM leaves the older one
     stale. Its press is refused, and that very copy shows the current hand at once."""
@@ -196,8 +198,8 @@ async def test_a_stale_press_on_a_group_copy_is_refused_and_that_copy_redrawn(fa
     assert fake.limiter.served_429 == 0
 
 
-@pytest.mark.fake(time_scale=SCALE)
-@pytest.mark.bot(**PACED)
+@pytest.mark.fake(time_scale=FAST)
+@pytest.mark.bot(**FAST_PACED)
 async def test_a_seat_that_changes_hands_clears_the_old_players_group_copy(fake, app, open_table, db):
     """Bob leaves: the AI plays his seat until someone takes it. His copy of the hand in the group says it is no
     longer his (no keyboard), his presses there are refused; Dan takes the seat, and his hand in the group is a
@@ -234,8 +236,8 @@ async def test_a_seat_that_changes_hands_clears_the_old_players_group_copy(fake,
     assert fake.limiter.served_429 == 0
 
 
-@pytest.mark.fake(time_scale=SCALE)
-@pytest.mark.bot(**PACED)
+@pytest.mark.fake(time_scale=FAST)
+@pytest.mark.bot(**FAST_PACED)
 async def test_an_app_that_refused_a_hand_gets_none_unasked_and_plays_from_the_dm(fake, app, open_table, db):
     """The bot is an admin, so the hand of each player to act comes up in the group unasked; Cat's app refuses
     it. The bot remembers: her later turns cost the group no call, and she plays them from her DM."""
