@@ -18,10 +18,10 @@ from bot.services.clock_lines import clock_ui
 from bot.services.core import TableCore
 from bot.services.deadlines import Clock, Deadlines
 from bot.services.hands import in_group
+from bot.services.hands.resend import resend_hand
 from bot.services.ports import HandPublisher, LobbyShow, Mover
 from bot.services.presence import is_paused
 from bot.services.quiet import quiet_until
-from bot.services.slots import hand_slot
 from bot.services.timecontrol import (
     ABSENT,
     BANKS,
@@ -459,19 +459,10 @@ class ClockService:
                 loaded = await self.core.load(tx, tid)
                 if loaded is None or loaded.row.status != "playing":
                     continue
-                row, seats = loaded.row, loaded.seats
-                seat = next((s for s in seats if s.user_id == user_id), None)
+                seat = next((s for s in loaded.seats if s.user_id == user_id), None)
                 if seat is None:
                     continue
-                state = self.core.state(row)
-                # The current hand message loses its keyboard (if it has one); the next slot number makes a new one.
-                if seat.seat not in row.ui.bare:
-                    await out.clear_keyboard(tx, user_id, hand_slot(row, seat.seat))
-                numbers = row.ui.hand_n
-                numbers[str(seat.seat)] = int(numbers.get(str(seat.seat), 0)) + 1
-                live = state.to_act == seat.seat and seat.seat not in row.ui.autopilot
-                await self.publisher.hand_message(tx, row, seat, state, loaded.names, live=live, new=True)
-                await tx.save_table(row, touch=False)
+                await resend_hand(tx, self.core, self.publisher, loaded, seat)
                 sent += 1
         if sent:
             self.core.outbox.wake()

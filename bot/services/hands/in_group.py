@@ -24,8 +24,9 @@ from typing import Any
 from bot.services import outbox as out
 from bot.services.core import TableCore
 from bot.services.ephemeral import EphemeralSender
+from bot.services.hands.resend import resend_hand
 from bot.services.ports import HandPublisher
-from bot.services.slots import TOURNAMENT, hand_slot
+from bot.services.slots import TOURNAMENT
 from bot.services.types import Actor, Answer
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import OutboxRow, SeatRow, TableRow
@@ -255,17 +256,10 @@ class GroupHands:
             loaded = await self.core.load(tx, table_id)
             if loaded is None or loaded.row.status != "playing":
                 return
-            row, seats = loaded.row, loaded.seats
-            seat = next((s for s in seats if s.user_id == user_id), None)
+            seat = next((s for s in loaded.seats if s.user_id == user_id), None)
             if seat is None:
                 return
-            state = self.core.state(row)
-            if seat.seat not in row.ui.bare:
-                await out.clear_keyboard(tx, user_id, hand_slot(row, seat.seat))
-            row.ui.hand_n[str(seat.seat)] = int(row.ui.hand_n.get(str(seat.seat), 0)) + 1
-            live = state.to_act == seat.seat and seat.seat not in row.ui.autopilot
-            await self.publisher.hand_message(tx, row, seat, state, loaded.names, live=live, new=True)
-            await tx.save_table(row, touch=False)
+            await resend_hand(tx, self.core, self.publisher, loaded, seat)
         self.core.outbox.wake()
 
     async def set_mode(self, chat_id: int, mode: str) -> bool:
