@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.bot.harness import play_buttons
+from tests.bot.harness import play_buttons, settle
 from tests.bot.helpers import answered
 from tests.fakebot.models import CallbackRecord, StoredMessage
 from tests.fakebot.server import FakeTelegram
@@ -61,6 +61,21 @@ async def show_hands(fake: FakeTelegram, group: FakeChat, users: list[FakeUser])
     for user in users:
         records.append(await answered(fake, await user.press(table_message(group), my_hand), timeout=20))
     return records
+
+
+async def hands_up(fake: FakeTelegram, app: Any, open_table: Any, game: str, title: str, options: str = ""
+                   ) -> tuple[list[FakeUser], FakeChat, FakeUser, StoredMessage]:
+    """Ann, Bob and Cat at a ``game`` table in a new group, each with their hand shown to them there ("My hand"),
+    everything delivered: the players, the group, the player to act and their hand in the group."""
+    users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
+    group = fake.group(title, members=users, creator=users[0])
+    await open_table(game, users, options=options, group=group)
+    await settle(fake, app)
+    await show_hands(fake, group, users)
+    await settle(fake, app)
+    found = live_in_group(users, group)
+    assert found is not None, "no player to act has a hand in the group"
+    return users, group, *found
 
 
 def pick(message: StoredMessage, rng: random.Random, tried: set[tuple[int, str]]) -> dict[str, Any]:

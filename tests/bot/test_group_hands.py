@@ -13,6 +13,7 @@ import pytest
 from tests.bot.group_driver import (
     Run,
     drive,
+    hands_up,
     line,
     live_in_group,
     my_hand,
@@ -149,15 +150,7 @@ async def _to_act(app: Any, db: Any) -> int:
 @pytest.mark.fake(time_scale=SCALE)
 @pytest.mark.bot(**PACED)
 async def test_a_move_pressed_in_both_places_is_made_once(fake, app, open_table, db):
-    users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
-    group = fake.group("Twice", members=users, creator=users[0])
-    await open_table("carnival", users, options="quarters=1", group=group)
-    await settle(fake, app)
-    await show_hands(fake, group, users)
-    await settle(fake, app)
-    found = live_in_group(users, group)
-    assert found is not None
-    user, eph = found
+    users, group, user, eph = await hands_up(fake, app, open_table, "carnival", "Twice", options="quarters=1")
     dm = next(m for m in reversed(user.inbox(include_deleted=False)) if play_buttons(m))
     data = next(str(b["callback_data"]) for b in play_buttons(eph) if str(b["callback_data"]).startswith("mv:"))
     assert data in {str(b["callback_data"]) for b in play_buttons(dm)}  # the same keyboard, the same data

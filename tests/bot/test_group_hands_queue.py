@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.services import outbox as out
-from tests.bot.group_driver import live_in_group, my_hand, show_hands, table_message
+from tests.bot.group_driver import hands_up, my_hand, show_hands, table_message
 from tests.bot.harness import find, play_buttons, settle, telegram_pacing
 from tests.bot.helpers import answered, db_rows
 from tests.fakebot.ratelimit import RateLimits
@@ -56,15 +56,7 @@ async def press(fake: FakeTelegram, user: FakeUser, message: Any, button: dict[s
 async def test_the_table_edit_after_a_move_goes_before_the_toggle_answers_queued_ahead_of_it(fake, app, open_table):
     """The player to act toggles a card on and off, the second answer still waiting for the group's next call,
     then draws: the group's table message is edited before any hand in the group, that answer included."""
-    users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
-    group = fake.group("Rummy order", members=users, creator=users[0])
-    await open_table("machiavelli", users, group=group)
-    await settle(fake, app)
-    await show_hands(fake, group, users)
-    await settle(fake, app)
-    found = live_in_group(users, group)
-    assert found is not None
-    user, eph = found
+    users, group, user, eph = await hands_up(fake, app, open_table, "machiavelli", "Rummy order")
     card = next(op for op in ops(eph) if op.startswith("on") and op != "on")
     edits = eph.edit_count
     await press(fake, user, eph, ops(eph)[card])
@@ -137,15 +129,7 @@ async def test_a_hand_waits_a_bounded_number_of_group_calls_while_the_table_is_e
 async def test_when_ephemeral_messages_do_not_count_a_players_hand_has_its_own_pace(fake, app, open_table):
     """The other reading: a toggle's answer in the group is paced per player, like a private chat, so several
     come back while the group may send nothing, and none is counted against the group's limits."""
-    users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
-    group = fake.group("Free hands", members=users, creator=users[0])
-    await open_table("machiavelli", users, group=group)
-    await settle(fake, app)
-    await show_hands(fake, group, users)
-    await settle(fake, app)
-    found = live_in_group(users, group)
-    assert found is not None
-    user, eph = found
+    users, group, user, eph = await hands_up(fake, app, open_table, "machiavelli", "Free hands")
     counted = fake.limiter.counted[group.id]
     since = len(fake.calls)
     backlog = 6  # the group's news, queued before the toggles and more urgent than any hand
@@ -170,15 +154,7 @@ async def test_when_ephemeral_messages_do_not_count_a_players_hand_has_its_own_p
 async def test_a_stale_press_on_a_group_copy_is_refused_and_that_copy_redrawn(fake, app, open_table, db):
     """Two copies of a hand on screen (My hand pressed twice); a move made from the DM leaves the older one
     stale. Its press is refused, and that very copy shows the current hand at once."""
-    users = [fake.user(first_name=n) for n in ("Ann", "Bob", "Cat")]
-    group = fake.group("Two copies", members=users, creator=users[0])
-    await open_table("carnival", users, options="quarters=1", group=group)
-    await settle(fake, app)
-    await show_hands(fake, group, users)
-    await settle(fake, app)
-    found = live_in_group(users, group)
-    assert found is not None
-    user, first = found
+    users, group, user, first = await hands_up(fake, app, open_table, "carnival", "Two copies", options="quarters=1")
     await answered(fake, await user.press(table_message(group), my_hand))  # a second copy
     second = await fake.wait_for_ephemeral(group, user, after=first, timeout=10)
     await settle(fake, app)
