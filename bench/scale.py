@@ -23,6 +23,10 @@ Two phases per setup:
   people playing cards), update arrival to COMMIT: p50 / p99. Updates go round-robin to the workers, as a load
   balancer in front of webhook workers would send them (so one table's moves land on both workers).
 
+Before each PostgreSQL phase, every pool connection makes two moves outside the timed window (``warm_up``):
+asyncpg prepares each statement once a connection, so the windows measure a worker that has run a while,
+and the bench prints a new connection's first move against its second apart.
+
 What it prints besides: the CPU a move and a send takes (/proc/<pid>/stat of the worker processes and of their
 PostgreSQL backends, found by application_name: process CPU, which a loaded machine does not bend the way it
 bends wall-clock time), two workers' against one's, and the cores N moves/s need; where a move's time went on
@@ -116,7 +120,7 @@ async def move(store: Any, update_id: int, tid: int, parts: dict[str, list[float
 
 
 async def sender(store: Any, stop: asyncio.Event, delivered: list[tuple[int, str]], rnd: random.Random,
-                 tries: list[int], own: bool) -> None:
+                 tries: list[int], own: bool, start_at: float, early: list[tuple[int, str]]) -> None:
     """Deliver as the bot's outbox does (bot/services/outbox.py), with no pacing and no HTTP: each chat's next
     row claimed (``next_rows``: one statement) in one short transaction, at most BATCH chats, then each row
     marked sent in a transaction of its own (``durable=False``). The claim holds the claimed rows' locks until
@@ -126,7 +130,8 @@ async def sender(store: Any, stop: asyncio.Event, delivered: list[tuple[int, str
     Which chats: with ``own`` (this process makes moves too), as the bot, the chats its own moves enqueued to
     (``store.queued``) at once, and every chat with pending rows (the other worker's, rows skipped while
     another held them) every RESCAN seconds; a sender alone lists every pending chat, starting at a random one
-    so two senders do not queue behind each other, and asks them BATCH at a time before it lists them again."""
+    so two senders do not queue behind each other, and asks them BATCH at a time before it lists them again.
+    What it delivers before ``start_at`` (the warm-up's rows) goes to ``early``: checked for doubles, not counted."""
     rescan_at = 0.0
     todo: list[int] = []  # a sender alone: the chats of its last look not asked yet
     while not stop.is_set():
@@ -146,9 +151,11 @@ async def sender(store: Any, stop: asyncio.Event, delivered: list[tuple[int, str
                     todo = chats[start:] + chats[:start]
                 tried, todo = todo[:BATCH], todo[BATCH:]
             rows = await tx.next_rows(tried)
-        tries[0] += len(tried)
+        timed = time.time() >= start_at
+        tries[0] += len(tried) if timed else 0
         for row in rows:
-            delivered.append((row.id, row.payload["text"]))  # a row merged while in flight goes again, changed
+            # a row merged while in flight goes again, changed (so the text is part of what must not repeat)
+            (delivered if timed else early).append((row.id, row.payload["text"]))
             async with store.transaction(durable=False) as tx:
                 await tx.outbox_done(row, slot_message=row.id)
         if not rows:
@@ -157,6 +164,23 @@ async def sender(store: Any, stop: asyncio.Event, delivered: list[tuple[int, str
 
 RESCAN = 1.0  # the bot's outbox: 5 s
 BATCH = 100
+
+
+async def warm_up(store: Any, tids: list[int], me: int) -> list[tuple[float, float]]:
+    """Two moves on every pool connection at once, before the timed window: asyncpg prepares each statement
+    once per connection (a parse, a plan and a type look-up on the server), so a worker's first moves on a
+    new connection cost more. Measured here and printed apart; the timed windows then measure a worker that
+    has been running a while. The rows they queue are delivered before the window opens (``sender``).
+    Returns (first move, second move) seconds for each connection."""
+    async def two(i: int) -> tuple[float, float]:
+        tid = tids[(me * store.pool_size + i) % len(tids)]
+        times = []
+        for k in range(2):
+            t0 = time.perf_counter()
+            await move(store, 10**11 + 1000 * me + 10 * i + k, tid)
+            times.append(time.perf_counter() - t0)
+        return times[0], times[1]
+    return list(await asyncio.gather(*(two(i) for i in range(store.pool_size))))
 
 
 async def loop_lag(stop: asyncio.Event, lags: list[float]) -> None:
@@ -177,20 +201,22 @@ async def run_worker(kind: str, where: str, tids: list[int], me: int, workers: i
             async with store.read():
                 await asyncio.sleep(0.2)
         await asyncio.gather(*(hold() for _ in range(store.pool_size)))
+    cold = await warm_up(store, tids, me) if kind == "postgres" and role != "sends" else []
     stop = asyncio.Event()
     delivered: list[tuple[int, str]] = []
+    early: list[tuple[int, str]] = []  # delivered before the timed window (the warm-up's rows)
     latencies: list[float] = []
     parts: dict[str, list[float]] = {"acquire + BEGIN": [], "statements": [], "COMMIT": [], "loop lag": []}
     tries = [0]  # chats asked for their next row (None: another worker has the chat, or nothing is pending)
-    send_task = asyncio.create_task(sender(store, stop, delivered, random.Random(me), tries, role == "both")) \
-        if role != "moves" else None
+    send_task = asyncio.create_task(sender(store, stop, delivered, random.Random(me), tries, role == "both",
+                                           start_at, early)) if role != "moves" else None
     if role == "sends":
         await asyncio.sleep(max(0.0, start_at + seconds + 1.5 - time.time()))
         stop.set()
         await send_task
         await store.close()
         return {"moves": 0, "latencies": [], "delivered": delivered, "parts": parts, "role": role, "tries": tries[0],
-                "seconds_in": []}
+                "seconds_in": [], "cold": [], "early": early}
     await asyncio.sleep(max(0.0, start_at - time.time()))
     lag_task = asyncio.create_task(loop_lag(stop, parts["loop lag"]))
     end = time.monotonic() + seconds
@@ -231,7 +257,7 @@ async def run_worker(kind: str, where: str, tids: list[int], me: int, workers: i
     await asyncio.gather(lag_task, *([send_task] if send_task is not None else []))
     await store.close()
     return {"moves": len(latencies), "latencies": latencies, "delivered": delivered, "parts": parts, "role": role,
-            "tries": tries[0], "seconds_in": seconds_in}
+            "tries": tries[0], "seconds_in": seconds_in, "cold": cold, "early": early}
 
 
 def _worker(args: tuple, out: Any) -> None:
@@ -288,6 +314,7 @@ def phase(kind: str, where: str, tids: list[int], workers: int, mode: str, secon
         p.join()
     lat = [x for r in results for x in r["latencies"]]
     delivered = [x for r in results for x in r["delivered"]]
+    everything = delivered + [x for r in results for x in r["early"]]
     moves = sum(r["moves"] for r in results)
     per_move = 1000 / moves if moves else float("nan")
     per_send = 1000 / len(delivered) if delivered else float("nan")
@@ -297,7 +324,8 @@ def phase(kind: str, where: str, tids: list[int], workers: int, mode: str, secon
         for second, latency in zip(r["seconds_in"], r["latencies"], strict=False):
             by_second.setdefault(second, []).append(latency)
     return {"moves_s": moves / seconds, "p50": pct(lat, 0.5), "p99": pct(lat, 0.99),
-            "doubles": len(delivered) - len(set(delivered)), "moves": moves, "sent": len(delivered),
+            "doubles": len(everything) - len(set(everything)),
+            "cold": [x for r in results for x in r["cold"]], "moves": moves, "sent": len(delivered),
             "tries": sum(r["tries"] for r in results),
             "worker_ms": (w1 - w0) * per_move, "pg_ms": server.get(app_name(where, "moves"), 0.0) * per_move,
             "send_ms": (s1 - s0) * per_send, "send_pg_ms": server.get(app_name(where, "sends"), 0.0) * per_send,
@@ -411,6 +439,13 @@ def report(args: argparse.Namespace, rows: list[tuple[str, dict[str, Any], dict[
     for n in (250, 1000, 2500, 5000):
         print(f"  {n:5d} moves/s: {n * total_ms(one[1]) / 1000:5.2f} cores with one worker, "
               f"{n * total_ms(two[1]) / 1000:5.2f} with two")
+    print("\na new pool connection's first move against its second (warm-up before each PostgreSQL phase, outside "
+          "the timed window; asyncpg prepares each statement once a connection), p50 / max ms:")
+    for label, thr, lat in rows[1:]:
+        cold = thr["cold"] + lat["cold"]
+        print(f"{label:24} first {pct([a for a, _ in cold], 0.5):.1f} / {pct([a for a, _ in cold], 1.0):.1f}, "
+              f"second {pct([b for _, b in cold], 0.5):.1f} / {pct([b for _, b in cold], 1.0):.1f} "
+              f"({len(cold)} connections)")
     print("\nwhere a move's time went in the open loop (worker side, p50 / p99 ms; loop lag: a 5 ms sleep's lateness)")
     for label, _, lat in rows:
         print(f"{label:24} " + "  ".join(f"{k} {a:.1f}/{b:.1f}" for k, (a, b) in lat["parts"].items()))
