@@ -114,8 +114,8 @@ async def test_failed_ephemeral_delivery_leaves_every_turn_in_the_dm(fake, app, 
     assert bob.ephemeral(group) == [] and cat.ephemeral(group) == []
     rng = random.Random(11)
     turns: dict[str, int] = {"Ann": 0, "Bob": 0, "Cat": 0}
-    for _ in range(60):  # twenty rounds of presses, each from where that player sees a live hand
-        if find(group, "deal 2/") is not None:
+    for _ in range(60):  # presses, each from where that player sees a live hand, until each has moved thrice
+        if find(group, "deal 2/") is not None or min(turns.values()) >= 3:
             break
         await settle(fake, app)
         state_log = replay_log(db)[1]
