@@ -368,9 +368,8 @@ class ClockService:
                 return Answer(t(lang, "You are already at this table."), alert=True)
             old = seats[seat_no].name
             gone = seats[seat_no].user_id
-            if gone is not None:  # the lost player's hand messages must never reach the new one
-                for message_id in await tx.forget_hand(gone, f"h{row.id}:{seat_no}:"):
-                    await tx.enqueue(gone, "clear_markup", {"message_id": message_id})
+            if gone is not None:  # the lost player's hand messages must never show the new one's cards
+                await handover.retire_hands(tx, row, seat_no, gone)
             seats[seat_no] = SeatRow(seat_no, actor.user_id, actor.name)
             await tx.set_seats(row.id, seats)
             await in_group.seat_changed(tx, row, seat_no, gone, self.core.outbox.ephemeral)
@@ -378,17 +377,21 @@ class ClockService:
             c.missed.pop(str(seat_no), None)
             c.votes = [v for v in c.votes if v != gone]  # the lost player's vote went with the seat
             await tx.save_clock(c)
-            row.version += 1
+            row.version += 1  # every keyboard of the old version is stale now
             state = self.core.state(row)
             await self.moved(tx, row, seats, state)
-            await tx.save_table(row)
-            self.core.remember(row, state)
             chat_lang = await tx.chat_lang(row.chat_id)
             await out.send_text(tx, row.chat_id, "🙋 " + t(chat_lang, "{who} takes the seat of {old}.",
                                                           who=words.name(actor.name), old=words.name(old)),
                                 thread_id=row.thread_id)
-            await self.publisher.hand_message(tx, row, seats[seat_no], state, [s.name for s in seats],
-                                            live=state.to_act == seat_no, new=True)
+            names = [s.name for s in seats]
+            await self.publisher.hand_message(tx, row, seats[seat_no], state, names, live=state.to_act == seat_no,
+                                              new=True)
+            to_act = state.to_act
+            if to_act is not None and to_act != seat_no and not seats[to_act].is_ai:  # a keyboard of the new version
+                await self.publisher.hand_message(tx, row, seats[to_act], state, names, live=True)
+            await tx.save_table(row)  # after the hand messages: they note what they showed in the row
+            self.core.remember(row, state)
         self.core.outbox.wake()
         return Answer(t(lang, "You are in."))
 

@@ -8,30 +8,17 @@ PostgreSQL session holding its presence lock, and its row in the registry.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from tests.bot.harness import free_port
-from tests.bot.procs import BotProcess, bot_env
-from tests.fakebot.server import FakeTelegram
-from tests.store.backends import PG_URL, REDIS_URL, drop_schema, fresh_schema, need_postgres, need_redis
-
-SECRET = "kozyr-test-secret"
+from tests.bot.procs import BotProcess
+from tests.store.backends import PG_URL, drop_schema, need_postgres, need_redis
+from tests.store.worker_process import SECRET, new_schema, spawn_worker
 
 
 def current_schema() -> int:
     from bot.store.pg_migrate import migrations
 
     return migrations()[-1].version
-
-
-async def spawn(fake: FakeTelegram, tmp_path: Path, url: str, name: str, secret: str) -> BotProcess:
-    port = free_port()
-    env = bot_env(fake, tmp_path / "unused.sqlite3", DATABASE_URL=url, REDIS_URL=REDIS_URL,
-                  WEBHOOK_URL=f"http://127.0.0.1:{port}", WEBHOOK_PORT=str(port), WEBHOOK_SECRET=secret)
-    (tmp_path / name).mkdir()
-    return await BotProcess.spawn(env, tmp_path / f"{name}.log", cwd=tmp_path / name)
 
 
 async def refused(worker: BotProcess) -> str:
@@ -62,13 +49,8 @@ async def older_worker(url: str, worker: int, code_schema: int) -> object:
 async def shared_url():
     need_postgres()
     need_redis()
-    import asyncpg
-
-    schema = fresh_schema()
-    conn = await asyncpg.connect(PG_URL)
-    await conn.execute(f'CREATE SCHEMA "{schema}"')
-    await conn.close()
-    yield f"{PG_URL}?search_path={schema}", schema
+    url, schema = await new_schema()
+    yield url, schema
     await drop_schema(schema)
 
 
@@ -76,14 +58,14 @@ async def shared_url():
 async def test_a_second_worker_with_another_secret_is_refused_in_one_line_the_same_settings_start(
         fake, tmp_path, shared_url):
     url, _ = shared_url
-    workers = [await spawn(fake, tmp_path, url, "first", SECRET)]
+    workers = [await spawn_worker(fake, tmp_path, url, "first", SECRET)]
     try:
         await fake.wait_until(lambda: len(fake.calls_of("setWebhook")) >= 1, timeout=120, what="the first worker")
-        workers.append(await spawn(fake, tmp_path, url, "other", "another-secret"))
+        workers.append(await spawn_worker(fake, tmp_path, url, "other", "another-secret"))
         line = await refused(workers[-1])
         assert "WEBHOOK_SECRET differs" in line and "another-secret" not in line and SECRET not in line
         assert len(fake.calls_of("setWebhook")) == 1  # it never told Telegram its secret
-        workers.append(await spawn(fake, tmp_path, url, "same", SECRET))
+        workers.append(await spawn_worker(fake, tmp_path, url, "same", SECRET))
         await fake.wait_until(lambda: len(fake.calls_of("setWebhook")) >= 2, timeout=120, what="the same settings")
         assert workers[0].proc.returncode is None and workers[-1].proc.returncode is None
     finally:
@@ -97,11 +79,11 @@ async def test_a_worker_beside_a_live_one_of_another_schema_version_is_refused_a
     url, _ = shared_url
     other = await older_worker(url, 777, current_schema() - 1)
     try:
-        line = await refused(await spawn(fake, tmp_path, url, "newer", SECRET))
+        line = await refused(await spawn_worker(fake, tmp_path, url, "newer", SECRET))
         assert f"expects database schema version {current_schema()}" in line and "worker 777" in line
     finally:
         await other.close()  # type: ignore[attr-defined]
-    worker = await spawn(fake, tmp_path, url, "after", SECRET)
+    worker = await spawn_worker(fake, tmp_path, url, "after", SECRET)
     try:
         await fake.wait_until(lambda: fake.calls_of("setWebhook"), timeout=120, what="the worker after")
     finally:
@@ -117,7 +99,7 @@ async def test_a_database_newer_than_the_code_is_refused_in_one_line(fake, tmp_p
     await conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
     await conn.execute("INSERT INTO schema_version VALUES ($1)", current_schema() + 1)
     await conn.close()
-    line = await refused(await spawn(fake, tmp_path, url, "older", SECRET))
+    line = await refused(await spawn_worker(fake, tmp_path, url, "older", SECRET))
     assert f"schema version {current_schema() + 1}" in line
 
 

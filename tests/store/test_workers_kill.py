@@ -17,12 +17,12 @@ import aiohttp
 import pytest
 
 from tests.bot.harness import free_port, live_hand, play_buttons
-from tests.bot.procs import BotProcess, bot_env
+from tests.bot.procs import BotProcess
 from tests.fakebot.server import FakeTelegram
-from tests.store.backends import PG_URL, REDIS_URL, drop_schema, fresh_schema, need_postgres, need_redis
+from tests.store.backends import drop_schema, need_postgres, need_redis
+from tests.store.worker_process import SECRET, new_schema, spawn_worker
 
 pytestmark = pytest.mark.slow
-SECRET = "kozyr-test-secret"
 
 
 class Balancer:
@@ -84,13 +84,7 @@ async def caught_up(fake: FakeTelegram, url: str, timeout: float = 90) -> None:
 async def test_two_webhook_workers_one_killed_mid_game_nothing_lost_or_doubled(fake, tmp_path):  # Telegram's limits
     need_postgres()
     need_redis()
-    import asyncpg
-
-    schema = fresh_schema()
-    conn = await asyncpg.connect(PG_URL)
-    await conn.execute(f'CREATE SCHEMA "{schema}"')
-    await conn.close()
-    url = f"{PG_URL}?search_path={schema}"
+    url, schema = await new_schema()
     workers: list[BotProcess] = []
     alice, bob, carol = (fake.user(first_name=n) for n in ("Alice", "Bob", "Carol"))
     group = fake.group("Cards", members=[alice, bob, carol], creator=alice)
@@ -98,12 +92,9 @@ async def test_two_webhook_workers_one_killed_mid_game_nothing_lost_or_doubled(f
     balancer = Balancer(fake, ports)
     try:
         for n, port in enumerate(ports):
-            env = bot_env(fake, tmp_path / "unused.sqlite3", DATABASE_URL=url, REDIS_URL=REDIS_URL,
-                          WEBHOOK_URL=f"http://127.0.0.1:{port}", WEBHOOK_PORT=str(port),
-                          WEBHOOK_SECRET=SECRET, KOZYR_PER_CHAT_INTERVAL="1.05", KOZYR_GROUP_PER_MINUTE="20",
-                          KOZYR_GLOBAL_PER_SECOND="30")
-            (tmp_path / f"w{n}").mkdir()
-            workers.append(await BotProcess.spawn(env, tmp_path / f"w{n}.log", cwd=tmp_path / f"w{n}"))
+            workers.append(await spawn_worker(fake, tmp_path, url, f"w{n}", port=port,
+                                              KOZYR_PER_CHAT_INTERVAL="1.05", KOZYR_GROUP_PER_MINUTE="20",
+                                              KOZYR_GLOBAL_PER_SECOND="30"))
         await fake.wait_until(lambda: len(fake.calls_of("setWebhook")) >= 2, timeout=120, what="two workers")
         for user in (alice, bob, carol):
             await user.start_bot()
