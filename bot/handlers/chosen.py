@@ -1,7 +1,8 @@
 """The buttons that name one of a chat's tables: a choice offered by a command (bot/handlers/here.py) and
 "📊 Score" under a tournament table's message. A press acts only on a table of the chat and topic where it
-was made; rights are the command's own, checked in that chat by the services (the pause vote's seated
-players, the creator's extension, /cancel's creator or admins and never a running tournament's table)."""
+was made; rights are the command's own, checked in that chat by the services (anyone's score sheet and
+record, the pause vote's seated players, the creator's extension, /cancel's creator or admins and never a
+running tournament's table)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from bot.services.types import Actor, Answer, Where
 from bot.ui.callbacks import Here
 from bot.ui.i18n import t
 
-OPS = ("sc", "pa", "re", "ex", "ca")
+OPS = ("sc", "rc", "pa", "re", "ex", "ca")
 
 
 async def chosen(query: CallbackQuery, callback_data: Here, here: TablesHere, reports: Reports,
@@ -32,6 +33,9 @@ async def chosen(query: CallbackQuery, callback_data: Here, here: TablesHere, re
         answer = Answer(t(lang, "This button is not valid."), alert=True)
     elif op == "sc":
         await reports.score(where, table_id)
+        answer = Answer()
+    elif op == "rc":
+        await reports.record(where, table_id)
         answer = Answer()
     elif op == "ca":
         admin = actor.user_id != found.table.creator_id and await is_admin(query, actor.user_id)

@@ -33,12 +33,13 @@ COMMANDS = (
     ("games", "the games I run"),
     ("rules", "the rules of a game: /rules carnival"),
     ("score", "the score sheet"),
-    ("record", "the game record (JSON)"),
+    ("record", "the game record (JSON); a tournament's table: /record 2"),
     ("top", "the league table: /top [game] [season]"),
     ("stats", "a player's league record: /stats [@user]"),
     ("h2h", "head to head: /h2h @a @b"),
     ("league", "league seasons and admin tools"),
-    ("tournament", "a tournament: /tournament carnival rounds=3 (admins open it)"),
+    ("tournament", "a tournament: /tournament carnival rounds=3 (admins open it); the organizer withdraws a "
+                   "player: /tournament withdraw, replying to them"),
     ("settings", "language (in a group also where hands are shown); in the DM also time zone and quiet hours"),
     ("mytables", "my tables in every chat, whose turn, time left"),
     ("hand", "send my hand again"),
@@ -122,8 +123,12 @@ async def score(message: Message, command: CommandObject, reports: Reports, here
         await reports.score(where, picked.table.table.id if picked.table is not None else None)
 
 
-async def record(message: Message, reports: Reports, where: Where) -> None:
-    await reports.record(where)
+async def record(message: Message, command: CommandObject, reports: Reports, here: TablesHere, replies: Replies,
+                 where: Where) -> None:
+    """The game record of the table here; a tournament's table named or chosen as for /score."""
+    picked = await pick_or_ask(here, replies, where, command.args or "", "rc")
+    if picked is not None:
+        await reports.record(where, picked.table.table.id if picked.table is not None else None)
 
 
 async def group_only(message: Message, replies: Replies, actor: Actor) -> None:

@@ -32,6 +32,8 @@ def players_named(message: Message) -> list[PlayerRef]:
         elif entity.type == "mention":
             refs.append(PlayerRef(text=entity.extract_from(text), end=end))
     reply = message.reply_to_message
+    if reply is not None and reply.forum_topic_created is not None:
+        reply = None  # in a forum topic every message "replies" to the topic's first one: no one is named
     if reply is not None and reply.from_user is not None and not reply.from_user.is_bot:
         refs.append(PlayerRef(user_id=reply.from_user.id, name=reply.from_user.full_name))
     return refs

@@ -1,6 +1,6 @@
 """Which table a group command means. A chat (a forum topic) holds at most one ordinary table, but a running
-tournament adds its round's tables beside it (a round robin: every round's at once), so /score, /pause,
-/resume, /extend and /cancel may name one: ``/score 2`` (table 2 of the current round), ``/score 3.2``
+tournament adds its round's tables beside it (a round robin: every round's at once), so /score, /record,
+/pause, /resume, /extend and /cancel may name one: ``/score 2`` (table 2 of the current round), ``/score 3.2``
 (round 3, table 2) or ``/score #41`` (a table's id, as the chooser shows it). Named nothing with several
 running, the command answers with the choice (bot/handlers/here.py draws it as buttons).
 

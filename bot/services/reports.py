@@ -10,6 +10,8 @@ from bot.services.core import TableCore
 from bot.services.ports import HandResender, Joiner, TablePublisher
 from bot.services.public_log import FINISHED, public_log
 from bot.services.types import Actor, Where
+from bot.store.contract import StoreTx as Tx
+from bot.store.rows import TableRow
 from bot.ui import words
 from bot.ui.i18n import t
 from engine.core import State
@@ -29,13 +31,7 @@ class Reports:
         """The sheet of ``table_id`` (one of a tournament's tables here, named or chosen), else of the
         table here or the last one played here. Only a table of this chat and topic is ever shown."""
         async with self.core.store.read() as tx:
-            if table_id is not None:
-                row = await tx.table(table_id)
-                if row is not None and (row.chat_id, row.thread_id) != (where.chat_id, where.thread_id):
-                    row = None
-            else:
-                row = await tx.open_table(where.chat_id, where.thread_id) or await tx.last_table(where.chat_id,
-                                                                                                    where.thread_id)
+            row = await _table(tx, where, table_id)
             seats = await tx.seats(row.id) if row else []
         if row is None or row.state is None:
             await self.core.say(where, t(where.lang, "No game has been played here yet."))
@@ -48,10 +44,11 @@ class Reports:
                 await out.send_text(tx, where.chat_id, text, thread_id=where.thread_id)  # clipped there
         self.core.outbox.wake()
 
-    async def record(self, where: Where) -> None:
+    async def record(self, where: Where, table_id: int | None = None) -> None:
+        """The record of ``table_id`` (named or chosen, as for ``score``), else of the table here or the last
+        one played here: the whole record once it is over, its public log while it plays."""
         async with self.core.store.read() as tx:
-            row = await tx.open_table(where.chat_id, where.thread_id) or await tx.last_table(where.chat_id,
-                                                                                                where.thread_id)
+            row = await _table(tx, where, table_id)
             seats = await tx.seats(row.id) if row else []
             actions = await tx.actions(row.id) if row else []
         if row is None or row.state is None:
@@ -99,6 +96,15 @@ class Reports:
             await out.send_text(tx, actor.user_id, text)
         self.core.outbox.wake()
         await self.people.resend_hands(actor.user_id)
+
+
+async def _table(tx: Tx, where: Where, table_id: int | None) -> TableRow | None:
+    """``table_id`` if it lives in this chat and topic (else nothing), or with no id the table here, else
+    the last one played here."""
+    if table_id is not None:
+        row = await tx.table(table_id)
+        return row if row is not None and (row.chat_id, row.thread_id) == (where.chat_id, where.thread_id) else None
+    return await tx.open_table(where.chat_id, where.thread_id) or await tx.last_table(where.chat_id, where.thread_id)
 
 
 def rules_text(game_id: str, lang: str) -> str | None:

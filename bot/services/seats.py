@@ -108,7 +108,8 @@ class SeatService:
 
     async def quit_seat(self, table_id: int, user_id: int) -> bool:
         """Hand ``user_id``'s seat at this table to an AI for good: a tournament's withdrawal decided it (the
-        player's own, or the no-move rule), so no rights are checked here. False when they do not play there."""
+        player's own, the organizer's, or the no-move rule), so no rights are checked here. False when they do
+        not play there."""
         async with self.core.lock(table_id), self.core.store.transaction() as tx:
             loaded = await self.core.load(tx, table_id)
             if loaded is None or loaded.row.status != "playing":

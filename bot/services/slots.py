@@ -25,6 +25,12 @@ def withdraw_prompt_slot(tournament_id: int, user_id: int) -> str:
     return f"tour:{tournament_id}:wd:{user_id}"
 
 
+def withdraw_player_slot(tournament_id: int, asker: int, player: int) -> str:
+    """The slot of the "withdraw PLAYER from the tournament?" prompt the organizer (or an admin) ``asker`` got:
+    its buttons are the asker's, and only for that player (forged data naming another finds no prompt)."""
+    return f"tour:{tournament_id}:ow:{asker}:{player}"
+
+
 def note_hand_keyboard(row: TableRow, seat: int, markup: object) -> None:
     """Remember whether the seat's current DM hand message was queued with a keyboard (``row.ui.bare``): a new
     deal then takes the keyboard off only a message that has one. Telegram answers an edit that changes nothing

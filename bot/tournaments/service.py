@@ -24,11 +24,12 @@ from bot.services.core import TableCore
 from bot.services.lobby import parse_option_args
 from bot.services.periodic import Periodic
 from bot.services.ports import Plug, SeatedTables, SeatLeaver, TournamentResult, TurnClock
-from bot.services.slots import withdraw_prompt_slot
+from bot.services.slots import withdraw_player_slot, withdraw_prompt_slot
 from bot.services.types import Actor, Answer, Where
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import BoardRow, ClockRow, EntrantRow, SeatRow, TableRow, TournamentRow
 from bot.tournaments import rounds as plan
+from bot.tournaments.naming import Named, entrant_named
 from bot.tournaments.pairing import Pairing
 from bot.tournaments.pictures import format_name, points_text, standings_picture
 from bot.tournaments.settings import TournamentSettings, parse
@@ -37,7 +38,8 @@ from bot.ui import words
 from bot.ui.clip import clip_plain
 from bot.ui.clock_words import span
 from bot.ui.i18n import t
-from bot.ui.keyboards import tournament_keyboard, withdraw_keyboard
+from bot.ui.keyboards import tournament_keyboard, withdraw_keyboard, withdraw_player_keyboard
+from bot.ui.names import plain_name
 from engine.core import GameError, OptionsError, State
 
 log = logging.getLogger(__name__)
@@ -377,6 +379,76 @@ class Tournaments:
         await self._leave_tables(tables, actor.user_id)
         self.soon(tid)  # a round left with only byes for them moves on
         return Answer(t(lang, "You withdrew from the tournament."))
+
+    # -- the organizer withdraws a player ----------------------------------------------------------
+    async def ask_withdraw_player(self, where: Where, actor: Actor, admin: bool, named: Named) -> None:
+        """``/tournament withdraw`` from the organizer (or a chat admin, as for ``/tournament cancel``) naming
+        a player (a reply to their message, @username, or the name the standings show): a player gone for
+        good still holds seats the clocks only hand over one missed deadline at a time. Asks to confirm
+        (the asker's buttons alone); every refusal is said."""
+        lang = where.lang
+        async with self.store.read() as tx:
+            row = await tx.open_tournament(where.chat_id, where.thread_id)
+            refusal = self._refused(row, actor, admin, lang)
+            entrant = None
+            if refusal is None and row is not None:
+                entrant, refusal = await entrant_named(tx, await tx.entrants(row.id), named, lang)
+        if refusal is not None or row is None or entrant is None:
+            await self.core.say(where, refusal or t(lang, "This tournament is not running."))
+            return
+        async with self.store.transaction() as tx:
+            await out.send_text(tx, where.chat_id, t(
+                lang, "{by}: withdraw {who} from the tournament? An AI plays their seats at the tables still on, "
+                      "those games count as lost for them, and they are paired no more.",
+                by=words.name(actor.name), who=words.name(entrant.name)),
+                withdraw_player_keyboard(row.id, entrant.user_id, lang),
+                slot=withdraw_player_slot(row.id, actor.user_id, entrant.user_id), thread_id=where.thread_id,
+                priority=out.REPLY)
+        self.core.outbox.wake()
+
+    def _refused(self, row: TournamentRow | None, actor: Actor, admin: bool, lang: str) -> str | None:
+        """Why ``actor`` may not withdraw a player of ``row`` (None: they may)."""
+        if row is None or row.status != "running":
+            return t(lang, "This tournament is not running.")
+        if actor.user_id != row.creator_id and not admin:
+            return t(lang, "Only the tournament's organizer or the chat's admins can withdraw a player.")
+        return None
+
+    async def is_player_prompt(self, tid: int, asker: int, player: int, message_id: int) -> bool:
+        """Whether ``message_id`` is the prompt ``asker`` got to withdraw ``player`` (its buttons are theirs)."""
+        async with self.store.read() as tx:
+            return await tx.slot_message(withdraw_player_slot(tid, asker, player)) == message_id
+
+    async def withdraw_player(self, tid: int, actor: Actor, player: int, lang: str, admin: bool,
+                              prompt_id: int | None = None) -> Answer:
+        """The organizer's confirmation: ``player`` is out just as by their own withdrawal (``withdraw``),
+        the group told who did it. Rights and the entrant are read again: the prompt may be old."""
+        async with self._lock(tid), self.store.transaction() as tx:
+            row = await tx.tournament(tid)
+            if prompt_id is not None and row is not None:
+                await tx.enqueue(row.chat_id, "clear_markup", {"message_id": prompt_id}, priority=out.REPLY)
+            refusal = self._refused(row, actor, admin, lang)
+            if refusal is not None or row is None:
+                return Answer(refusal or t(lang, "This tournament is not running."), alert=True)
+            entrant = next((e for e in await tx.entrants(tid) if e.user_id == player), None)
+            if entrant is None:  # no such entrant: the prompt names only entrants, so this press is forged
+                return Answer(t(lang, "This button is not valid."), alert=True)
+            if entrant.withdrawn is not None:  # a press answer is plain text: the name is not escaped
+                return Answer(t(lang, "{who} has already withdrawn from the tournament.",
+                                who=plain_name(entrant.name)), alert=True)
+            chat_lang = await tx.chat_lang(row.chat_id)
+            who, by = words.name(entrant.name), words.name(actor.name)
+            line = (t(chat_lang, "The organizer withdrew {who} from the tournament: the AI plays their seats at the "
+                                 "tables still on, and those games count as lost for them.", who=who)
+                    if actor.user_id == row.creator_id else
+                    t(chat_lang, "{by}, an admin of the chat, withdrew {who} from the tournament: the AI plays their "
+                                 "seats at the tables still on, and those games count as lost for them.",
+                      by=by, who=who))
+            tables = await self._withdraw(tx, row, player, "🏆 " + line)
+        self.core.outbox.wake()
+        await self._leave_tables(tables, player)
+        self.soon(tid)
+        return Answer(t(lang, "{who} is withdrawn from the tournament.", who=plain_name(entrant.name)))
 
     async def _withdraw(self, tx: Tx, row: TournamentRow, player: int, line: str) -> list[int]:
         """Mark the player out from the next round on (the group told ``line``); the tournament's tables

@@ -38,9 +38,17 @@ class Tour(CallbackData, prefix="tn"):
     op: Word
 
 
+class TourOut(CallbackData, prefix="tw"):
+    """The organizer's prompt to withdraw a player: wd (yes) | stay (no); ``u`` the player."""
+
+    t: Id  # tournament id
+    u: Id  # the player's user id
+    op: Word
+
+
 class Here(CallbackData, prefix="th"):
-    """One of a chat's several tables, chosen for a command: sc (/score) | pa (/pause) | re (/resume) |
-    ex (/extend) | ca (/cancel); the round's tables carry ``sc`` under their group message."""
+    """One of a chat's several tables, chosen for a command: sc (/score) | rc (/record) | pa (/pause) |
+    re (/resume) | ex (/extend) | ca (/cancel); the round's tables carry ``sc`` under their group message."""
 
     t: Id  # table id
     op: Word

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.ui.callbacks import Hands, Here, Lang, Lobby, Tour
+from bot.ui.callbacks import Hands, Here, Lang, Lobby, Tour, TourOut
 from bot.ui.clock_keyboards import clock_button
 from bot.ui.i18n import t
 
@@ -93,6 +93,15 @@ def withdraw_keyboard(tournament_id: int, lang: str) -> InlineKeyboardMarkup:
 
     return InlineKeyboardMarkup(inline_keyboard=[[b("🚪 " + t(lang, "Yes, withdraw"), "wd"),
                                                   b(t(lang, "No, stay"), "stay")]])
+
+
+def withdraw_player_keyboard(tournament_id: int, player: int, lang: str) -> InlineKeyboardMarkup:
+    """The organizer confirms withdrawing ``player`` (the prompt's buttons are its asker's alone)."""
+    def b(text: str, op: str) -> InlineKeyboardButton:
+        return InlineKeyboardButton(text=text, callback_data=TourOut(t=tournament_id, u=player, op=op).pack())
+
+    return InlineKeyboardMarkup(inline_keyboard=[[b("🚪 " + t(lang, "Yes, withdraw"), "wd"),
+                                                  b(t(lang, "No, keep them"), "stay")]])
 
 
 def choose_table_keyboard(op: str, choices: list[tuple[int, str]]) -> InlineKeyboardMarkup:

@@ -1,20 +1,27 @@
 """A tournament's tables named from the group, over the fake Bot API: ``/score 2`` shows table 2 of the round,
 ``/score`` alone offers the running tables as buttons, each round table's message has a Score button,
 /extend and /cancel keep their rights (and a running tournament's table is never cancelled), a forged press
-naming another chat's table or tournament does nothing, and /leave withdraws a player from a Swiss or a
-round robin tournament: the AI takes their seat at every table still on, and the group is told."""
+naming another chat's table or tournament does nothing, /record names a table as /score does, /leave
+withdraws a player from a Swiss or a round robin tournament (the AI takes their seat at every table still
+on, and the group is told), and so does the organizer's (or an admin's) /tournament withdraw, confirmed."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
 
+from bot.app import App
 from tests.bot.harness import running_bot, settle
 from tests.bot.helpers import answered, db_rows, plain
+from tests.fakebot.models import StoredMessage
 from tests.fakebot.ratelimit import RateLimits
+from tests.fakebot.users import FakeChat, FakeUser
 
 SLOW_CLOCK = {"KOZYR_AI_THINK_MS": 2.0}
+NAMES = ("Ann", "Bob", "Cid", "Dan", "Eva", "Fay")
 
 
 def says(group, needle: str, after: int = 0) -> list:
@@ -23,6 +30,27 @@ def says(group, needle: str, after: int = 0) -> list:
 
 def last_id(group) -> int:
     return max((m.message_id for m in group.messages()), default=0)
+
+
+@asynccontextmanager
+async def _cup(fake, db, admins: tuple[int, ...] = ()) -> AsyncIterator[tuple[App, list[FakeUser], FakeChat]]:
+    """Six players who opened the bot, in the group "Cup" Ann created (``admins``: indexes of more admins),
+    and the bot running."""
+    users = [fake.user(first_name=n, username=f"{n.lower()}_cup") for n in NAMES]
+    group = fake.group("Cup", members=users[1:], creator=users[0], admins=[users[i] for i in admins])
+    async with running_bot(fake, db, **SLOW_CLOCK) as app:
+        for user in users:
+            await user.start_bot()
+        await settle(fake, app)
+        yield app, users, group
+
+
+async def _ask(fake, group, who, command: str, needle: str, reply_to: StoredMessage | None = None) -> StoredMessage:
+    """``command`` from ``who`` (optionally replying to a message): the group's first message after it that
+    says ``needle``."""
+    mark = last_id(group)
+    await who.send(group, command, reply_to=reply_to)
+    return await fake.wait_for_message(group, lambda m: needle in plain(m.content), after=mark, timeout=10)
 
 
 async def _tournament(fake, app, ann, users, group, spec: str) -> int:
@@ -69,15 +97,9 @@ async def _withdraw(fake, app, group, who, other) -> None:
 
 @pytest.mark.fake(limits=RateLimits.loose())
 async def test_swiss_tables_are_named_chosen_scored_and_left_from_the_group(fake, db):
-    names = ["Ann", "Bob", "Cid", "Dan", "Eva", "Fay"]
-    users = [fake.user(first_name=n) for n in names]
-    ann, bob = users[0], users[1]
-    group = fake.group("Cup", members=users[1:], creator=ann)
-    other = fake.group("Elsewhere", members=[bob], creator=users[2])
-    async with running_bot(fake, db, **SLOW_CLOCK) as app:
-        for user in users:
-            await user.start_bot()
-        await settle(fake, app)
+    async with _cup(fake, db) as (app, users, group):
+        ann, bob = users[0], users[1]
+        other = fake.group("Elsewhere", members=[bob], creator=users[2])
         tid = await _tournament(fake, app, ann, users, group,
                                 "carnival rounds=2 size=3 clock=1h register=1h quarters=1")
         boards = _boards(db, tid)
@@ -89,27 +111,13 @@ async def test_swiss_tables_are_named_chosen_scored_and_left_from_the_group(fake
             """The players a score sheet names (its second line: the names)."""
             return set(plain(message.content).splitlines()[1].split(" | "))
 
-        # /score 2: table 2 of the current round
-        mark = last_id(group)
-        await bob.send(group, "/score 2")
-        sheet = await fake.wait_for_message(group, lambda m: "score sheet" in m.content, after=mark, timeout=10)
-        assert sheet_of(sheet) == table2
-        # /score 1.2 and /score #id name the same table; a table that is not here is said so
-        for named in ("1.2", f"#{boards[1][3]}"):
-            mark = last_id(group)
-            await bob.send(group, f"/score {named}")
-            sheet = await fake.wait_for_message(group, lambda m: "score sheet" in m.content, after=mark, timeout=10)
-            assert sheet_of(sheet) == table2
-        mark = last_id(group)
-        await bob.send(group, "/score 7")
-        await fake.wait_for_message(group, lambda m: "There is no table 7 here" in plain(m.content), after=mark,
-                                    timeout=10)
+        # /score 2: table 2 of the current round; /score 1.2 and /score #id name the same table
+        for named in ("2", "1.2", f"#{boards[1][3]}"):
+            assert sheet_of(await _ask(fake, group, bob, f"/score {named}", "score sheet")) == table2
+        await _ask(fake, group, bob, "/score 7", "There is no table 7 here")  # a table that is not here
 
         # /score alone, two tables running: the choice, as buttons naming each table and its players
-        mark = last_id(group)
-        await bob.send(group, "/score")
-        chooser = await fake.wait_for_message(group, lambda m: "Several tables are running here" in m.content,
-                                              after=mark, timeout=10)
+        chooser = await _ask(fake, group, bob, "/score", "Several tables are running here")
         labels = [b["text"] for b in chooser.buttons]
         assert len(labels) == 2 and labels[1].startswith(f"#{boards[1][3]} Carnival, round 1, table 2: ")
         assert all(name in labels[1] for name in table2)
@@ -129,23 +137,12 @@ async def test_swiss_tables_are_named_chosen_scored_and_left_from_the_group(fake
 
         # rights: /extend is the organizer's (the tables' creator); /cancel refuses a running tournament's
         # table to everyone, the chat's admin included; /pause with several tables and no name asks which
-        mark = last_id(group)
-        await bob.send(group, "/extend 1")
-        await fake.wait_for_message(group, lambda m: "Only the table's creator can extend the time" in m.content,
-                                    after=mark, timeout=10)
+        await _ask(fake, group, bob, "/extend 1", "Only the table's creator can extend the time")
         for who in (bob, ann):
-            mark = last_id(group)
-            await who.send(group, "/cancel 1")
-            await fake.wait_for_message(group, lambda m: "tournament's table cannot be cancelled" in plain(m.content),
-                                        after=mark, timeout=10)
+            await _ask(fake, group, who, "/cancel 1", "tournament's table cannot be cancelled")
         assert db_rows(db, "SELECT COUNT(*) FROM tables WHERE status = 'playing'") == [(2,)]
-        mark = last_id(group)
-        await ann.send(group, "/extend 1")
-        await fake.wait_until(lambda: says(group, "The creator gave this move", mark), timeout=10, what="extended")
-        mark = last_id(group)
-        await bob.send(group, "/pause")
-        pause_choice = await fake.wait_for_message(group, lambda m: "Several tables" in m.content, after=mark,
-                                                   timeout=10)
+        await _ask(fake, group, ann, "/extend 1", "The creator gave this move")
+        pause_choice = await _ask(fake, group, bob, "/pause", "Several tables")
         assert all(str(b["callback_data"]).endswith(":pa") for b in pause_choice.buttons)
 
         # forged presses: another chat's table (its data on a button here), this chat's tournament from there
@@ -153,15 +150,31 @@ async def test_swiss_tables_are_named_chosen_scored_and_left_from_the_group(fake
         lobby = await fake.wait_for_message(other, lambda m: bool(m.buttons), timeout=10)
         (foreign,), = db_rows(db, "SELECT id FROM tables WHERE chat_id = ?", other.id)
         mark = last_id(group)
-        for op in ("sc", "ca", "pa", "ex"):
+        for op in ("sc", "rc", "ca", "pa", "ex"):
             forged = await answered(fake, await bob.press_data(chooser, f"th:{foreign}:{op}"))
             assert forged.show_alert and forged.answer_text == "This button is not valid."
         forged = await answered(fake, await bob.press_data(lobby, f"tn:{tid}:wd"))
         assert forged.show_alert and forged.answer_text == "This button is not valid."
         await settle(fake, app)
         assert not says(group, "score sheet", mark) and not says(other, "score sheet")
+        assert not [m for m in group.messages() + other.messages() if m.message_id > mark and m.document]
         assert db_rows(db, "SELECT status FROM tables WHERE id = ?", foreign) == [("lobby",)]
         assert db_rows(db, "SELECT COUNT(*) FROM tournament_entrants WHERE withdrawn IS NOT NULL") == [(0,)]
+
+        # /record names a table as /score does (a game still on: its public log); another chat's #id is none
+        for named in ("2", "1.2", f"#{boards[1][3]}"):
+            log = await _ask(fake, group, bob, f"/record {named}", "public log")
+            assert log.document is not None
+            assert log.document["file_name"] == f"kozyr-carnival-{boards[1][3]}-so-far.txt"
+        await _ask(fake, group, bob, f"/record #{foreign}", f"There is no table #{foreign} here")
+        record_choice = await _ask(fake, group, bob, "/record", "Several tables are running here")
+        assert [b["callback_data"] for b in record_choice.buttons] == [f"th:{t}:rc" for *_, t in boards]
+        mark = last_id(group)
+        assert not (await answered(fake, await bob.press(record_choice, record_choice.buttons[0]["text"]))).show_alert
+        log = await fake.wait_for_message(group, lambda m: m.document is not None, after=mark, timeout=10)
+        assert log.document is not None and log.document["file_name"] == f"kozyr-carnival-{boards[0][3]}-so-far.txt"
+        await settle(fake, app)
+        assert not [m for m in other.messages() if m.document]
 
         # /leave at a tournament table: withdrawing, confirmed by the player alone; the AI takes the seat
         cid = users[2]
@@ -179,22 +192,13 @@ async def test_swiss_tables_are_named_chosen_scored_and_left_from_the_group(fake
 
 @pytest.mark.fake(limits=RateLimits.loose())
 async def test_leaving_a_round_robin_hands_every_one_of_the_players_tables_to_the_ai(fake, db):
-    names = ["Ann", "Bob", "Cid", "Dan", "Eva", "Fay"]
-    users = [fake.user(first_name=n) for n in names]
-    ann = users[0]
-    group = fake.group("Cup", members=users[1:], creator=ann)
-    async with running_bot(fake, db, **SLOW_CLOCK) as app:
-        for user in users:
-            await user.start_bot()
-        await settle(fake, app)
-        tid = await _tournament(fake, app, ann, users, group,
+    async with _cup(fake, db) as (app, users, group):
+        tid = await _tournament(fake, app, users[0], users, group,
                                 "oh_hell format=robin size=3 clock=1h register=1h hand_sizes=2,1")
         boards = _boards(db, tid)
         assert len(boards) == 10  # five rounds of two tables, all on at once
         # /score 2 in a round robin: table 2 of the earliest round still playing
-        mark = last_id(group)
-        await users[1].send(group, "/score 2")
-        sheet = await fake.wait_for_message(group, lambda m: "score sheet" in m.content, after=mark, timeout=10)
+        sheet = await _ask(fake, group, users[1], "/score 2", "score sheet")
         by_id = {u.id: u.first_name for u in users}
         assert set(plain(sheet.content).splitlines()[1].split(" | ")) == {by_id[p] for p in boards[1][2]}
 
@@ -209,3 +213,63 @@ async def test_leaving_a_round_robin_hands_every_one_of_the_players_tables_to_th
         (withdrawn,), = db_rows(db, "SELECT withdrawn FROM tournament_entrants WHERE user_id = ?", dan.id)
         assert withdrawn is not None
         assert len(says(group, "Dan left the game")) >= 1
+
+
+@pytest.mark.fake(limits=RateLimits.loose())
+async def test_the_organizer_withdraws_an_absent_player_and_nobody_else_can(fake, db):
+    async with _cup(fake, db, admins=(4,)) as (app, users, group):
+        ann, bob, dan, eva, fay = users[0], users[1], users[3], users[4], users[5]
+        await _ask(fake, group, ann, "/tournament withdraw @dan_cup", "There is no tournament here")
+        tid = await _tournament(fake, app, ann, users, group,
+                                "carnival rounds=2 size=3 clock=1h register=1h quarters=1")
+        boards = _boards(db, tid)
+        gone = await dan.send(group, "brb")  # Dan's last word; he makes no move from here on
+
+        def out() -> list[tuple[int]]:
+            return db_rows(db, "SELECT user_id FROM tournament_entrants WHERE withdrawn IS NOT NULL")
+
+        # refused, and said so: not the organizer nor an admin; nobody named; a name that is no entrant's
+        await _ask(fake, group, bob, "/tournament withdraw", "Only the tournament's organizer or the chat's admins",
+                   reply_to=gone)
+        await _ask(fake, group, ann, "/tournament withdraw", "Whom? Send /tournament withdraw as a reply")
+        await _ask(fake, group, ann, "/tournament withdraw Zed", "Zed is not playing in this tournament")
+        await _ask(fake, group, ann, "/tournament withdraw @nobody_here", "@nobody_here is not playing")
+
+        # the organizer replies to Dan's message: a prompt whose buttons are hers alone, for Dan alone
+        prompt = await _ask(fake, group, ann, "/tournament withdraw", "withdraw Dan from the tournament?",
+                            reply_to=gone)
+        assert plain(prompt.content).startswith("Ann: ")
+        refused = await answered(fake, await bob.press(prompt, "🚪 Yes, withdraw"))
+        assert refused.show_alert and refused.answer_text == "This button is not for you."
+        forged = await answered(fake, await ann.press_data(prompt, f"tw:{tid}:{eva.id}:wd"))  # another player
+        assert forged.show_alert and forged.answer_text == "This button is not for you."
+        await settle(fake, app)
+        assert out() == [] and not says(group, "withdrew")
+
+        mark = last_id(group)
+        done = await answered(fake, await ann.press(prompt, "🚪 Yes, withdraw"))
+        assert done.answer_text == "Dan is withdrawn from the tournament."
+        await fake.wait_until(lambda: says(group, "The organizer withdrew Dan from the tournament", mark),
+                              timeout=10, what="the group told")
+        await settle(fake, app)
+        assert out() == [(dan.id,)]
+        his = next(t for _, _, players, t in boards if dan.id in players)
+        assert dan.id not in _seat_users(db, his) and None in _seat_users(db, his)  # the AI plays his seat
+        assert says(group, "Dan left the game", mark)
+        assert not group.messages_by_id[prompt.message_id].buttons  # the prompt's buttons went
+        standings = await _ask(fake, group, bob, "/tournament", "Standings after round")
+        assert [line for line in plain(standings.content).splitlines() if "Dan" in line][0].endswith("✖")
+        await _ask(fake, group, ann, "/tournament withdraw Dan", "Dan has already withdrawn from the tournament")
+
+        # a chat admin may act for the organizer (as for /tournament cancel), named by @username; "No" keeps
+        ask = await _ask(fake, group, eva, "/tournament withdraw @fay_cup", "withdraw Fay from the tournament?")
+        kept = await answered(fake, await eva.press(ask, "No, keep them"))
+        assert not kept.show_alert
+        await settle(fake, app)
+        assert out() == [(dan.id,)] and not group.messages_by_id[ask.message_id].buttons
+        ask = await _ask(fake, group, eva, "/tournament withdraw fay", "withdraw Fay from the tournament?")
+        assert (await answered(fake, await eva.press(ask, "🚪 Yes, withdraw"))).answer_text == \
+            "Fay is withdrawn from the tournament."
+        await fake.wait_until(lambda: says(group, "Eva, an admin of the chat, withdrew Fay"), timeout=10,
+                              what="the admin's withdrawal told")
+        assert sorted(out()) == sorted([(dan.id,), (fay.id,)])

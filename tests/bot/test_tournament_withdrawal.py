@@ -1,12 +1,19 @@
 """Withdrawing from a round robin (every round's tables open at once), through the services on a fake clock:
-by the player's own /leave (the confirmation press) and by the no-move rule. Either way the AI takes their
-seat at every table still on, those tables count as lost for them (``forfeit``), and the standings mark them."""
+by the player's own /leave (the confirmation press), by the organizer's /tournament withdraw, and by the
+no-move rule. Every way the AI takes their seat at every table still on, those tables count as lost for them
+(``forfeit``), and the standings mark them. And whom ``/tournament withdraw`` names."""
 
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 
+import pytest
+from aiogram.types import Chat, ForumTopicCreated, Message, MessageEntity, User
+
+from bot.handlers.tournament import _named
 from bot.services.types import Actor
+from bot.tournaments.naming import Named
 from bot.tournaments.standings import forfeit
 from tests.bot.test_tournament_formats import WHERE, _enter, _run_out, _services
 
@@ -37,13 +44,43 @@ async def _idle(services) -> None:
         await asyncio.sleep(0.005)
 
 
-async def test_a_player_who_withdraws_leaves_every_robin_table_and_loses_them(tmp_path):
+def _message(text: str, reply: Message | None = None, thread: int | None = None, **extra: object) -> Message:
+    chat = Chat(id=-100, type="supergroup", is_forum=thread is not None)
+    ann = User(id=1, is_bot=False, first_name="Ann")
+    return Message(message_id=50, date=datetime.now(UTC), chat=chat, from_user=ann, text=text,
+                   reply_to_message=reply, message_thread_id=thread, **extra)
+
+
+def test_withdraw_names_the_replied_to_author_a_mention_or_the_words_typed() -> None:
+    dan = User(id=4, is_bot=False, first_name="Dan", last_name="Lee")
+    said = _message("brb").model_copy(update={"message_id": 7, "from_user": dan})
+    assert _named(_message("/tournament withdraw", said), []) == Named(4, "", "Dan Lee")
+    assert _named(_message("/tournament withdraw @dan", entities=[MessageEntity(type="mention", offset=21,
+                                                                                length=4)]), ["@dan"]) \
+        == Named(None, "@dan", "")
+    assert _named(_message("/tournament withdraw Dan  Lee"), ["Dan", "Lee"]) == Named(text="Dan Lee")
+    # in a forum topic every message replies to the topic's first one: its author is named by nobody
+    opened = _message("").model_copy(update={"message_id": 3, "from_user": dan, "text": None,
+                                             "forum_topic_created": ForumTopicCreated(name="Cup", icon_color=0)})
+    assert _named(_message("/tournament withdraw", opened, thread=3), []) == Named()
+
+
+@pytest.mark.parametrize("by", ["themselves", "the organizer"])
+async def test_a_player_who_withdraws_leaves_every_robin_table_and_loses_them(tmp_path, by):
     store, services, clock, tid, people = await _robin(tmp_path, "off")  # the no-move rule off: only /leave
     leaver = people[2]
     try:
-        answer = await services.tournaments.withdraw(tid, leaver, "en")
-        assert answer.text == "You withdrew from the tournament."
-        assert (await services.tournaments.withdraw(tid, leaver, "en")).alert  # once
+        if by == "themselves":
+            answer = await services.tournaments.withdraw(tid, leaver, "en")
+            assert answer.text == "You withdrew from the tournament."
+            assert (await services.tournaments.withdraw(tid, leaver, "en")).alert  # once
+        else:  # people[0] opened it; people[1] is no admin (the handler says so) and may not
+            refused = await services.tournaments.withdraw_player(tid, people[1], leaver.user_id, "en", False)
+            assert refused.alert and "Only the tournament's organizer" in refused.text
+            answer = await services.tournaments.withdraw_player(tid, people[0], leaver.user_id, "en", False)
+            assert answer.text == "R2 is withdrawn from the tournament."
+            again = await services.tournaments.withdraw_player(tid, people[0], leaver.user_id, "en", False)
+            assert again.alert and again.text == "R2 has already withdrawn from the tournament."
         await _idle(services)
         async with store.read() as tx:
             boards = [b for b in await tx.boards(tid) if leaver.user_id in b.players]
