@@ -209,9 +209,10 @@ class SharedQueries:
         return [r["id"] for r in rows]
 
     async def prune_slots(self, table_id: int) -> int:
-        """Forget which messages showed an ended table (its table, hand and lobby slots); marks it done."""
+        """Forget which messages showed an ended table (its table, DM hand, group hand, lay-down proposal and
+        lobby slots); marks it done."""
         total = 0
-        for prefix in (f"t{table_id}:", f"h{table_id}:"):
+        for prefix in (f"t{table_id}:", f"h{table_id}:", f"e{table_id}:", f"rp{table_id}:"):
             total += max(0, await self._run("DELETE FROM slots WHERE slot >= ? AND slot < ?",
                                             prefix, prefix[:-1] + ";"))  # ';' sorts right after ':'
         total += max(0, await self._run("DELETE FROM slots WHERE slot = ?", f"lobby:{table_id}"))

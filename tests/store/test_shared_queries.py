@@ -130,12 +130,14 @@ async def test_retention_prunes_in_batches_and_keeps_the_newest(store):
         table = await tx.table(table_id)
         table.status = "finished"
         await tx.save_table(table)
-        for slot in (f"t{table_id}:1", f"h{table_id}:0:0", f"lobby:{table_id}", f"t{table_id}0:1"):
+        for slot in (f"t{table_id}:1", f"h{table_id}:0:0", f"e{table_id}:2", f"rp{table_id}:1:4:1", f"lobby:{table_id}",
+                     f"t{table_id}0:1", f"e{table_id}0:1"):
             await tx.set_slot(slot, -1, 1)
         assert await tx.ended_with_slots(table.updated_at + 1, 10) == [table_id]
         assert await tx.ended_with_slots(table.updated_at - 1, 10) == []
-        assert await tx.prune_slots(table_id) == 3
-        assert await tx.slot_message(f"t{table_id}0:1") == 1  # another table's slot stays
+        assert await tx.prune_slots(table_id) == 5
+        assert await tx.slot_message(f"t{table_id}0:1") == 1  # another table's slots stay
+        assert await tx.slot_message(f"e{table_id}0:1") == 1
         assert await tx.ended_with_slots(table.updated_at + 1, 10) == []  # marked done
         assert (await tx.table(table_id)).ui.extra["slots_pruned"] == 1
         await tx.put_blob("doc-sent", b"%PDF")
