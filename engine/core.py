@@ -247,17 +247,22 @@ class State:
 
     def act(self, seat: int, action: str) -> list[Event]:
         """Apply ``action`` for ``seat``; raise IllegalAction (changing nothing) if not legal."""
-        to_act = self._to_act()
-        if to_act is None:
-            raise IllegalAction(action, "the game is over")
-        if seat != to_act:
-            raise IllegalAction(action, f"it is seat {to_act}'s turn, not seat {seat}'s")
+        self._check_turn(seat, action)
         if self._legal_cache is None:
             self._legal_cache = self._legal()
         if action not in self._legal_cache:
             raise IllegalAction(action, self.why_illegal(action))
         self._legal_cache = None
         return self._apply(action)
+
+    def _check_turn(self, seat: int, action: str) -> None:
+        """Raise IllegalAction unless ``seat`` is the one to act: every ``act`` (games that accept
+        unlisted actions too) refuses a finished game and a seat out of turn in the same words."""
+        to_act = self._to_act()
+        if to_act is None:
+            raise IllegalAction(action, "the game is over")
+        if seat != to_act:
+            raise IllegalAction(action, f"it is seat {to_act}'s turn, not seat {seat}'s")
 
     def why_illegal(self, action: str) -> str:
         """A reason for refusing ``action``; games may say more than this."""

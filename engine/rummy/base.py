@@ -345,11 +345,7 @@ class RummyState(LaySampler, State):
     def act(self, seat: int, action: str) -> list[Event]:
         """As ``State.act``, but any legal lay-down is accepted whether it was listed or not, and
         other actions are checked without listing lay-downs when that cannot change the answer."""
-        to_act = self._to_act()
-        if to_act is None:
-            raise IllegalAction(action, "the game is over")
-        if seat != to_act:
-            raise IllegalAction(action, f"it is seat {to_act}'s turn, not seat {seat}'s")
+        self._check_turn(seat, action)
         if not is_lay(action):
             if not self._verb_legal(action):
                 raise IllegalAction(action, self.why_illegal(action))

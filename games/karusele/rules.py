@@ -324,11 +324,7 @@ class KaruseleState(TurnIsCurrent, State):
     def act(self, seat: int, action: str) -> list[Event]:
         """Apply any legal move however it is written (card order, grouping, letter case), under
         its canonical text; IllegalAction naming what is wrong otherwise, changing nothing."""
-        to_act = self._to_act()
-        if to_act is None:
-            raise IllegalAction(action, "the game is over")
-        if seat != to_act:
-            raise IllegalAction(action, f"it is seat {to_act}'s turn, not seat {seat}'s")
+        self._check_turn(seat, action)
         canonical = self.canonical(action)
         self._legal_cache = None
         return self._apply(canonical)
