@@ -53,7 +53,7 @@ from typing import Any, ClassVar, NotRequired
 
 from engine import melds
 from engine.cards import JOKER, CardError, card_str, parse_card, sort_key
-from engine.core import Event, GameError, IllegalAction, State, ViewPart, deal_rng
+from engine.core import Event, GameError, IllegalAction, State, ViewPart, deal_rng, explicit_stock
 from engine.events import DealEvent, DrawEvent, OtherEvent
 from engine.rummy.notation import (
     LAY,
@@ -218,16 +218,8 @@ class RummyState(LaySampler, State):
             raise GameError(f"{name} deal {k}: need {self.n} hands")
         if len(singles) != self.SINGLES or JOKER in singles:
             raise GameError(f"{name} deal {k}: need {self.SINGLES} table singles, no joker")
-        rest = sorted(self.pack())
-        for c in [c for h in hands for c in h] + singles:
-            if c not in rest:
-                raise GameError(f"{name} deal {k}: card {card_str(c)} twice or not in the pack")
-            rest.remove(c)
-        if stock is None:
-            stock = rest
-            deal_rng(self.seed, k).shuffle(stock)
-        elif sorted(stock) != rest:
-            raise GameError(f"{name} deal {k}: hands, singles and stock must make the pack")
+        stock = explicit_stock(self.pack(), [c for h in hands for c in h] + singles, stock, self.seed, k,
+                               f"{name} deal {k}", "hands, singles and stock must make the pack")
         dealer = spec.get("dealer")
         if dealer is not None and not (isinstance(dealer, int) and 0 <= dealer < self.n):
             raise GameError(f"{name} deal {k}: bad dealer {dealer!r}")
