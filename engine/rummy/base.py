@@ -52,7 +52,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, NotRequired
 
 from engine import melds
-from engine.cards import JOKER, CardError, card_str, parse_card, sort_key
+from engine.cards import JOKER, CardError, card_str, deck, parse_card, sort_key
 from engine.core import Event, GameError, IllegalAction, State, ViewPart, deal_rng, explicit_stock
 from engine.events import DealEvent, DrawEvent, OtherEvent
 from engine.rummy.notation import (
@@ -144,8 +144,10 @@ class RummyState(LaySampler, State):
 
     # -- hooks --------------------------------------------------------------------------------------
     def pack(self) -> list[int]:
-        """The unshuffled pack for this table."""
-        raise NotImplementedError
+        """The unshuffled pack for this table: by default the first meld rules' pack (``Variant.pack``,
+        the size their random positions deal from), so a game names its pack once; games whose pack
+        depends on the player count override this."""
+        return deck(self.MELD_VARIANTS[0].pack)
 
     def _verbs(self, can_lay: bool) -> list[str]:
         """The non-lay actions legal now (draw, knock, end, pass ...); ``can_lay``: the sample of
