@@ -35,6 +35,7 @@ from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from engine.cards import card_str
 from engine.events import CommonView as View
 from engine.events import Event, ViewPart
 
@@ -108,6 +109,25 @@ def deal_rng(seed: int, deal_index: int) -> random.Random:
     _random.Random.seed(rng, int.from_bytes(text + sha512(text).digest()))  # Random.seed's str case (version 2)
     rng.gauss_next = None  # type: ignore[attr-defined]  # Random.seed sets it; typeshed does not list it
     return rng
+
+
+def explicit_stock(pack: list[int], used: list[int], stock: list[int] | None, seed: int, deal_index: int,
+                   where: str, mismatch: str) -> list[int]:
+    """The stock of an explicit deal that gives out ``used`` (hands and table cards) from ``pack``:
+    ``stock`` as given (it must be exactly the rest of the pack), or the rest shuffled by the deal's
+    seed when the deal gives none. GameError "``where``: ..." on a card given twice or not in the pack,
+    and "``where``: ``mismatch``" on a stock that is not the rest."""
+    rest = sorted(pack)
+    for c in used:
+        if c not in rest:
+            raise GameError(f"{where}: card {card_str(c)} twice or not in the pack")
+        rest.remove(c)
+    if stock is None:
+        deal_rng(seed, deal_index).shuffle(rest)
+        return rest
+    if sorted(stock) != rest:
+        raise GameError(f"{where}: {mismatch}")
+    return stock
 
 
 def _shuffle_inline(rng: random.Random, cards: list[Any]) -> None:
@@ -247,17 +267,22 @@ class State:
 
     def act(self, seat: int, action: str) -> list[Event]:
         """Apply ``action`` for ``seat``; raise IllegalAction (changing nothing) if not legal."""
-        to_act = self._to_act()
-        if to_act is None:
-            raise IllegalAction(action, "the game is over")
-        if seat != to_act:
-            raise IllegalAction(action, f"it is seat {to_act}'s turn, not seat {seat}'s")
+        self._check_turn(seat, action)
         if self._legal_cache is None:
             self._legal_cache = self._legal()
         if action not in self._legal_cache:
             raise IllegalAction(action, self.why_illegal(action))
         self._legal_cache = None
         return self._apply(action)
+
+    def _check_turn(self, seat: int, action: str) -> None:
+        """Raise IllegalAction unless ``seat`` is the one to act: every ``act`` (games that accept
+        unlisted actions too) refuses a finished game and a seat out of turn in the same words."""
+        to_act = self._to_act()
+        if to_act is None:
+            raise IllegalAction(action, "the game is over")
+        if seat != to_act:
+            raise IllegalAction(action, f"it is seat {to_act}'s turn, not seat {seat}'s")
 
     def why_illegal(self, action: str) -> str:
         """A reason for refusing ``action``; games may say more than this."""

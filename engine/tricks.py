@@ -24,7 +24,7 @@ from typing import Protocol
 
 from typing_extensions import TypedDict
 
-from engine.cards import CARD_TEXT, SUITS, rank_of, suit_of
+from engine.cards import CARD_TEXT, SUITS, deck, rank_of, suit_of
 from engine.events import Play, TrickEvent, TrickView
 
 NO_TRUMP = -1
@@ -269,6 +269,35 @@ def why_card_refused(card: int | None, hand: Sequence[int], trick: Sequence[int]
     if card not in hand:
         return f"{CARD_TEXT[card]} is not in your hand"
     return f"you must follow suit ({CARD_TEXT[trick[0]][-1]})"
+
+
+# "play C" for every card of the 52-card pack and back: the card plays of Oh Hell and Variety.
+PLAY_TEXT: dict[int, str] = {card: "play " + CARD_TEXT[card] for card in deck(52)}
+PLAY_CARD: dict[str, int] = {text: card for card, text in PLAY_TEXT.items()}
+
+
+def follow_suit_plays(hand: Sequence[int], trick: Sequence[int]) -> list[str]:
+    """The public path's legal card plays (``PLAY_TEXT``) where suit must be followed and nothing else
+    is owed (Oh Hell, Variety): the whole hand to lead, else ``follow_suit`` of the trick's led card."""
+    if not trick:
+        return [PLAY_TEXT[c] for c in hand]
+    return [PLAY_TEXT[c] for c in follow_suit(hand, trick[0] >> 4)]
+
+
+def open_trick_view(leader: int, n: int, trick: Sequence[int], trump: int, lowest: bool = False) -> TrickView | None:
+    """The view of the trick on the table, held as its cards from ``leader`` round ``n`` seats, with the
+    seat winning it so far (``plain_winning_index``); None when no card is down."""
+    if not trick:
+        return None
+    best = (leader + plain_winning_index(trick, trump, lowest)) % n
+    return {"leader": leader, "plays": seated_plays(leader, n, trick), "best": best}
+
+
+def taken_trick_view(last: TakenTrick | None, n: int) -> TrickView | None:
+    """The view of the last trick taken, kept as a ``TakenTrick``; None before the first."""
+    if last is None:
+        return None
+    return {"leader": last["leader"], "plays": seated_plays(last["leader"], n, last["cards"]), "winner": last["winner"]}
 
 
 def follow_or_any(hand: list[int], led: int) -> list[int]:

@@ -9,9 +9,9 @@ those places at random under the constraints.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, Self, TypeVar
 
 from engine.cards import suit_of
 
@@ -70,6 +70,29 @@ def deal_hidden(slots: Sequence[Slot], pool: Sequence[int], rng: random.Random) 
         else:
             return out
     raise AssertionError("unreachable: the relaxed deal cannot fail")
+
+
+class _HandsState(Protocol):
+    hands: list[list[int]]
+
+    def clone(self) -> Self: ...
+
+
+_H = TypeVar("_H", bound=_HandsState)
+
+
+def redeal_other_hands(state: _H, seat: int, voids: dict[int, set[int]], rng: random.Random,
+                       key: Callable[[int], int]) -> _H:
+    """A clone of ``state`` whose other seats' hands are dealt afresh from those hands' cards together,
+    each keeping its size and its ``voids``, sorted by ``key``: the determinisation of the trick games
+    whose only hidden cards are the other hands (Oh Hell, Variety)."""
+    others = [s for s in range(len(state.hands)) if s != seat]
+    slots = [Slot(len(state.hands[s]), void=voids.get(s, set())) for s in others]
+    pool = [c for s in others for c in state.hands[s]]
+    new = state.clone()
+    for s, hand in zip(others, deal_hidden(slots, pool, rng), strict=True):
+        new.hands[s] = sorted(hand, key=key)
+    return new
 
 
 def hide_future(state: Any, rng: random.Random) -> None:

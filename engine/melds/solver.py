@@ -196,6 +196,29 @@ def _card_fits(variant: Variant, pool: Counter[int], c: int) -> bool:
     return False
 
 
+def _relaxed(mand: Counter[int]) -> Counter[int]:
+    """The relaxation of the pinned searches: each pinned joker taken as just the card it stands for."""
+    relaxed: Counter[int] = Counter()
+    for k, n in mand.items():
+        relaxed[meaning(k) if k >= PIN else k] += n
+    return relaxed
+
+
+def _without_meld(mand: Counter[int], opt: Counter[int],
+                  meld: list[tuple[int, int]]) -> tuple[Counter[int], Counter[int], Counter[int]]:
+    """What is left to arrange once a pinned joker's ``meld`` (item, table int pairs) is laid: the
+    mandatory and optional items less the meld's (mandatory ones first), and the optional items it took."""
+    rest_m, rest_o = Counter(mand), Counter(opt)
+    took: Counter[int] = Counter()
+    for item, _ in meld:
+        if rest_m[item] > 0:
+            rest_m[item] -= 1
+        else:
+            rest_o[item] -= 1
+            took[item] += 1
+    return rest_m, rest_o, took
+
+
 def _pinned(variant: Variant, mand: Counter[int], opt: Counter[int], partners: dict[int, frozenset[int]],
             budget: int | None) -> tuple[list[list[int]], Counter[int]] | None:
     """Vatican's jokers that keep their meaning must share a meld with a natural card of their
@@ -203,9 +226,7 @@ def _pinned(variant: Variant, mand: Counter[int], opt: Counter[int], partners: d
     none at all; if its arrangement already obeys the rule it is the answer. Otherwise every
     meld the joker may end in is tried, the rest solved again."""
     pins = sorted(k for k in mand if k >= PIN and mand[k])
-    relaxed: Counter[int] = Counter()
-    for k, n in mand.items():
-        relaxed[meaning(k) if k >= PIN else k] += n
+    relaxed = _relaxed(mand)
     found = partition(variant, relaxed, opt, None, budget)
     if found is None:
         return None
@@ -214,14 +235,7 @@ def _pinned(variant: Variant, mand: Counter[int], opt: Counter[int], partners: d
         return melds, used
     x = pins[0]
     for meld in _pin_melds(variant, mand, opt, partners, x):
-        rest_m, rest_o = Counter(mand), Counter(opt)
-        took: Counter[int] = Counter()
-        for item, _ in meld:
-            if rest_m[item] > 0:
-                rest_m[item] -= 1
-            else:
-                rest_o[item] -= 1
-                took[item] += 1
+        rest_m, rest_o, took = _without_meld(mand, opt, meld)
         sub = partition(variant, +rest_m, +rest_o, partners, budget)
         if sub is not None:
             return [[t for _, t in meld], *sub[0]], sub[1] + took
@@ -541,9 +555,7 @@ def _least_out(variant: Variant, mand: Counter[int], opt: Counter[int], partners
         return None
     pins = sorted(k for k in mand if k >= PIN and mand[k])
     if relaxed_answer is None:
-        relaxed: Counter[int] = Counter()
-        for k, n in mand.items():
-            relaxed[meaning(k) if k >= PIN else k] += n
+        relaxed = _relaxed(mand)
         dp = RankDP(variant, [relaxed[c] for c in range(64)], [opt[c] for c in range(64)], relaxed[FREE],
                     opt[FREE], budget=0)
         got = dp.fewest_left_out(lo, hi)
@@ -559,14 +571,7 @@ def _least_out(variant: Variant, mand: Counter[int], opt: Counter[int], partners
         out = relaxed_answer[0]
     best: Least | None = None
     for meld in _pin_melds(variant, mand, opt, partners, pins[0]):
-        rest_m, rest_o = Counter(mand), Counter(opt)
-        took: Counter[int] = Counter()
-        for item, _ in meld:
-            if rest_m[item] > 0:
-                rest_m[item] -= 1
-            else:
-                rest_o[item] -= 1
-                took[item] += 1
+        rest_m, rest_o, took = _without_meld(mand, opt, meld)
         sub = _least_out(variant, +rest_m, +rest_o, partners, out, hi if best is None else best[0] - 1)
         if sub is not None:
             best = sub[0], [[t for _, t in meld], *sub[1]], sub[2] + took

@@ -29,8 +29,8 @@ class Variant:
     natural card of its old meld); ``swap_from_hand_only`` (Tahiti: the real card that
     releases a joker comes from the hand; elsewhere it may also come from the table);
     ``table_singles`` (Tahiti: loose one-card "melds" dealt face up may stay single).
-    ``pack``: the size of the pack (``engine.cards.deck``) random positions deal from
-    (``engine.melds.positions``); not a meld rule.
+    ``pack``: the size of the pack (``engine.cards.deck``): the game's pack (``RummyState.pack`` by
+    default) and the one random positions deal from (``engine.melds.positions``); not a meld rule.
     """
 
     name: str

@@ -52,8 +52,8 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, NotRequired
 
 from engine import melds
-from engine.cards import JOKER, CardError, card_str, parse_card, sort_key
-from engine.core import Event, GameError, IllegalAction, State, ViewPart, deal_rng
+from engine.cards import JOKER, CardError, card_str, deck, parse_card, sort_key
+from engine.core import Event, GameError, IllegalAction, State, ViewPart, deal_rng, explicit_stock
 from engine.events import DealEvent, DrawEvent, OtherEvent
 from engine.rummy.notation import (
     LAY,
@@ -144,8 +144,10 @@ class RummyState(LaySampler, State):
 
     # -- hooks --------------------------------------------------------------------------------------
     def pack(self) -> list[int]:
-        """The unshuffled pack for this table."""
-        raise NotImplementedError
+        """The unshuffled pack for this table: by default the first meld rules' pack (``Variant.pack``,
+        the size their random positions deal from), so a game names its pack once; games whose pack
+        depends on the player count override this."""
+        return deck(self.MELD_VARIANTS[0].pack)
 
     def _verbs(self, can_lay: bool) -> list[str]:
         """The non-lay actions legal now (draw, knock, end, pass ...); ``can_lay``: the sample of
@@ -218,16 +220,8 @@ class RummyState(LaySampler, State):
             raise GameError(f"{name} deal {k}: need {self.n} hands")
         if len(singles) != self.SINGLES or JOKER in singles:
             raise GameError(f"{name} deal {k}: need {self.SINGLES} table singles, no joker")
-        rest = sorted(self.pack())
-        for c in [c for h in hands for c in h] + singles:
-            if c not in rest:
-                raise GameError(f"{name} deal {k}: card {card_str(c)} twice or not in the pack")
-            rest.remove(c)
-        if stock is None:
-            stock = rest
-            deal_rng(self.seed, k).shuffle(stock)
-        elif sorted(stock) != rest:
-            raise GameError(f"{name} deal {k}: hands, singles and stock must make the pack")
+        stock = explicit_stock(self.pack(), [c for h in hands for c in h] + singles, stock, self.seed, k,
+                               f"{name} deal {k}", "hands, singles and stock must make the pack")
         dealer = spec.get("dealer")
         if dealer is not None and not (isinstance(dealer, int) and 0 <= dealer < self.n):
             raise GameError(f"{name} deal {k}: bad dealer {dealer!r}")
@@ -345,11 +339,7 @@ class RummyState(LaySampler, State):
     def act(self, seat: int, action: str) -> list[Event]:
         """As ``State.act``, but any legal lay-down is accepted whether it was listed or not, and
         other actions are checked without listing lay-downs when that cannot change the answer."""
-        to_act = self._to_act()
-        if to_act is None:
-            raise IllegalAction(action, "the game is over")
-        if seat != to_act:
-            raise IllegalAction(action, f"it is seat {to_act}'s turn, not seat {seat}'s")
+        self._check_turn(seat, action)
         if not is_lay(action):
             if not self._verb_legal(action):
                 raise IllegalAction(action, self.why_illegal(action))

@@ -202,6 +202,16 @@ def single_key(card: int, place: str | None, led: int, mode: str | None, trump: 
     return 0
 
 
+def lead_pair_key(a: int, b: int, trump: int) -> tuple[int, int]:
+    """(key, suit) of the pair that opens a Carnival: two jokers top everything, a joker stands for
+    its partner's card (the play and the invariant check's replay of a trick both ask)."""
+    if a == JK and b == JK:
+        return _KEY_JOKER, -1
+    value = b if a == JK else a
+    suit = value >> 4
+    return (_KEY_TRUMP if suit == trump else _KEY_PLAIN) + (value & 15), suit
+
+
 def pair_key(a: int, b: int, best_suit: int, trump: int) -> tuple[int, int]:
     """(key, suit) of two cards given to a Carnival, against a best pair of ``best_suit``."""
     if a == JK and b == JK:
@@ -515,13 +525,7 @@ class CarnivalState(TurnIsCurrent, State):
                         "best": seat, "bkey": _KEY_JOKER if place == "high" else 0, "bsuit": -1}
             return {"leader": seat, "kind": "single", "mode": None, "led": card >> 4, "plays": [[seat, cards, None]],
                     "best": seat, "bkey": single_key(card, None, card >> 4, None, trump), "bsuit": -1}
-        a, b = cards
-        if a == JK and b == JK:
-            key, suit = _KEY_JOKER, -1
-        else:
-            value = b if a == JK else a
-            suit = value >> 4
-            key = (_KEY_TRUMP if suit == trump else _KEY_PLAIN) + (value & 15)
+        key, suit = lead_pair_key(cards[0], cards[1], trump)
         return {"leader": seat, "kind": "carnival", "mode": None, "led": -1, "plays": [[seat, cards, None]],
                 "best": seat, "bkey": key, "bsuit": suit}
 
@@ -1042,13 +1046,7 @@ def _replay_best(trick: CarnivalTrick, trump: int) -> int:
     cards: list[int]
     seat, cards, _ = plays[0]
     if trick["kind"] == "carnival":
-        a, b = cards
-        if a == JK and b == JK:
-            key, suit = _KEY_JOKER, -1
-        else:
-            value = b if a == JK else a
-            suit = value >> 4
-            key = (_KEY_TRUMP if suit == trump else _KEY_PLAIN) + (value & 15)
+        key, suit = lead_pair_key(cards[0], cards[1], trump)
         best = seat
         for seat, cards, _ in plays[1:]:
             k, s = pair_key(cards[0], cards[1], suit, trump)

@@ -13,12 +13,11 @@ sample of lay-downs; any legal lay-down is accepted.
 
 from __future__ import annotations
 
-from engine.cards import deck
 from engine.core import Game, register
 from engine.melds import Variant
 from engine.rummy.turns import PenaltyOptions, PenaltyState, PlayOrDrawState
 
-MELDS = Variant("guadalupe")  # its meld rules
+MELDS = Variant("guadalupe")  # its meld rules and its pack (Variant's default: two packs, 104 cards)
 
 
 class GuadalupeOptions(PenaltyOptions):
@@ -32,9 +31,6 @@ class GuadalupeState(PlayOrDrawState, PenaltyState):
     DRAW_IDLE = 2
     DRAW_AFTER_LAY = 1
     options: GuadalupeOptions
-
-    def pack(self) -> list[int]:
-        return deck(104)
 
 
 GAME = register(Game(options=GuadalupeOptions, state=GuadalupeState))  # id, name and players: the declaration

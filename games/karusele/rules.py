@@ -86,6 +86,7 @@ from engine.core import (
     TurnIsCurrent,
     ViewPart,
     deal_rng,
+    explicit_stock,
     register,
     shuffle,
 )
@@ -256,17 +257,8 @@ class KaruseleState(TurnIsCurrent, State):
             raise GameError(f"karusele deal {k}: need {self.n} hands of {HAND} cards")
         if len(table) != TABLE or any(is_joker(c) for c in table):
             raise GameError(f"karusele deal {k}: the table needs {TABLE} cards, no joker or broom")
-        used = [c for h in hands for c in h] + table
-        rest = sorted(deck(DECK))
-        for c in used:
-            if c not in rest:
-                raise GameError(f"karusele deal {k}: card {card_str(c)} twice or not in the pack")
-            rest.remove(c)
-        if stock is None:
-            stock = rest
-            deal_rng(self.seed, k).shuffle(stock)
-        elif sorted(stock) != rest:
-            raise GameError(f"karusele deal {k}: hands, table and stock must make the 56-card pack")
+        stock = explicit_stock(deck(DECK), [c for h in hands for c in h] + table, stock, self.seed, k,
+                               f"karusele deal {k}", "hands, table and stock must make the 56-card pack")
         dealer = deal.get("dealer")
         if dealer is not None and (isinstance(dealer, bool) or not (isinstance(dealer, int) and 0 <= dealer < self.n)):
             raise GameError(f"karusele deal {k}: bad dealer {dealer!r}")
@@ -324,11 +316,7 @@ class KaruseleState(TurnIsCurrent, State):
     def act(self, seat: int, action: str) -> list[Event]:
         """Apply any legal move however it is written (card order, grouping, letter case), under
         its canonical text; IllegalAction naming what is wrong otherwise, changing nothing."""
-        to_act = self._to_act()
-        if to_act is None:
-            raise IllegalAction(action, "the game is over")
-        if seat != to_act:
-            raise IllegalAction(action, f"it is seat {to_act}'s turn, not seat {seat}'s")
+        self._check_turn(seat, action)
         canonical = self.canonical(action)
         self._legal_cache = None
         return self._apply(canonical)

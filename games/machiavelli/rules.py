@@ -23,12 +23,11 @@ lowest total wins. ``legal_actions`` lists a sample of lay-downs (see ``_rummy``
 
 from __future__ import annotations
 
-from engine.cards import deck
 from engine.core import Game, register
 from engine.melds import Variant
 from engine.rummy.turns import PenaltyOptions, PenaltyState, PlayOrDrawState
 
-MELDS = Variant("machiavelli")  # its meld rules
+MELDS = Variant("machiavelli")  # its meld rules and its pack (Variant's default: two packs, 104 cards)
 
 
 class MachiavelliOptions(PenaltyOptions):
@@ -41,9 +40,6 @@ class MachiavelliState(PlayOrDrawState, PenaltyState):
     HAND = 13
     ABANDON = 3
     options: MachiavelliOptions
-
-    def pack(self) -> list[int]:
-        return deck(104)
 
 
 GAME = register(Game(options=MachiavelliOptions, state=MachiavelliState))  # id, name and players: the declaration

@@ -45,17 +45,21 @@ from engine.core import (
     deal_rng,
     register,
 )
-from engine.events import DealEndEvent, DealEvent, OtherEvent, TrickEvent, TrickView
+from engine.events import DealEndEvent, DealEvent, OtherEvent, TrickEvent
 from engine.tricks import (
     NO_TRUMP,
     PLAIN_WIN_KEYS,
+    PLAY_CARD,
+    PLAY_TEXT,
     TakenTrick,
-    follow_suit,
+    follow_suit_plays,
     hook_forbidden_bid,
+    open_trick_view,
     plain_winning_index,
     seated_plays,
     sort_key_fn,
     sort_key_table,
+    taken_trick_view,
     trump_from_letter,
     trump_letter,
     why_card_refused,
@@ -66,8 +70,6 @@ MAX_HAND = PACK // 3  # the largest hand any player count allows (3 players)
 STANDARD_DEALS = {3: 15, 4: 13, 5: 10, 6: 8, 7: 7}
 
 FULL_PACK = deck(PACK)
-PLAY_TEXT = {card: "play " + card_str(card) for card in FULL_PACK}
-PLAY_CARD = {text: card for card, text in PLAY_TEXT.items()}
 BID_TEXT = [f"bid {b}" for b in range(MAX_HAND + 1)]
 BID_VALUE = {text: b for b, text in enumerate(BID_TEXT)}
 BID_CODE = 64  # fast path: bid b is the int BID_CODE + b (card plays are the card codes, all below 64)
@@ -347,10 +349,7 @@ class OhHellState(TurnIsCurrent, State):
             return [BID_TEXT[b] for b in range(k + 1) if b != forbidden]
         seat = self.turn
         assert seat is not None
-        hand = self.hands[seat]
-        if not self.trick:
-            return [PLAY_TEXT[c] for c in hand]
-        return [PLAY_TEXT[c] for c in follow_suit(hand, self.trick[0] >> 4)]
+        return follow_suit_plays(self.hands[seat], self.trick)
 
     def why_illegal(self, action: str) -> str:
         seat = self.turn
@@ -714,8 +713,8 @@ class OhHellState(TurnIsCurrent, State):
             "trump_card": card_str(self.trump_card) if self.trump_card is not None else None,
             "bids": list(self.bids),
             "tricks": list(self.won),
-            "trick": self._trick_view(),
-            "last_trick": self._last_trick_view(),
+            "trick": open_trick_view(self.trick_leader, n, self.trick, self.trump),
+            "last_trick": taken_trick_view(self.last_trick, n),
             "sheet": self.sheet(),
         }
         if seat is not None:
@@ -727,23 +726,6 @@ class OhHellState(TurnIsCurrent, State):
         elif self.options.hook and self.turn == self.dealer:
             view["forbidden_bid"] = self._forbidden_bid()
         return view
-
-    def _trick_view(self) -> TrickView | None:
-        if not self.trick:
-            return None
-        n = self.n
-        leader = self.trick_leader
-        plays = seated_plays(leader, n, self.trick)
-        best = (leader + plain_winning_index(self.trick, self.trump)) % n
-        return {"leader": leader, "plays": plays, "best": best}
-
-    def _last_trick_view(self) -> TrickView | None:
-        last = self.last_trick
-        if last is None:
-            return None
-        n = self.n
-        plays = seated_plays(last["leader"], n, last["cards"])
-        return {"leader": last["leader"], "plays": plays, "winner": last["winner"]}
 
     def scores(self) -> list[int]:
         return list(self.totals)
@@ -784,7 +766,7 @@ class OhHellState(TurnIsCurrent, State):
     # -- AI: determinised search --------------------------------------------------------
     def determinize(self, seat: int, rng: random.Random) -> OhHellState:
         """Other hands dealt afresh from the unseen cards, keeping the voids the play so far shows."""
-        from engine.ai.sampling import Slot, deal_hidden, hide_future, merge_voids, voids_from_trick
+        from engine.ai.sampling import hide_future, merge_voids, redeal_other_hands, voids_from_trick
 
         n = self.n
         voids: dict[int, set[int]] = {}
@@ -795,13 +777,7 @@ class OhHellState(TurnIsCurrent, State):
             merge_voids(voids, voids_from_trick(((leader + i) % n, c) for i, c in enumerate(cards)))
             if len(cards) == n:
                 leader = (leader + plain_winning_index(cards, self.trump)) % n
-        others = [s for s in range(n) if s != seat]
-        slots = [Slot(len(self.hands[s]), void=voids.get(s, set())) for s in others]
-        pool = [c for s in others for c in self.hands[s]]
-        new = self.clone()
-        order = sort_key_table(self.trump).__getitem__
-        for s, hand in zip(others, deal_hidden(slots, pool, rng), strict=True):
-            new.hands[s] = sorted(hand, key=order)
+        new = redeal_other_hands(self, seat, voids, rng, sort_key_table(self.trump).__getitem__)
         new._legal_cache = None if new.turn != seat else new._legal_cache
         hide_future(new, rng)
         return new

@@ -17,12 +17,11 @@ total wins.
 
 from __future__ import annotations
 
-from engine.cards import deck
 from engine.core import Game, register
 from engine.melds import Variant
 from engine.rummy.turns import MustMeldState, PenaltyOptions, PenaltyState
 
-MELDS = Variant("shanghai", ace="low")  # its meld rules
+MELDS = Variant("shanghai", ace="low")  # its meld rules and its pack (Variant's default: two packs, 104 cards)
 
 
 class ShanghaiOptions(PenaltyOptions):
@@ -35,9 +34,6 @@ class ShanghaiState(MustMeldState, PenaltyState):
     HAND = 10
     PACKETS = (3, 3, 3, 1)
     options: ShanghaiOptions
-
-    def pack(self) -> list[int]:
-        return deck(104)
 
 
 GAME = register(Game(options=ShanghaiOptions, state=ShanghaiState))  # id, name and players: the declaration

@@ -20,12 +20,12 @@ See ``engine.rummy.base`` for the lay-down notation and the sample ``legal_actio
 
 from __future__ import annotations
 
-from engine.cards import JOKER, deck, rank_of
+from engine.cards import JOKER, rank_of
 from engine.core import Game, register
 from engine.melds import Variant
 from engine.rummy.turns import PenaltyOptions, PenaltyState, PlayOrDrawState
 
-# Its meld rules.
+# Its meld rules and its pack (108 cards).
 MELDS = Variant("tahiti", jokers_allowed=True, max_jokers_per_meld=1, joker_meld_frozen=True, swap_from_hand_only=True,
                 table_singles=True, pack=108)
 
@@ -50,9 +50,6 @@ class TahitiState(PlayOrDrawState, PenaltyState):
     HAND = 5
     SINGLES = 4
     options: TahitiOptions
-
-    def pack(self) -> list[int]:
-        return deck(108)
 
     def card_points(self, card: int) -> int:
         return tahiti_points(card)

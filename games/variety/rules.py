@@ -44,15 +44,19 @@ from typing_extensions import TypedDict
 
 from engine.cards import CARD_TEXT, card_str, deck, parse_card, rank_of, suit_of
 from engine.core import Event, Game, GameError, Options, State, TurnIsCurrent, ViewPart, deal_rng, register
-from engine.events import BidEvent, DealEndEvent, DealEvent, OtherEvent, TrickEvent, TrickView
+from engine.events import BidEvent, DealEndEvent, DealEvent, OtherEvent, TrickEvent
 from engine.tricks import (
     NO_TRUMP,
+    PLAY_CARD,
+    PLAY_TEXT,
     TakenTrick,
     follow_or_any,
-    follow_suit,
+    follow_suit_plays,
+    open_trick_view,
     plain_winning_index,
     seated_plays,
     sort_key_table,
+    taken_trick_view,
     trump_letter,
     why_card_refused,
 )
@@ -121,8 +125,6 @@ class VarietyView(ViewPart):
 PLAYERS = 4
 HAND = 13
 FULL_PACK = deck(52)
-PLAY_TEXT = {card: "play " + card_str(card) for card in FULL_PACK}
-PLAY_CARD = {text: card for card, text in PLAY_TEXT.items()}
 BID_TEXT = {c: f"bid {c}" for c in range(1, 9)}
 BID_VALUE = {text: c for c, text in BID_TEXT.items()}
 BID_CODE = 64  # fast path: naming contract c is the int BID_CODE + c (card plays are the card codes)
@@ -280,10 +282,7 @@ class VarietyState(TurnIsCurrent, State):
         if self.phase == "auction":
             mine = self._named_by(seat)
             return [BID_TEXT[c] for c in range(1, 9) if c not in mine]
-        hand = self.hands[seat]
-        if not self.trick:
-            return [PLAY_TEXT[c] for c in hand]
-        return [PLAY_TEXT[c] for c in follow_suit(hand, self.trick[0] >> 4)]
+        return follow_suit_plays(self.hands[seat], self.trick)
 
     def why_illegal(self, action: str) -> str:
         seat = self.turn
@@ -468,29 +467,14 @@ class VarietyState(TurnIsCurrent, State):
             "attackers": list(self.attackers),
             "first_bidder": self.first_bidder,
             "tricks": list(self.won),
-            "trick": self._trick_view(),
-            "last_trick": self._last_trick_view(),
+            "trick": open_trick_view(self.trick_leader, PLAYERS, self.trick, self.trump, self.contract == 6),
+            "last_trick": taken_trick_view(self.last_trick, PLAYERS),
             "sheet": self.sheet(),
         }
         if seat is not None:
             view["hand"] = [card_str(c) for c in self.hands[seat]]
             view["named"] = self._named_by(seat)
         return view
-
-    def _trick_view(self) -> TrickView | None:
-        if not self.trick:
-            return None
-        leader = self.trick_leader
-        plays = seated_plays(leader, PLAYERS, self.trick)
-        best = (leader + plain_winning_index(self.trick, self.trump, self.contract == 6)) % PLAYERS
-        return {"leader": leader, "plays": plays, "best": best}
-
-    def _last_trick_view(self) -> TrickView | None:
-        last = self.last_trick
-        if last is None:
-            return None
-        plays = seated_plays(last["leader"], PLAYERS, last["cards"])
-        return {"leader": last["leader"], "plays": plays, "winner": last["winner"]}
 
     def scores(self) -> list[int]:
         return list(self.totals)
@@ -539,7 +523,7 @@ class VarietyState(TurnIsCurrent, State):
     def determinize(self, seat: int, rng: random.Random) -> VarietyState:
         """Other hands dealt afresh from the unseen cards, keeping the voids the visible tricks show
         (the trick in play and the last one: the state keeps no older trick order)."""
-        from engine.ai.sampling import Slot, deal_hidden, hide_future, merge_voids, voids_from_trick
+        from engine.ai.sampling import hide_future, merge_voids, redeal_other_hands, voids_from_trick
 
         voids: dict[int, set[int]] = {}
         if self.phase == "play":
@@ -549,13 +533,7 @@ class VarietyState(TurnIsCurrent, State):
             if last is not None:
                 merge_voids(voids, voids_from_trick(
                     ((last["leader"] + i) % PLAYERS, c) for i, c in enumerate(last["cards"])))
-        others = [s for s in range(PLAYERS) if s != seat]
-        slots = [Slot(len(self.hands[s]), void=voids.get(s, set())) for s in others]
-        pool = [c for s in others for c in self.hands[s]]
-        new = self.clone()
-        order = sort_key_table(self.trump).__getitem__
-        for s, hand in zip(others, deal_hidden(slots, pool, rng), strict=True):
-            new.hands[s] = sorted(hand, key=order)
+        new = redeal_other_hands(self, seat, voids, rng, sort_key_table(self.trump).__getitem__)
         new._legal_cache = None
         hide_future(new, rng)
         return new

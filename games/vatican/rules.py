@@ -21,13 +21,13 @@ from itertools import combinations
 from typing import Any
 
 from engine import melds
-from engine.cards import deck, rank_of, suit_of
+from engine.cards import rank_of, suit_of
 from engine.core import Event, Game, Options, register
 from engine.events import DealEndEvent
 from engine.melds import Variant
 from engine.rummy.turns import PlayOrDrawState
 
-# Its meld rules.
+# Its meld rules and its pack (106 cards).
 MELDS = Variant("vatican", jokers_allowed=True, released_joker_used_at_once=True, joker_stays_in_meld=True, pack=106)
 
 
@@ -60,9 +60,6 @@ class VaticanState(PlayOrDrawState):
     MELD_VARIANTS = (MELDS,)
     HAND = 13
     options: VaticanOptions
-
-    def pack(self) -> list[int]:
-        return deck(106)
 
     def _lay_rule(self, seat: int, hand_cards: list[int], layout: list[list[int]]) -> str | None:
         if self.opened[seat] or opening_run(hand_cards) is not None:
