@@ -11,7 +11,7 @@ from typing import Any
 import games
 from bot.services import events as game_log
 from bot.services import outbox as out
-from bot.services.catalog import NoTableYet, table_game, table_games
+from bot.services.catalog import not_seatable, table_game
 from bot.services.clock_lines import lobby_clock_line
 from bot.services.core import TableCore
 from bot.services.hands import in_group
@@ -134,15 +134,8 @@ class LobbyService:
         try:
             game = table_game(game_id.lower())
             options = game.parse_options(parse_option_args(args)).model_dump(mode="json")
-        except NoTableYet:
-            known = ", ".join(g.id for g in table_games())
-            await self.core.say(where, t(lang, "{game} cannot be played in the chat yet (only /rules). Games: {known}",
-                                    game=words.typed(game_id), known=known))
-            return
-        except GameError:
-            known = ", ".join(g.id for g in table_games())
-            await self.core.say(where, t(lang, "I don't know the game {game}. Games: {known}",
-                                    game=words.typed(game_id), known=known))
+        except GameError as exc:
+            await self.core.say(where, not_seatable(exc, words.typed(game_id), lang))
             return
         except OptionsError as exc:
             # Each problem in the chat's words; "together" names the values as typed (the engine cannot).
