@@ -3,6 +3,8 @@ the group, the lobby's clock keyboard, taking over a lost seat, and time zone / 
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
@@ -113,21 +115,28 @@ async def extend(message: Message, command: CommandObject, clocks: ClockService,
 async def clock_button(query: CallbackQuery, callback_data: Clk, clocks: ClockService, lobby: LobbyService,
                        actor: Actor,
                        where: Where | None) -> None:
-    if where is None or not await lobby.table_is_here(callback_data.t, where):
-        answer = Answer(t(actor.lang, "This button is not valid."), alert=True)
-    else:
+    async def act() -> Answer:  # Telegram is asked about rights only for a table of this chat
         admin = callback_data.k in ("pm", "bk", "st", "ab") and await is_admin(query, actor.user_id)
-        answer = await clocks.lobby_clock(callback_data.t, actor, actor.lang, callback_data.k, admin)
-    await _answer_press(query, answer)
+        return await clocks.lobby_clock(callback_data.t, actor, actor.lang, callback_data.k, admin)
+
+    await _here_press(query, callback_data.t, lobby, actor, where, act)
 
 
 async def take_seat(query: CallbackQuery, callback_data: TakeSeat, clocks: ClockService, lobby: LobbyService,
                     actor: Actor,
                     where: Where | None) -> None:
-    if where is None or not await lobby.table_is_here(callback_data.t, where):
+    await _here_press(query, callback_data.t, lobby, actor, where,
+                      lambda: clocks.take_seat(callback_data.t, callback_data.s, actor, actor.lang))
+
+
+async def _here_press(query: CallbackQuery, table_id: int, lobby: LobbyService, actor: Actor, where: Where | None,
+                      act: Callable[[], Awaitable[Answer]]) -> None:
+    """A group button of a table: ``act`` only when the table lives in the chat (and topic) it was pressed in
+    (forged data naming another chat's table is refused); the press answered."""
+    if where is None or not await lobby.table_is_here(table_id, where):
         answer = Answer(t(actor.lang, "This button is not valid."), alert=True)
     else:
-        answer = await clocks.take_seat(callback_data.t, callback_data.s, actor, actor.lang)
+        answer = await act()
     await _answer_press(query, answer)
 
 

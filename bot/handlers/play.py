@@ -3,6 +3,7 @@ step of a choice."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from aiogram import Router
@@ -59,57 +60,50 @@ async def _keyboard_tables(play: Play, update_id: int) -> set[int]:
 
 async def move(query: CallbackQuery, callback_data: Move, play: Play, actor: Actor,
                update_id: int, group_hands: GroupHands) -> None:
-    own = _own_hand(query, actor)
-    if own is None:
-        await _refuse(query, actor)
-        return
-    answer = await play.press(callback_data.t, callback_data.v, callback_data.i, own, actor.lang, update_id)
-    await _answered(query, callback_data.t, answer, play, actor, update_id, group_hands)
+    d = callback_data
+    await _on_own_hand(query, d.t, play, actor, update_id, group_hands,
+                       lambda own: play.press(d.t, d.v, d.i, own, actor.lang, update_id))
 
 
 async def menu(query: CallbackQuery, callback_data: Menu, play: Play, actor: Actor,
                update_id: int, group_hands: GroupHands) -> None:
-    own = _own_hand(query, actor)
-    if own is None:
-        await _refuse(query, actor)
-        return
-    answer = await play.menu(callback_data.t, callback_data.v, callback_data.g, own, actor.lang)
-    await _answered(query, callback_data.t, answer, play, actor, update_id, group_hands)
+    d = callback_data
+    await _on_own_hand(query, d.t, play, actor, update_id, group_hands,
+                       lambda own: play.menu(d.t, d.v, d.g, own, actor.lang))
 
 
 async def pick(query: CallbackQuery, callback_data: Pick, play: Play, actor: Actor,
                update_id: int, group_hands: GroupHands) -> None:
-    own = _own_hand(query, actor)
-    if own is None:
-        await _refuse(query, actor)
-        return
-    answer = await play.pick(callback_data.t, callback_data.v, callback_data.w, callback_data.m,
-                             bool(callback_data.go), own, actor.lang, update_id)
-    await _answered(query, callback_data.t, answer, play, actor, update_id, group_hands)
+    d = callback_data
+    await _on_own_hand(query, d.t, play, actor, update_id, group_hands,
+                       lambda own: play.pick(d.t, d.v, d.w, d.m, bool(d.go), own, actor.lang, update_id))
 
 
 async def capture(query: CallbackQuery, callback_data: Cap, builder: CaptureBuilder, play: Play, actor: Actor,
                   update_id: int, group_hands: GroupHands) -> None:
     """A capture hand's builder: toggle a table card, or take the chosen cards."""
-    own = _own_hand(query, actor)
-    if own is None:
-        await _refuse(query, actor)
-        return
-    answer = await builder.capture(callback_data.t, callback_data.v, callback_data.c, callback_data.m,
-                                   bool(callback_data.go), own, actor.lang, update_id)
-    await _answered(query, callback_data.t, answer, play, actor, update_id, group_hands)
+    d = callback_data
+    await _on_own_hand(query, d.t, play, actor, update_id, group_hands,
+                       lambda own: builder.capture(d.t, d.v, d.c, d.m, bool(d.go), own, actor.lang, update_id))
 
 
 async def toggle(query: CallbackQuery, callback_data: Toggle, play: Play, toggles: ToggleTurns, actor: Actor,
                  update_id: int, group_hands: GroupHands) -> None:
     """A toggle hand: toggle a card, lay down, confirm, settle a joker, or a verb."""
+    d = callback_data
+    await _on_own_hand(query, d.t, play, actor, update_id, group_hands,
+                       lambda own: toggles.toggle(d.t, d.v, d.op, d.a, own, actor.lang, update_id))
+
+
+async def _on_own_hand(query: CallbackQuery, table_id: int, play: Play, actor: Actor, update_id: int,
+                       group_hands: GroupHands, act: Callable[[Actor], Awaitable[Answer]]) -> None:
+    """What every play button does around its own service call: refused unless pressed on the presser's own
+    hand (``_own_hand``), else ``act`` as that hand's actor, and the press answered (``_answered``)."""
     own = _own_hand(query, actor)
     if own is None:
         await _refuse(query, actor)
         return
-    answer = await toggles.toggle(callback_data.t, callback_data.v, callback_data.op, callback_data.a, own,
-                                 actor.lang, update_id)
-    await _answered(query, callback_data.t, answer, play, actor, update_id, group_hands)
+    await _answered(query, table_id, await act(own), play, actor, update_id, group_hands)
 
 
 async def _answered(query: CallbackQuery, table_id: int, answer: Answer, play: Play, actor: Actor,

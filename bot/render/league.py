@@ -52,6 +52,27 @@ class _Canvas:
         for (x0, x1, align), label in zip(cols, labels, strict=True):
             self.text("head", (x0, y, x1, y + HEAD_H), label, 16, MUTED, align=align)
 
+    def band(self, y: int, height: int, fill: Any) -> None:
+        """A row's rounded band, across the picture."""
+        self.draw.rounded_rectangle((PAD, y + 3, W - PAD, y + height - 3), radius=9, fill=fill)
+
+    def footer(self, y: int, spec: dict[str, Any]) -> None:
+        if spec.get("footer"):
+            self.text("footer", (PAD, y, W - PAD, y + SUB_H), spec["footer"], 15, MUTED, align="left")
+
+
+def ranked_canvas(spec: dict[str, Any], cols: list[tuple[int, int, str]], rows: int, row_h: int = ROW_H, *,
+                  footer: bool = True) -> tuple[_Canvas, int]:
+    """A picture of ``rows`` rows under a title, a subtitle and the column labels (the league's /top and /stats,
+    a tournament's standings), with room for the spec's footer (``footer``: the picture shows one); the canvas
+    and the y of the first row."""
+    y = TITLE_H + SUB_H
+    height = y + HEAD_H + max(1, rows) * row_h + (SUB_H if footer and spec.get("footer") else 0) + PAD
+    c = _Canvas(height)
+    c.header(spec["title"], spec.get("subtitle", ""))
+    c.columns(y, cols, spec["labels"])
+    return c, y + HEAD_H
+
 
 def _num(value: float | int | None) -> str:
     if value is None:
@@ -68,16 +89,11 @@ TOP_COLS = [(PAD, PAD + 60, "center"), (PAD + 64, 470, "left"), (470, 590, "righ
 
 def layout_top(spec: dict[str, Any]) -> Layout:
     rows = spec["rows"]
-    y = TITLE_H + SUB_H
-    height = y + HEAD_H + max(1, len(rows)) * ROW_H + (SUB_H if spec.get("footer") else 0) + PAD
-    c = _Canvas(height)
-    c.header(spec["title"], spec.get("subtitle", ""))
-    c.columns(y, TOP_COLS, spec["labels"])
-    y += HEAD_H
+    c, y = ranked_canvas(spec, TOP_COLS, len(rows))
     for i, r in enumerate(rows):
         first = r["rank"] == 1
         fill, ink = (GOLD, INK) if first else (ROW if i % 2 else ROW_ALT, WHITE)
-        c.draw.rounded_rectangle((PAD, y + 3, W - PAD, y + ROW_H - 3), radius=9, fill=fill)
+        c.band(y, ROW_H, fill)
         cells = [((TOP_COLS[k][0], y, TOP_COLS[k][1], y + ROW_H), TOP_COLS[k][2]) for k in range(len(TOP_COLS))]
         c.text("rank", cells[0][0], str(r["rank"]), 22, ink, bold=True, seat=i)
         c.text("name", cells[1][0], r["name"], 22, ink, bold=first, align="left", seat=i)
@@ -91,8 +107,7 @@ def layout_top(spec: dict[str, Any]) -> Layout:
     if not rows:
         c.text("empty", (PAD, y, W - PAD, y + ROW_H), spec.get("empty", "—"), 20, MUTED)
         y += ROW_H
-    if spec.get("footer"):
-        c.text("footer", (PAD, y, W - PAD, y + SUB_H), spec["footer"], 15, MUTED, align="left")
+    c.footer(y, spec)
     return c.layout
 
 
@@ -120,14 +135,9 @@ def sparkline(draw: ImageDraw.ImageDraw, box: Box, values: list[float], color: A
 
 def layout_stats(spec: dict[str, Any]) -> Layout:
     games = spec["games"]
-    y = TITLE_H + SUB_H
-    height = y + HEAD_H + max(1, len(games)) * STATS_ROW_H + PAD
-    c = _Canvas(height)
-    c.header(spec["title"], spec.get("subtitle", ""))
-    c.columns(y, STATS_COLS, spec["labels"])
-    y += HEAD_H
+    c, y = ranked_canvas(spec, STATS_COLS, len(games), STATS_ROW_H, footer=False)
     for i, g in enumerate(games):
-        c.draw.rounded_rectangle((PAD, y + 3, W - PAD, y + STATS_ROW_H - 3), radius=9, fill=ROW if i % 2 else ROW_ALT)
+        c.band(y, STATS_ROW_H, ROW if i % 2 else ROW_ALT)
         values = [g["title"], _num(g["games"]), _num(g["wins"]), f"{g['avg_place']:.2f}", _num(g["best_score"]),
                   _num(g["rating"]) + ("?" if g["rating"] is not None and g["provisional"] else "")]
         kinds = ["game", "games", "wins", "avg_place", "best", "rating"]
@@ -163,7 +173,7 @@ def layout_h2h(spec: dict[str, Any]) -> Layout:
     c.columns(y, H2H_COLS, spec["labels"])
     y += HEAD_H
     for i, (title, meetings, a, b, level) in enumerate(per_game):
-        c.draw.rounded_rectangle((PAD, y + 3, W - PAD, y + ROW_H - 3), radius=9, fill=ROW if i % 2 else ROW_ALT)
+        c.band(y, ROW_H, ROW if i % 2 else ROW_ALT)
         for k, value in enumerate((title, _num(meetings), _num(a), _num(b), _num(level))):
             x0, x1, align = H2H_COLS[k]
             c.text("cell", (x0, y, x1, y + ROW_H), value, 20, WHITE, bold=k == 0, align=align)

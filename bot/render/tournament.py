@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.render.layout import Layout
-from bot.render.league import GOLD, HEAD_H, INK, MUTED, PAD, ROW, ROW_ALT, ROW_H, SUB_H, TITLE_H, WHITE, W, _Canvas
+from bot.render.league import GOLD, INK, MUTED, PAD, ROW, ROW_ALT, ROW_H, WHITE, W, ranked_canvas
 
 COLS = [(PAD, PAD + 60, "center"), (PAD + 64, 470, "left"), (470, 570, "right"), (570, 670, "right"),
         (670, 760, "right"), (760, W - PAD - 14, "right")]
@@ -15,16 +15,11 @@ COLS = [(PAD, PAD + 60, "center"), (PAD + 64, 470, "left"), (470, 570, "right"),
 
 def layout_tournament(spec: dict[str, Any]) -> Layout:
     rows = spec["rows"]
-    y = TITLE_H + SUB_H
-    height = y + HEAD_H + max(1, len(rows)) * ROW_H + (SUB_H if spec.get("footer") else 0) + PAD
-    c = _Canvas(height)
-    c.header(spec["title"], spec.get("subtitle", ""))
-    c.columns(y, COLS, spec["labels"])
-    y += HEAD_H
+    c, y = ranked_canvas(spec, COLS, len(rows))
     for i, r in enumerate(rows):
         first = r["rank"] == 1 and not r["out"]
         fill, ink = (GOLD, INK) if first else (ROW if i % 2 else ROW_ALT, MUTED if r["out"] else WHITE)
-        c.draw.rounded_rectangle((PAD, y + 3, W - PAD, y + ROW_H - 3), radius=9, fill=fill)
+        c.band(y, ROW_H, fill)
         cells = [(COLS[k][0], y, COLS[k][1], y + ROW_H) for k in range(len(COLS))]
         name = r["name"] + (" ✖" if r["out"] else "")
         c.text("rank", cells[0], str(r["rank"]), 22, ink, bold=True, seat=i)
@@ -34,8 +29,7 @@ def layout_tournament(spec: dict[str, Any]) -> Layout:
         c.text("played", cells[4], str(r["played"]), 20, ink, align="right", seat=i)
         c.text("byes", cells[5], str(r["byes"]), 20, ink, align="right", seat=i)
         y += ROW_H
-    if spec.get("footer"):
-        c.text("footer", (PAD, y, W - PAD, y + SUB_H), spec["footer"], 15, MUTED, align="left")
+    c.footer(y, spec)
     return c.layout
 
 

@@ -64,9 +64,7 @@ class AppMoves:
         moved = False
         async with self.core.lock(table_id):
             async with self.core.store.transaction() as tx:
-                if not await tx.mark_update(request):
-                    return Answer(t(lang, "Already done."))
-                checked = await self.play.turn(tx, table_id, version, actor, lang)
+                checked = await self.play.turn(tx, table_id, version, actor, lang, once=request)
                 if isinstance(checked, Answer):
                     return checked
                 row, seats, state, seat = checked

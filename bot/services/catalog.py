@@ -8,6 +8,7 @@ A game whose declaration says ``chat_table=False`` is one the engine plays but t
 from __future__ import annotations
 
 import games
+from bot.ui.i18n import t
 from engine.core import Game, GameError, all_games, get_game
 
 
@@ -26,3 +27,13 @@ def table_game(game_id: str) -> Game:
     if not games.declaration(game_id).chat_table:
         raise NoTableYet(f"{game_id}: no table in the chat yet")
     return game
+
+
+def not_seatable(exc: GameError, shown: str, lang: str) -> str:
+    """Why a game named as ``shown`` (escaped already) cannot be opened here (``exc`` from ``table_game``), and the
+    games that can: /new and /tournament refuse with the same line."""
+    known = ", ".join(g.id for g in table_games())
+    if isinstance(exc, NoTableYet):
+        return t(lang, "{game} cannot be played in the chat yet (only /rules). Games: {known}", game=shown,
+                 known=known)
+    return t(lang, "I don't know the game {game}. Games: {known}", game=shown, known=known)

@@ -11,7 +11,7 @@ from typing import Any
 import games
 from bot.services import events as game_log
 from bot.services import outbox as out
-from bot.services.catalog import NoTableYet, table_game, table_games
+from bot.services.catalog import not_seatable, table_game
 from bot.services.clock_lines import lobby_clock_line
 from bot.services.core import TableCore
 from bot.services.hands import in_group
@@ -134,15 +134,8 @@ class LobbyService:
         try:
             game = table_game(game_id.lower())
             options = game.parse_options(parse_option_args(args)).model_dump(mode="json")
-        except NoTableYet:
-            known = ", ".join(g.id for g in table_games())
-            await self.core.say(where, t(lang, "{game} cannot be played in the chat yet (only /rules). Games: {known}",
-                                    game=words.typed(game_id), known=known))
-            return
-        except GameError:
-            known = ", ".join(g.id for g in table_games())
-            await self.core.say(where, t(lang, "I don't know the game {game}. Games: {known}",
-                                    game=words.typed(game_id), known=known))
+        except GameError as exc:
+            await self.core.say(where, not_seatable(exc, words.typed(game_id), lang))
             return
         except OptionsError as exc:
             # Each problem in the chat's words; "together" names the values as typed (the engine cannot).
@@ -201,6 +194,14 @@ class LobbyService:
                 await tx.set_join_token(table_id, token)
         return f"j{token}"
 
+    async def _reseated(self, tx: Tx, row: TableRow, seats: list[SeatRow]) -> None:
+        """The lobby's seats changed (a join, a leave, an AI): they are stored, the table takes a new version
+        and the lobby message is redrawn in the chat's language."""
+        await tx.set_seats(row.id, seats)
+        row.version += 1
+        await tx.save_table(row)
+        await self.show(tx, row, seats, await tx.chat_lang(row.chat_id))
+
     async def join(self, table_id: int, actor: Actor, lang: str) -> Answer:
         if not actor.started:
             return Answer(t(lang, "Open the bot first, then you are seated."),
@@ -216,10 +217,7 @@ class LobbyService:
             if len(seats) >= game.max_players:
                 return Answer(t(lang, "The table is full."), alert=True)
             seats.append(SeatRow(len(seats), actor.user_id, actor.name))
-            await tx.set_seats(row.id, seats)
-            row.version += 1
-            await tx.save_table(row)
-            await self.show(tx, row, seats, await tx.chat_lang(row.chat_id))
+            await self._reseated(tx, row, seats)
         self.core.outbox.wake()
         return Answer(t(lang, "You are in."))
 
@@ -232,10 +230,7 @@ class LobbyService:
             if not any(s.user_id == actor.user_id for s in seats):
                 return Answer(t(lang, "You are not at this table."), alert=True)
             seats = [s for s in seats if s.user_id != actor.user_id]
-            await tx.set_seats(row.id, seats)
-            row.version += 1
-            await tx.save_table(row)
-            await self.show(tx, row, seats, await tx.chat_lang(row.chat_id))
+            await self._reseated(tx, row, seats)
         self.core.outbox.wake()
         return Answer(t(lang, "You left the table."))
 
@@ -256,10 +251,7 @@ class LobbyService:
             seats.append(SeatRow(len(seats), None, name))
             if level:
                 row.ui.ai_levels[name] = level
-            await tx.set_seats(row.id, seats)
-            row.version += 1
-            await tx.save_table(row)
-            await self.show(tx, row, seats, await tx.chat_lang(row.chat_id))
+            await self._reseated(tx, row, seats)
         self.core.outbox.wake()
         return Answer(t(lang, "An AI player sat down."))
 

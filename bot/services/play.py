@@ -59,10 +59,13 @@ class Play:
         self.moves = 0
 
     # -- play ------------------------------------------------------------------------
-    async def turn(self, tx: Tx, table_id: int, version: int, actor: Actor,
-                   lang: str) -> tuple[TableRow, list[SeatRow], State, int] | Answer:
+    async def turn(self, tx: Tx, table_id: int, version: int, actor: Actor, lang: str,
+                   once: int | None = None) -> tuple[TableRow, list[SeatRow], State, int] | Answer:
         """Checks every play button passes: the game runs, the presser owns a seat, the button's
-        version is current and it is the presser's turn. An Answer says which check failed."""
+        version is current and it is the presser's turn. An Answer says which check failed. ``once``: the
+        update id of a press that acts, marked handled first (delivered again, it is "Already done")."""
+        if once is not None and not await tx.mark_update(once):
+            return Answer(t(lang, "Already done."))
         loaded = await self.core.load(tx, table_id)
         if loaded is None or loaded.row.status != "playing":
             return Answer(t(lang, "This game is not running."), alert=True)
@@ -89,9 +92,7 @@ class Play:
         """A player's button: checked against seat, turn, version and the legal list, then applied."""
         async with self.core.lock(table_id):
             async with self.core.store.transaction() as tx:
-                if update_id is not None and not await tx.mark_update(update_id):
-                    return Answer(t(lang, "Already done."))
-                checked = await self.turn(tx, table_id, version, actor, lang)
+                checked = await self.turn(tx, table_id, version, actor, lang, once=update_id)
                 if isinstance(checked, Answer):
                     return checked
                 row, seats, state, seat = checked
@@ -125,9 +126,7 @@ class Play:
         action: str | None
         async with self.core.lock(table_id):
             async with self.core.store.transaction() as tx:
-                if submit and update_id is not None and not await tx.mark_update(update_id):
-                    return Answer(t(lang, "Already done."))
-                checked = await self.turn(tx, table_id, version, actor, lang)
+                checked = await self.turn(tx, table_id, version, actor, lang, once=update_id if submit else None)
                 if isinstance(checked, Answer):
                     return checked
                 row, seats, state, seat = checked

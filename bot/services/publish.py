@@ -24,14 +24,15 @@ from bot.services.clock_lines import clock_line
 from bot.services.core import TableCore
 from bot.services.hands import in_group
 from bot.services.hands.buttons import pick_keyboard, play_markup
+from bot.services.hands.deliver import deliver_hand
 from bot.services.hands.toggle_hand import toggle_hand
 from bot.services.pictures import Pictures
 from bot.services.ports import ForcedRule, Plug, TurnClock
-from bot.services.slots import hand_slot, note_hand_keyboard
+from bot.services.slots import hand_slot
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import SeatRow, TableRow
 from bot.ui import words
-from bot.ui.app_links import AppLinks, with_button
+from bot.ui.app_links import AppLinks
 from bot.ui.clip import visible_units
 from bot.ui.i18n import t
 from engine.core import State
@@ -299,19 +300,8 @@ class Publisher:
                 markup = out.markup_data(pick_keyboard(row.game, row.id, row.version, legal, pick[0], pick[1], lang))
             else:
                 markup = play_markup(row.game, row.id, row.version, legal, lang, group)
-        if self.app is not None and not state.over:  # the table app, opened from the DM
-            markup = with_button(markup, self.app.dm_button(row.id, lang))
-        slot = hand_slot(row, seat.seat)
-        priority = out.REPLY if live else out.GAME
-        if not dm:
-            pass
-        elif new:
-            await out.send_text(tx, seat.user_id, text, markup, slot=slot, priority=priority)
-        else:
-            await out.edit_text(tx, seat.user_id, slot, text, markup, priority=priority)
-        if dm:
-            note_hand_keyboard(row, seat.seat, markup)
-        await in_group.mirror(tx, row, seat, text, markup, live, self.core.outbox.ephemeral)
+        await deliver_hand(tx, row, seat, text, markup, lang, live=live, new=new, dm=dm, over=state.over,
+                           app=self.app, hands=self.core.outbox.ephemeral)
 
     def now(self) -> float | None:
         """The clocks' time, for the time left in a hand (None: no clocks)."""

@@ -31,9 +31,9 @@ import asyncpg
 from bot import codec
 from bot.store.pg_migrate import upgrade
 from bot.store.pg_workers import Identity, register, unregister
-from bot.store.queries import SharedQueries
+from bot.store.queries import SharedQueries, _outbox
 from bot.store.rows import Aged, OutboxRow, SeatRow, TableRow, UserRow, unsent_log
-from bot.store.sqlite import LEAGUE_CHAT_TABLES, _outbox, _table
+from bot.store.sqlite import LEAGUE_CHAT_TABLES, _table
 
 POOL_SIZE = 10
 PRESENCE = 0x4B6F7A77  # pg_advisory_lock(PRESENCE, worker) is held by every live worker for its whole life
@@ -70,6 +70,7 @@ class PgTx(SharedQueries):
     _PAYLOAD_BLOB = "(payload::jsonb ->> 'blob')"
     _BLOB_ORDER = "key"  # no insertion order here: file ids beyond the newest are chosen by key
     _NAMES_AND_SCORES = "string_agg(s.name || ' ' || s.score, ', ' ORDER BY s.seat)"
+    _LEAST = "LEAST"
 
     def __init__(self, conn: asyncpg.Connection, locking: bool, worker: int = 0,
                  queued: set[int] | None = None) -> None:
@@ -77,7 +78,6 @@ class PgTx(SharedQueries):
         self.queued = queued  # chats that got an outbox row: this worker's outbox looks at them first
         self.worker = worker
         self._locking = locking
-        self._last_outbox: int | None = None
 
     async def _one(self, sql: str, *args: Any) -> asyncpg.Record | None:
         return await self.conn.fetchrow(numbered(sql), *args)
@@ -247,72 +247,7 @@ class PgTx(SharedQueries):
         return await self._locked_table("SELECT t.* FROM join_tokens j JOIN tables t ON t.id = j.table_id "
                                         "WHERE j.token = $1", token)
 
-    # -- the action log -----------------------------------------------------------
-    async def append_action(self, table_id: int, idx: int, seat: int, action: str) -> None:
-        await self.conn.execute("INSERT INTO actions(table_id, idx, seat, action, at) VALUES ($1, $2, $3, $4, $5)",
-                              table_id, idx, seat, action, time.time())
-
-    async def action_count(self, table_id: int) -> int:
-        return int(await self.conn.fetchval("SELECT COALESCE(MAX(idx) + 1, 0) FROM actions WHERE table_id = $1",
-                                          table_id))
-
-    async def actions(self, table_id: int) -> list[list[Any]]:
-        rows = await self.conn.fetch("SELECT seat, action FROM actions WHERE table_id = $1 ORDER BY idx", table_id)
-        return [[r["seat"], r["action"]] for r in rows]
-
-    # -- the outbox -----------------------------------------------------------------
-    async def enqueue(self, chat_id: int, method: str, payload: dict[str, Any], slot: str | None = None,
-                      merge_key: str | None = None, priority: int = 1, ttl: float | None = None) -> None:
-        """As SQLite's: a pending row with the same ``merge_key`` takes the new content in place (a send
-        stays a send, the more urgent priority wins, the row keeps its place and ``created_at``, unless its class
-        rises: then it is the time of the change that raised it)."""
-        data = codec.dumps(payload)
-        if self.queued is not None:
-            self.queued.add(chat_id)
-        if merge_key is not None:
-            merged = await self.conn.fetchval(
-                "UPDATE outbox SET payload = $1, method = CASE WHEN method IN ('send', 'photo') THEN method "
-                "ELSE $2 END, priority = LEAST(priority, $3), created_at = CASE WHEN $3 < priority THEN $5 "
-                "ELSE created_at END WHERE id = (SELECT id FROM outbox WHERE merge_key = $4 "
-                "AND status = 'pending' ORDER BY id DESC LIMIT 1) RETURNING id", data, method, priority, merge_key,
-                time.time())
-            if merged is not None:
-                return
-        now = time.time()
-        self._last_outbox = await self.conn.fetchval(
-            "INSERT INTO outbox(chat_id, method, slot, merge_key, payload, priority, expires_at, created_at) "
-            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
-            chat_id, method, slot, merge_key, data, priority, None if ttl is None else now + ttl, now)
-
-    async def drop_pending(self, merge_key: str) -> int:
-        """Forget a pending row nobody needs any more (never one a worker has tried to send)."""
-        status = await self.conn.execute("DELETE FROM outbox WHERE merge_key = $1 AND status = 'pending' "
-                                         "AND attempts = 0", merge_key)
-        return _rowcount(status)
-
-    async def pending(self, merge_key: str) -> OutboxRow | None:
-        row = await self.conn.fetchrow("SELECT * FROM outbox WHERE merge_key = $1 AND status = 'pending' "
-                                     "ORDER BY id DESC LIMIT 1", merge_key)
-        return _outbox(row) if row else None
-
-    async def tag_last(self, merge_key: str) -> None:
-        """Give the row this transaction inserted last a merge key."""
-        if self._last_outbox is not None:
-            await self.conn.execute("UPDATE outbox SET merge_key = $1 WHERE id = $2", merge_key, self._last_outbox)
-
-    async def set_payload(self, row_id: int, payload: dict[str, Any]) -> None:
-        await self.conn.execute("UPDATE outbox SET payload = $1 WHERE id = $2", codec.dumps(payload), row_id)
-
-    async def pending_chats(self) -> list[int]:
-        """Every chat with a pending row (a skip scan of the outbox_next index, as in SQLite)."""
-        rows = await self.conn.fetch(
-            "WITH RECURSIVE c(chat_id) AS ("
-            " SELECT (SELECT MIN(chat_id) FROM outbox WHERE status = 'pending')"
-            " UNION ALL SELECT (SELECT MIN(chat_id) FROM outbox WHERE status = 'pending' AND chat_id > c.chat_id)"
-            " FROM c WHERE c.chat_id IS NOT NULL) "
-            "SELECT chat_id FROM c WHERE chat_id IS NOT NULL")
-        return [r[0] for r in rows]
-
+    # -- the outbox (queueing is SharedQueries'; claiming and settling rows are this store's) ---------
     async def next_row(self, chat_id: int, aged: Aged | None = None) -> OutboxRow | None:
         """The chat's next row (most urgent priority class first, in order within a class), claimed for this
         worker. None when another live worker holds a claim on any pending row of the chat (it is sending,

@@ -1,6 +1,7 @@
-"""Queries both stores run with the same SQL text (clocks, the inbox, retention, the league): written
-once here in the SQL that SQLite and PostgreSQL share, with ``?`` placeholders that the PostgreSQL
-store numbers. Where the two dialects differ, a class attribute names the piece (``_UI_PRUNED`` ...).
+"""Queries both stores run with the same SQL text (the action log, queueing in the outbox, clocks, the inbox,
+retention, the league): written once here in the SQL that SQLite and PostgreSQL share, with ``?`` placeholders
+that the PostgreSQL store numbers. Where the two dialects differ, a class attribute names the piece
+(``_UI_PRUNED`` ...).
 
 Why one text: the queries moved here from the modules that used to send SQL through the store's
 connection; keeping one copy means a fix reaches both stores, and tests/store runs each on both.
@@ -13,7 +14,7 @@ import time
 from typing import Any
 
 from bot import codec
-from bot.store.rows import BoardRow, ClockRow, EntrantRow, Prefs, TournamentRow
+from bot.store.rows import BoardRow, ClockRow, EntrantRow, OutboxRow, Prefs, TournamentRow
 
 LeagueRating = tuple[int, int, str, str, int, str, float, float, int, int, float]
 """chat, topic, season, game, player, name, mu, sigma, games, wins, shown"""
@@ -40,6 +41,12 @@ def _tournament(r: Any) -> TournamentRow:
         finished_at=r["finished_at"])
 
 
+def _outbox(row: Any) -> OutboxRow:
+    return OutboxRow(row["id"], row["chat_id"], row["method"], row["slot"], row["merge_key"],
+                     codec.loads(row["payload"]), row["attempts"], row["priority"], row["expires_at"],
+                     row["created_at"])
+
+
 def _board(r: Any) -> BoardRow:
     return BoardRow(r["tournament_id"], r["round"], r["board"], r["kind"], codec.loads(r["players"]), r["table_id"])
 
@@ -53,6 +60,9 @@ class SharedQueries:
     _PAYLOAD_BLOB = "json_extract(payload, '$.blob')"  # the blob a queued document sends
     _BLOB_ORDER = "rowid"  # blobs in the order they were stored
     _NAMES_AND_SCORES = "group_concat(s.name || ' ' || s.score, ', ')"
+    _LEAST = "MIN"  # the smaller of two values
+    queued: set[int] | None = None  # chats enqueued to since the outbox last looked (the store's, if it has one)
+    _last_outbox: int | None = None  # the outbox row this transaction inserted last (``tag_last``)
 
     async def _one(self, sql: str, *args: Any) -> Any:
         raise NotImplementedError
@@ -85,6 +95,80 @@ class SharedQueries:
                               "SELECT ?, COALESCE(MAX(idx) + 1, 0), ?, ?, ? FROM actions WHERE table_id = ? "
                               "RETURNING idx", table_id, seat, action, time.time(), table_id)
         return int(row["idx"])
+
+    async def append_action(self, table_id: int, idx: int, seat: int, action: str) -> None:
+        await self._run("INSERT INTO actions(table_id, idx, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+                        table_id, idx, seat, action, time.time())
+
+    async def action_count(self, table_id: int) -> int:
+        row = await self._one("SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM actions WHERE table_id = ?", table_id)
+        return int(row["n"]) if row else 0
+
+    async def actions(self, table_id: int) -> list[list[Any]]:
+        rows = await self._all("SELECT seat, action FROM actions WHERE table_id = ? ORDER BY idx", table_id)
+        return [[r["seat"], r["action"]] for r in rows]
+
+    # -- the outbox (queueing; each store claims and settles rows in its own way) ------------
+    # Every query here is an index seek (outbox_next, outbox_merge; see migrations/0005_outbox_priority.sql):
+    # the cost of queueing a row does not grow with another chat's backlog.
+    async def enqueue(self, chat_id: int, method: str, payload: dict[str, Any], slot: str | None = None,
+                      merge_key: str | None = None, priority: int = 1, ttl: float | None = None) -> None:
+        """Queue an outgoing call. A pending row with the same ``merge_key`` is replaced in place,
+        so a message edited five times before it could be sent is sent once, with the last content
+        (the row keeps its place and the time of the oldest change it carries; the more urgent priority wins, and
+        a change that raises the row's class is its time from then on: how long a row waited in its class is what
+        ages it, ``next_row``)."""
+        data = codec.dumps(payload)
+        if self.queued is not None:
+            self.queued.add(chat_id)
+        if merge_key is not None:
+            # A send not yet made is still a send, with the new content; an edit replaces a pending edit
+            # (or keyboard removal) of the same message.
+            merged = await self._run(
+                f"UPDATE outbox SET payload = ?, method = CASE WHEN method IN ('send', 'photo') THEN method "
+                f"ELSE ? END, priority = {self._LEAST}(priority, ?), created_at = CASE WHEN ? < priority THEN ? "
+                "ELSE created_at END WHERE id = (SELECT id FROM outbox WHERE merge_key = ? "
+                "AND status = 'pending' ORDER BY id DESC LIMIT 1)",
+                data, method, priority, priority, time.time(), merge_key)
+            if merged:
+                return
+        now = time.time()
+        row = await self._one(
+            "INSERT INTO outbox(chat_id, method, slot, merge_key, payload, priority, expires_at, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            chat_id, method, slot, merge_key, data, priority, None if ttl is None else now + ttl, now)
+        self._last_outbox = int(row["id"])
+
+    async def tag_last(self, merge_key: str) -> None:
+        """Give the row this transaction inserted last a merge key (the log's rows are found by it, not merged
+        by it)."""
+        if self._last_outbox is not None:
+            await self._run("UPDATE outbox SET merge_key = ? WHERE id = ?", merge_key, self._last_outbox)
+
+    async def drop_pending(self, merge_key: str) -> int:
+        """Forget a pending row nobody needs any more (the edit of a deal's table once the next deal is on; never
+        one a worker has tried to send)."""
+        return await self._run("DELETE FROM outbox WHERE merge_key = ? AND status = 'pending' AND attempts = 0",
+                               merge_key)
+
+    async def pending(self, merge_key: str) -> OutboxRow | None:
+        row = await self._one("SELECT * FROM outbox WHERE merge_key = ? AND status = 'pending' "
+                              "ORDER BY id DESC LIMIT 1", merge_key)
+        return _outbox(row) if row else None
+
+    async def set_payload(self, row_id: int, payload: dict[str, Any]) -> None:
+        await self._run("UPDATE outbox SET payload = ? WHERE id = ?", codec.dumps(payload), row_id)
+
+    async def pending_chats(self) -> list[int]:
+        """Every chat with a pending row: a skip scan of the outbox_next index, one seek per chat
+        (SELECT DISTINCT would read every pending row)."""
+        rows = await self._all(
+            "WITH RECURSIVE c(chat_id) AS ("
+            " SELECT (SELECT MIN(chat_id) FROM outbox WHERE status = 'pending')"
+            " UNION ALL SELECT (SELECT MIN(chat_id) FROM outbox WHERE status = 'pending' AND chat_id > c.chat_id)"
+            " FROM c WHERE c.chat_id IS NOT NULL) "
+            "SELECT chat_id FROM c WHERE chat_id IS NOT NULL")
+        return [r[0] for r in rows]
 
     # -- status -----------------------------------------------------------------------
     async def table_counts(self) -> dict[str, int]:

@@ -21,7 +21,7 @@ import aiosqlite
 
 from bot import codec
 from bot.store.migrate import upgrade
-from bot.store.queries import SharedQueries
+from bot.store.queries import SharedQueries, _outbox
 from bot.store.rows import Aged, OutboxRow, SeatRow, TableRow, TableUi, UserRow, unsent_log
 
 __all__ = ["OutboxRow", "SeatRow", "Store", "TableRow", "Tx", "UserRow"]
@@ -344,81 +344,9 @@ class Tx(SharedQueries):
                               token)
         return _table(row) if row else None
 
-    # -- the action log -----------------------------------------------------------
-    async def append_action(self, table_id: int, idx: int, seat: int, action: str) -> None:
-        await self.db.execute("INSERT INTO actions(table_id, idx, seat, action, at) VALUES (?, ?, ?, ?, ?)",
-                              (table_id, idx, seat, action, time.time()))
-
-    async def action_count(self, table_id: int) -> int:
-        row = await self._one("SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM actions WHERE table_id = ?", table_id)
-        return int(row["n"]) if row else 0
-
-    async def actions(self, table_id: int) -> list[list[Any]]:
-        rows = await self._all("SELECT seat, action FROM actions WHERE table_id = ? ORDER BY idx", table_id)
-        return [[r["seat"], r["action"]] for r in rows]
-
-    # -- the outbox -----------------------------------------------------------------
+    # -- the outbox (queueing is SharedQueries'; claiming and settling rows are this store's) ---------
     # Every query here is an index seek (outbox_next, outbox_merge; see migrations/0005_outbox_priority.sql):
     # the cost of queueing or picking a row does not grow with another chat's backlog.
-    async def enqueue(self, chat_id: int, method: str, payload: dict[str, Any], slot: str | None = None,
-                      merge_key: str | None = None, priority: int = 1, ttl: float | None = None) -> None:
-        """Queue an outgoing call. A pending row with the same ``merge_key`` is replaced in place,
-        so a message edited five times before it could be sent is sent once, with the last content
-        (the row keeps its place and the time of the oldest change it carries; the more urgent priority wins, and
-        a change that raises the row's class is its time from then on: how long a row waited in its class is what
-        ages it, ``next_row``)."""
-        data = codec.dumps(payload)
-        if self.queued is not None:
-            self.queued.add(chat_id)
-        if merge_key is not None:
-            # A send not yet made is still a send, with the new content; an edit replaces a pending edit
-            # (or keyboard removal) of the same message.
-            cur = await self.db.execute(
-                "UPDATE outbox SET payload = ?, method = CASE WHEN method IN ('send', 'photo') THEN method "
-                "ELSE ? END, priority = MIN(priority, ?), created_at = CASE WHEN ? < priority THEN ? "
-                "ELSE created_at END WHERE id = (SELECT id FROM outbox WHERE merge_key = ? "
-                "AND status = 'pending' ORDER BY id DESC LIMIT 1)",
-                (data, method, priority, priority, time.time(), merge_key),
-            )
-            if cur.rowcount:
-                return
-        now = time.time()
-        await self.db.execute(
-            "INSERT INTO outbox(chat_id, method, slot, merge_key, payload, priority, expires_at, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (chat_id, method, slot, merge_key, data, priority, None if ttl is None else now + ttl, now),
-        )
-
-    async def drop_pending(self, merge_key: str) -> int:
-        """Forget a pending row nobody needs any more (the edit of a deal's table once the next deal is on)."""
-        cur = await self.db.execute("DELETE FROM outbox WHERE merge_key = ? AND status = 'pending' "
-                                    "AND attempts = 0", (merge_key,))
-        return cur.rowcount
-
-    async def pending(self, merge_key: str) -> OutboxRow | None:
-        row = await self._one("SELECT * FROM outbox WHERE merge_key = ? AND status = 'pending' "
-                              "ORDER BY id DESC LIMIT 1", merge_key)
-        return _outbox(row) if row else None
-
-    async def tag_last(self, merge_key: str) -> None:
-        """Give the row just inserted a merge key (the log's rows are found by it, not merged by it)."""
-        await self.db.execute("UPDATE outbox SET merge_key = ? WHERE id = last_insert_rowid()", (merge_key,))
-
-    async def set_payload(self, row_id: int, payload: dict[str, Any]) -> None:
-        await self.db.execute("UPDATE outbox SET payload = ? WHERE id = ?",
-                              (codec.dumps(payload), row_id))
-
-    async def pending_chats(self) -> list[int]:
-        """Every chat with a pending row: a skip scan of the outbox_next index, one seek per chat
-        (SELECT DISTINCT would read every pending row)."""
-        rows = await self._all(
-            "WITH RECURSIVE c(chat_id) AS ("
-            " SELECT (SELECT MIN(chat_id) FROM outbox WHERE status = 'pending')"
-            " UNION ALL SELECT (SELECT MIN(chat_id) FROM outbox WHERE status = 'pending' AND chat_id > c.chat_id)"
-            " FROM c WHERE c.chat_id IS NOT NULL) "
-            "SELECT chat_id FROM c WHERE chat_id IS NOT NULL")
-        return [r[0] for r in rows]
-
     async def next_row(self, chat_id: int, aged: Aged | None = None) -> OutboxRow | None:
         """The chat's next row: the most urgent priority class first, in order within a class; but with
         ``aged`` (lowest class, highest class, created before, seconds more per class), the oldest row of those
@@ -527,12 +455,6 @@ class Tx(SharedQueries):
               len(seats), now) for s in seats],
         )
 
-
-
-def _outbox(row: sqlite3.Row) -> OutboxRow:
-    return OutboxRow(row["id"], row["chat_id"], row["method"], row["slot"], row["merge_key"],
-                     codec.loads(row["payload"]), row["attempts"], row["priority"], row["expires_at"],
-                     row["created_at"])
 
 
 class InlineConnection:

@@ -18,7 +18,7 @@ from bot.league import store as league_db
 from bot.league.matches import places as competition_places
 from bot.league.matches import teams_of
 from bot.services import outbox as out
-from bot.services.catalog import NoTableYet, table_game, table_games
+from bot.services.catalog import not_seatable, table_game
 from bot.services.clocks import SELF_MOVED
 from bot.services.core import TableCore
 from bot.services.lobby import parse_option_args
@@ -152,15 +152,8 @@ class Tournaments:
                                         self.default_per_move)
             options = game.parse_options(rest).model_dump(mode="json")
             game.new(settings.size, seed=0, options=options)  # rules this table size cannot play: said now
-        except NoTableYet:
-            known = ", ".join(g.id for g in table_games())
-            await self.core.say(where, t(lang, "{game} cannot be played in the chat yet (only /rules). Games: {known}",
-                                         game=words.name(game_id), known=known))
-            return
-        except GameError:
-            known = ", ".join(g.id for g in table_games())
-            await self.core.say(where, t(lang, "I don't know the game {game}. Games: {known}",
-                                         game=words.name(game_id), known=known))
+        except GameError as exc:
+            await self.core.say(where, not_seatable(exc, words.name(game_id), lang))
             return
         except (OptionsError, ValueError) as exc:
             error = words.name(clip_plain(str(exc), 600))

@@ -163,6 +163,30 @@ class TableApp:
     def _visitor(self, request: web.Request) -> Visitor:
         return self.gate.check(request.headers.get(INIT_HEADER, ""), request.headers.get(SESSION_HEADER, ""))
 
+    def _watching(self, request: web.Request) -> tuple[Visitor, int] | web.Response:
+        """What a GET that watches a table shares (the state, the stream): the session and the table (``?t=``),
+        or the refusal."""
+        try:
+            return self._visitor(request), self._table_id(request.query.get("t"))
+        except Refused as exc:
+            return self._refusal(request, exc)
+
+    async def _posted(self, request: web.Request) -> tuple[Visitor, dict[str, Any], int] | web.Response:
+        """What a POST at a table shares (a move, a lay-down, a proposal): the session, the JSON body and the
+        table it names (``t``), or the refusal."""
+        try:
+            visitor = self._visitor(request)
+            body = await self._body(request)
+            return visitor, body, self._table_id(body.get("t"))
+        except Refused as exc:
+            return self._refusal(request, exc)
+
+    async def _table_lang(self, table_id: int, visitor: Visitor) -> str:
+        """The words of a request at a table: its chat's language (the visitor's own while there is no table)."""
+        async with self.core.store.read() as tx:
+            row = await tx.table(table_id)
+            return await tx.chat_lang(row.chat_id) if row is not None else visitor.lang
+
     async def _view(self, table_id: int, user_id: int) -> dict[str, Any] | None:
         async with self.core.store.read() as tx:
             loaded = await self.core.load(tx, table_id)
@@ -199,22 +223,20 @@ class TableApp:
         return self._json({"ok": True, "session": proof, "t": self.links.token(table_id), "table": view})
 
     async def _state(self, request: web.Request) -> web.Response:
-        try:
-            visitor = self._visitor(request)
-            table_id = self._table_id(request.query.get("t"))
-        except Refused as exc:
-            return self._refusal(request, exc)
+        got = self._watching(request)
+        if isinstance(got, web.Response):
+            return got
+        visitor, table_id = got
         view = await self._view(table_id, visitor.user_id)
         if view is None:
             return self._refused("no table", visitor.lang, 404)
         return self._json({"ok": True, "table": view})
 
     async def _stream(self, request: web.Request) -> web.StreamResponse:
-        try:
-            visitor = self._visitor(request)
-            table_id = self._table_id(request.query.get("t"))
-        except Refused as exc:
-            return self._refusal(request, exc)
+        got = self._watching(request)
+        if isinstance(got, web.Response):
+            return got
+        visitor, table_id = got
         sub = self.hub.subscribe(table_id, visitor.user_id)  # first: a change while reading is pushed too
         if sub is None:
             return self._refused("too many", visitor.lang, 429)
@@ -252,18 +274,14 @@ class TableApp:
 
     async def _moving(self, request: web.Request) -> Moving | web.Response:
         """What every move request shares: the session, the table, the version and the request id."""
-        try:
-            visitor = self._visitor(request)
-            body = await self._body(request)
-            table_id = self._table_id(body.get("t"))
-        except Refused as exc:
-            return self._refusal(request, exc)
+        got = await self._posted(request)
+        if isinstance(got, web.Response):
+            return got
+        visitor, body, table_id = got
         version, req = body.get("version"), body.get("request")
         if not isinstance(version, int) or not isinstance(req, str) or not 8 <= len(req) <= 64:
             raise web.HTTPBadRequest(text="version (int) and request (8-64 characters) are required")
-        async with self.core.store.read() as tx:
-            row = await tx.table(table_id)
-            lang = await tx.chat_lang(row.chat_id) if row is not None else visitor.lang
+        lang = await self._table_lang(table_id, visitor)
         actor = Actor(visitor.user_id, visitor.name, lang)
         return visitor, table_id, body, request_update_id(visitor.user_id, req), actor, lang
 
@@ -296,19 +314,15 @@ class TableApp:
         return await self._answer(answer, table_id, visitor.user_id)
 
     async def _propose(self, request: web.Request) -> web.Response:
-        try:
-            visitor = self._visitor(request)
-            body = await self._body(request)
-            table_id = self._table_id(body.get("t"))
-        except Refused as exc:
-            return self._refusal(request, exc)
+        got = await self._posted(request)
+        if isinstance(got, web.Response):
+            return got
+        visitor, body, table_id = got
         cards = body.get("cards")
         if not isinstance(cards, list) or not all(isinstance(c, str) and len(c) <= 8 for c in cards) \
                 or len(cards) > 120:
             raise web.HTTPBadRequest(text="cards (a list of card texts) is required")
-        async with self.core.store.read() as tx:
-            row = await tx.table(table_id)
-            lang = await tx.chat_lang(row.chat_id) if row is not None else visitor.lang
+        lang = await self._table_lang(table_id, visitor)
         result = await self.moves.propose(table_id, cards, Actor(visitor.user_id, visitor.name, lang), lang)
         if isinstance(result, Answer):
             return self._json({"ok": False, "text": result.text}, status=409)

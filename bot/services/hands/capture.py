@@ -39,9 +39,8 @@ class CaptureBuilder:
         action = None
         async with self.core.lock(table_id):
             async with self.core.store.transaction() as tx:
-                if submit and update_id is not None and not await tx.mark_update(update_id):
-                    return Answer(t(lang, "Already done."))
-                checked = await self.play.turn(tx, table_id, version, actor, lang)
+                checked = await self.play.turn(tx, table_id, version, actor, lang,
+                                               once=update_id if submit else None)
                 if isinstance(checked, Answer):
                     return checked
                 row, seats, state, seat = checked

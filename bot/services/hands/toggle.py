@@ -67,9 +67,8 @@ class ToggleTurns:
         moved = False
         async with self.core.lock(table_id):
             async with self.core.store.transaction() as tx:
-                if op in ("ok", "do") and update_id is not None and not await tx.mark_update(update_id):
-                    return Answer(t(lang, "Already done."))
-                checked = await self.play.turn(tx, table_id, version, actor, lang)
+                checked = await self.play.turn(tx, table_id, version, actor, lang,
+                                               once=update_id if op in ("ok", "do") else None)
                 if isinstance(checked, Answer):
                     return checked
                 row, seats, state, seat = checked

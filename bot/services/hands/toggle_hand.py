@@ -11,12 +11,12 @@ from bot.presentation.registry import presentation
 from bot.services import outbox as out
 from bot.services.clock_lines import clock_line
 from bot.services.ephemeral import EphemeralSender
-from bot.services.hands import in_group, selection
+from bot.services.hands import selection
+from bot.services.hands.deliver import deliver_hand
 from bot.services.hands.toggle_keyboard import hand_keyboard
-from bot.services.slots import hand_slot, note_hand_keyboard
 from bot.store.contract import StoreTx as Tx
 from bot.store.rows import SeatRow, TableRow
-from bot.ui.app_links import AppLinks, with_button
+from bot.ui.app_links import AppLinks
 from engine.core import State
 from engine.events import json_view
 from engine.rummy.base import RummyState
@@ -43,19 +43,8 @@ async def toggle_hand(tx: Tx, row: TableRow, seat: SeatRow, state: State, names:
             verbs = [v for v in verbs if v not in shown.takeback_verbs]
         markup = out.markup_data(hand_keyboard(shown, row.id, row.version, view.get("hand") or [], sel, verbs,
                                                state.may_lay(), lang))
-    if app is not None and not state.over:
-        markup = with_button(markup, app.dm_button(row.id, lang))
-    slot = hand_slot(row, seat.seat)
-    priority = out.REPLY if live else out.GAME
-    if not dm:
-        pass
-    elif new:
-        await out.send_text(tx, seat.user_id, text, markup, slot=slot, priority=priority)
-    else:
-        await out.edit_text(tx, seat.user_id, slot, text, markup, priority=priority)
-    if dm:
-        note_hand_keyboard(row, seat.seat, markup)
-    await in_group.mirror(tx, row, seat, text, markup, live, hands)
+    await deliver_hand(tx, row, seat, text, markup, lang, live=live, new=new, dm=dm, over=state.over, app=app,
+                       hands=hands)
 
 
 def under_way(sel: selection.Selection) -> bool:
