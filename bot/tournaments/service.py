@@ -153,7 +153,7 @@ class Tournaments:
             options = game.parse_options(rest).model_dump(mode="json")
             game.new(settings.size, seed=0, options=options)  # rules this table size cannot play: said now
         except GameError as exc:
-            await self.core.say(where, not_seatable(exc, words.name(game_id), lang))
+            await self.core.say(where, not_seatable(exc, words.typed(game_id), lang))
             return
         except (OptionsError, ValueError) as exc:
             error = words.name(clip_plain(str(exc), 600))

@@ -120,7 +120,7 @@ async def test_a_3000_character_argument_is_not_echoed_back_whole(fake, app):
     await settle(fake, app)
     long = "<&x" * 1000  # 3,000 characters, each a break of Telegram HTML unless escaped
     for command in (f"/new {long}", f"/new carnival {long}", f"/new carnival quarters={long}",
-                    f"/new carnival {long}=1", f"/rules {long}"):
+                    f"/new carnival {long}=1", f"/rules {long}", f"/tournament {long}"):
         reply = await say(fake, app, ann, group, command)
         assert len(reply) == 1, [m.content[:80] for m in reply]
         content = reply[0].content
