@@ -30,12 +30,10 @@ async def deliver_hand(tx: Tx, row: TableRow, seat: SeatRow, text: str, markup: 
         markup = with_button(markup, app.dm_button(row.id, lang))
     slot = hand_slot(row, seat.seat)
     priority = out.REPLY if live else out.GAME
-    if not dm:
-        pass
-    elif new:
-        await out.send_text(tx, seat.user_id, text, markup, slot=slot, priority=priority)
-    else:
-        await out.edit_text(tx, seat.user_id, slot, text, markup, priority=priority)
     if dm:
+        if new:
+            await out.send_text(tx, seat.user_id, text, markup, slot=slot, priority=priority)
+        else:
+            await out.edit_text(tx, seat.user_id, slot, text, markup, priority=priority)
         note_hand_keyboard(row, seat.seat, markup)
     await in_group.mirror(tx, row, seat, text, markup, live, hands)
