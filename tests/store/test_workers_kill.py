@@ -110,7 +110,10 @@ async def test_two_webhook_workers_one_killed_mid_game_nothing_lost_or_doubled(f
 
         async def press_one() -> None:
             nonlocal presses
-            found = await fake.wait_until(lambda: live_hand([alice, bob, carol]), timeout=60, what="a hand")
+            try:
+                found = await fake.wait_until(lambda: live_hand([alice, bob, carol]), timeout=60, what="a hand")
+            except AssertionError as exc:  # what the workers said tells a stall from a crash
+                raise AssertionError(f"{exc}\n" + "\n".join(w.output()[-3000:] for w in workers)) from None
             user, message = found
             button = rng.choice(play_buttons(message))
             await user.press(message, lambda b, d=button["callback_data"]: b.get("callback_data") == d)
