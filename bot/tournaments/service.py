@@ -147,15 +147,16 @@ class Tournaments:
         game_id = args[0].lower()
         try:
             game = table_game(game_id)
+        except GameError as exc:
+            await self.core.say(where, not_seatable(exc, words.typed(game_id), lang))
+            return
+        try:
             raw = parse_option_args(args[1:])
             fmt, settings, rest = parse(raw, (game.min_players, game.max_players), family(game.id),
                                         self.default_per_move)
             options = game.parse_options(rest).model_dump(mode="json")
             game.new(settings.size, seed=0, options=options)  # rules this table size cannot play: said now
-        except GameError as exc:
-            await self.core.say(where, not_seatable(exc, words.typed(game_id), lang))
-            return
-        except (OptionsError, ValueError) as exc:
+        except (OptionsError, ValueError) as exc:  # GameError too: the game exists, these settings do not work
             error = words.name(clip_plain(str(exc), 600))
             await self.core.say(where, t(lang, "That tournament does not work: {error}", error=error))
             return

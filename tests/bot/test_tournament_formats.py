@@ -129,13 +129,15 @@ async def test_opening_a_tournament_checks_its_settings(tmp_path):
         await services.tournaments.open(WHERE, ann, ["carnival", "size=9"])
         await services.tournaments.open(WHERE, ann, ["nosuchgame"])
         await services.tournaments.open(WHERE, ann, ["carnival", "format=league"])
+        await services.tournaments.open(WHERE, ann, ["karusele", "size=3", "teams=true"])  # the game exists
         assert await services.tournaments.here(WHERE) is None
         await services.tournaments.open(WHERE, ann, ["carnival", "rounds=2"])
         await services.tournaments.open(WHERE, ann, ["carnival"])
         async with store.read() as tx:
             said = [r["payload"] for r in await tx._all("SELECT payload FROM outbox WHERE chat_id = ?", GROUP)]
         text = "\n".join(said)
-        assert "this game seats 3 to 6 players" in text and "I don't know the game" in text
+        assert "this game seats 3 to 6 players" in text and text.count("I don't know the game") == 1
+        assert "teams (2 v 2) needs exactly 4 players" in text
         assert "format=swiss, format=robin or format=knockout" in text and "There is already a tournament" in text
         row = await services.tournaments.here(WHERE)
         assert row is not None
