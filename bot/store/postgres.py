@@ -31,7 +31,7 @@ import asyncpg
 from bot import codec
 from bot.store.pg_migrate import upgrade
 from bot.store.pg_workers import Identity, register, unregister
-from bot.store.queries import SharedQueries, _outbox
+from bot.store.queries import SharedQueries, outbox_row
 from bot.store.rows import Aged, OutboxRow, SeatRow, TableRow, UserRow, unsent_log
 from bot.store.sqlite import LEAGUE_CHAT_TABLES, _table
 
@@ -286,7 +286,7 @@ class PgTx(SharedQueries):
             chats, self.worker, low, high, before, step, [aged is not None and c in aged_for for c in chats])
         out = []
         for row in rows:
-            picked = _outbox(row)
+            picked = outbox_row(row)
             picked.slot_message, picked.slot_read = row["slot_message"], picked.slot is not None
             out.append(picked)
         return out

@@ -41,7 +41,8 @@ def _tournament(r: Any) -> TournamentRow:
         finished_at=r["finished_at"])
 
 
-def _outbox(row: Any) -> OutboxRow:
+def outbox_row(row: Any) -> OutboxRow:
+    """An outbox row as both stores read it (a sqlite3 row or an asyncpg record)."""
     return OutboxRow(row["id"], row["chat_id"], row["method"], row["slot"], row["merge_key"],
                      codec.loads(row["payload"]), row["attempts"], row["priority"], row["expires_at"],
                      row["created_at"])
@@ -154,7 +155,7 @@ class SharedQueries:
     async def pending(self, merge_key: str) -> OutboxRow | None:
         row = await self._one("SELECT * FROM outbox WHERE merge_key = ? AND status = 'pending' "
                               "ORDER BY id DESC LIMIT 1", merge_key)
-        return _outbox(row) if row else None
+        return outbox_row(row) if row else None
 
     async def set_payload(self, row_id: int, payload: dict[str, Any]) -> None:
         await self._run("UPDATE outbox SET payload = ? WHERE id = ?", codec.dumps(payload), row_id)

@@ -21,7 +21,7 @@ import aiosqlite
 
 from bot import codec
 from bot.store.migrate import upgrade
-from bot.store.queries import SharedQueries, _outbox
+from bot.store.queries import SharedQueries, outbox_row
 from bot.store.rows import Aged, OutboxRow, SeatRow, TableRow, TableUi, UserRow, unsent_log
 
 __all__ = ["OutboxRow", "SeatRow", "Store", "TableRow", "Tx", "UserRow"]
@@ -360,13 +360,13 @@ class Tx(SharedQueries):
             rows = await self._all(head + "AND o.priority BETWEEN ? AND ? AND o.created_at < ? - (o.priority - ?) * ? "
                                    "ORDER BY o.id LIMIT 1", chat_id, low, high, before, low, step)
             if rows:
-                row = _outbox(rows[0])
+                row = outbox_row(rows[0])
                 row.slot_message, row.slot_read = rows[0]["slot_message"], row.slot is not None
                 return row  # ``alone`` unknown: the outbox looks again
         rows = await self._all(head + "ORDER BY o.priority, o.id LIMIT 2", chat_id)
         if not rows:
             return None
-        row = _outbox(rows[0])
+        row = outbox_row(rows[0])
         row.slot_message, row.slot_read = rows[0]["slot_message"], row.slot is not None
         row.alone = len(rows) == 1
         return row
